@@ -1,0 +1,399 @@
+//===- TileOps.td - operations of the tile dialect ---------*- tablegen -*-===//
+//
+// Every op has a summary, a description whose example round-trips through
+// `tilec-opt` (test/Dialect/Tile/ops.mlir holds the same examples), a
+// declarative assembly format and a verifier whose messages start with
+// `expected` (test/Dialect/Tile/invalid.mlir pins each one).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILE_TILEOPS_TD
+#define TILEC_DIALECT_TILE_TILEOPS_TD
+
+include "TileTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Grid
+//===----------------------------------------------------------------------===//
+
+class Tile_GridQueryOp<string mnemonic, string what> : Tile_Op<mnemonic, [Pure]> {
+  let arguments = (ins I32Attr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+  let hasVerifier = 1;
+  let summary = what # " along a grid axis";
+}
+
+def Tile_ProgramIdOp : Tile_GridQueryOp<"program_id", "index of this program instance"> {
+  let description = [{
+    The index (0-based, i32) of the running program instance along grid axis
+    `axis` (0, 1 or 2).
+
+    Example:
+    ```mlir
+    %pid = tile.program_id 0
+    ```
+  }];
+}
+
+def Tile_NumProgramsOp : Tile_GridQueryOp<"num_programs", "number of program instances"> {
+  let description = [{
+    The number of program instances (i32) along grid axis `axis` (0, 1 or 2).
+
+    Example:
+    ```mlir
+    %n = tile.num_programs 1
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and descriptors
+//===----------------------------------------------------------------------===//
+
+def Tile_MakeDescOp : Tile_Op<"make_desc", [Pure, AttrSizedOperandSegments]> {
+  let summary = "describe a strided global tensor for block loads and stores";
+  let description = [{
+    Makes a tensor descriptor over the global tensor that starts at `base` and
+    has the runtime `shape` (i32, outermost first) and `strides` (i64, in
+    elements). One shape and one stride per dimension of the descriptor's block
+    shape. The pointee type of `base` is the element type of the descriptor.
+
+    Example:
+    ```mlir
+    %d = tile.make_desc %base, [%rows, %cols], [%ld, %one] : !tile.ptr<bf16> -> !tile.desc<64x128xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_PointerType:$base, Variadic<I32>:$shape,
+                       Variadic<I64>:$strides);
+  let results = (outs Tile_TensorDescType:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:`
+    qualified(type($base)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_LoadBlockOp : Tile_Op<"load_block", [MemoryEffects<[MemRead]>]> {
+  let summary = "load one block of a tensor through its descriptor";
+  let description = [{
+    Reads the block of the descriptor's block shape whose first element is at
+    `offsets` (i32 element coordinates, one per dimension, outermost first).
+    Elements outside the tensor's shape (at or past the end, or at negative
+    coordinates) read as the padding value: `zero` (the default) or `nan`.
+
+    Example:
+    ```mlir
+    %blk = tile.load_block %d[%r, %c] : !tile.desc<64x128xbf16> -> tensor<64x128xbf16>
+    %pad = tile.load_block %d[%r, %c] padding = nan : !tile.desc<64x128xbf16> -> tensor<64x128xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_TensorDescType:$desc, Variadic<I32>:$offsets,
+      DefaultValuedAttr<Tile_PaddingOption, "::tilec::tile::PaddingOption::zero">:$padding);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $offsets `]` (`padding` `=` $padding^)? attr-dict `:`
+    qualified(type($desc)) `->` type($result)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$desc, "::mlir::ValueRange":$offsets)>
+  ];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreBlockOp : Tile_Op<"store_block", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store one block of a tensor through its descriptor";
+  let description = [{
+    Writes `value`, a tile of the descriptor's block shape, to the block whose
+    first element is at `offsets`. Elements that fall outside the tensor's
+    shape are not written.
+
+    Example:
+    ```mlir
+    tile.store_block %d[%r, %c], %blk : !tile.desc<64x128xbf16>, tensor<64x128xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_TensorDescType:$desc, Variadic<I32>:$offsets,
+                       Tile_Tensor:$value);
+  let assemblyFormat = [{
+    $desc `[` $offsets `]` `,` $value attr-dict `:` qualified(type($desc)) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "advance pointers by element offsets";
+  let description = [{
+    `result = ptr + offset * sizeof(pointee)`, elementwise when `ptr` is a
+    tensor of pointers; `offset` is an integer scalar or a tensor of the same
+    shape as `ptr`.
+
+    Example:
+    ```mlir
+    %q = tile.addptr %ptrs, %offs : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_IntLike:$offset);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load", [
+    MemoryEffects<[MemRead]>, AttrSizedOperandSegments,
+    TypesMatchWith<"result holds the pointees of ptr", "ptr", "result",
+                   "getPointeeTensorType($_self)">,
+    OptionalTypesMatchWith<"mask has the shape of ptr", "ptr", "mask",
+                           "getMaskType($_self)">,
+    OptionalTypesMatchWith<"other has the pointee type", "ptr", "other",
+                           "getPointeeScalarType($_self)">]> {
+  let summary = "load a tile through a tensor of pointers";
+  let description = [{
+    Reads one element per pointer. Where `mask` is false the pointer is not
+    dereferenced and the element is `other` (zero when `other` is absent).
+
+    Example:
+    ```mlir
+    %v = tile.load %ptrs mask %inb other %fill : tensor<128x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrTensor:$ptr, Optional<Tile_BoolTensor>:$mask,
+                       Optional<Tile_Scalar>:$other);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $ptr (`mask` $mask^)? (`other` $other^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [
+    MemoryEffects<[MemWrite]>,
+    TypesMatchWith<"value holds the pointees of ptr", "ptr", "value",
+                   "getPointeeTensorType($_self)">,
+    OptionalTypesMatchWith<"mask has the shape of ptr", "ptr", "mask",
+                           "getMaskType($_self)">]> {
+  let summary = "store a tile through a tensor of pointers";
+  let description = [{
+    Writes one element per pointer; where `mask` is false nothing is written.
+
+    Example:
+    ```mlir
+    tile.store %ptrs, %v mask %inb : tensor<128x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrTensor:$ptr, Tile_Tensor:$value,
+                       Optional<Tile_BoolTensor>:$mask);
+  let assemblyFormat = "$ptr `,` $value (`mask` $mask^)? attr-dict `:` type($ptr)";
+}
+
+//===----------------------------------------------------------------------===//
+// Making and reshaping tiles
+//===----------------------------------------------------------------------===//
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "the index range 0, 1, ..., N-1";
+  let description = [{
+    A 1-D i32 tile holding `0, 1, ..., N-1` where `N` is its length; with
+    `tile.splat` and `arith.addi` it forms row and column indices for masks.
+
+    Example:
+    ```mlir
+    %i = tile.iota : tensor<128xi32>
+    ```
+  }];
+  let results = (outs Tile_I32Tensor:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure,
+    TypesMatchWith<"result element type is the scalar type", "result", "src",
+                   "::mlir::getElementTypeOrSelf($_self)">]> {
+  let summary = "a tile with every element equal to a scalar";
+  let description = [{
+    Example:
+    ```mlir
+    %t = tile.splat %x : tensor<128x64xf32>
+    %p = tile.splat %base : tensor<128x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[Tile_Scalar, Tile_PointerType]>:$src);
+  let results = (outs RankedTensorOf<[AnyInteger, AnyFloat, Tile_PointerType]>:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$src, "::llvm::ArrayRef<int64_t>":$shape)>
+  ];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "repeat a tile along its size-1 dimensions";
+  let description = [{
+    The result has the rank and element type of `src`; each dimension either
+    equals the source's or the source's is 1 and is repeated.
+
+    Example:
+    ```mlir
+    %b = tile.broadcast %col : tensor<128x1xf32> -> tensor<128x64xf32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[AnyInteger, AnyFloat, Tile_PointerType]>:$src);
+  let results = (outs RankedTensorOf<[AnyInteger, AnyFloat, Tile_PointerType]>:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
+  let summary = "insert a dimension of size 1";
+  let description = [{
+    Inserts a size-1 dimension before dimension `axis` of `src` (`axis` may
+    equal the rank: append). A row vector of per-row values becomes a column
+    with `axis = 1`, ready for `tile.broadcast`.
+
+    Example:
+    ```mlir
+    %c = tile.expand_dims %m axis = 1 : tensor<128xf32> -> tensor<128x1xf32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[AnyInteger, AnyFloat, Tile_PointerType]>:$src,
+                       I32Attr:$axis);
+  let results = (outs RankedTensorOf<[AnyInteger, AnyFloat, Tile_PointerType]>:$result);
+  let assemblyFormat = "$src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "int32_t":$axis)>];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_TransOp : Tile_Op<"trans", [Pure]> {
+  let summary = "permute the dimensions of a tile";
+  let description = [{
+    `result[i_order[0], ..., ] = src[i_0, ...]`: dimension `d` of the result is
+    dimension `order[d]` of the source. For 2-D tiles `order = [1, 0]` is the
+    transpose used for `Q·Kᵀ`.
+
+    Example:
+    ```mlir
+    %kt = tile.trans %k order = [1, 0] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, DenseI64ArrayAttr:$order);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src `order` `=` $order attr-dict `:` type($src) `->` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "::llvm::ArrayRef<int64_t>":$order)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_CastOp : Tile_Op<"cast", [Pure]> {
+  let summary = "convert elements to another element type";
+  let description = [{
+    Converts each element (or a scalar) to the element type of the result, of
+    the same shape. Float to float rounds to nearest even (`f32 -> bf16`) or
+    is exact (`bf16 -> f32`); signed integer to float rounds to nearest even;
+    float to signed integer truncates toward zero; integer to integer
+    sign-extends or truncates.
+
+    Example:
+    ```mlir
+    %p16 = tile.cast %p : tensor<128x64xf32> to tensor<128x64xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_Value:$src);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `to` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "::mlir::Type":$elementType)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
+  let summary = "tile matrix product with accumulation: A·B + C";
+  let description = [{
+    `result = a · b + c` for `a : MxK`, `b : KxN`, `c : MxN`. The inputs are
+    both bf16, both f16 (products accumulated in f32) or both f32; `c` and the
+    result are f32. This is the op that becomes tensor-core instructions.
+
+    Example:
+    ```mlir
+    %s = tile.dot %q, %kt, %zero : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$c);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "reduce a tile along one axis with sum, max or min";
+  let description = [{
+    Combines the elements along dimension `axis` with `kind`: `sum` (f32
+    accumulation order unspecified), `max` or `min` (NaN propagates, as
+    `arith.maximumf`/`arith.minimumf`). The result drops that dimension; a 1-D
+    source reduces to a scalar. Row reductions of a 2-D tile use `axis = 1`.
+
+    Example:
+    ```mlir
+    %rowmax = tile.reduce max %s axis = 1 : tensor<128x64xf32> -> tensor<128xf32>
+    %total = tile.reduce sum %v axis = 0 : tensor<128xf32> -> f32
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind, Tile_Tensor:$src, I32Attr:$axis);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$kind $src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)";
+  let builders = [OpBuilder<(ins "::tilec::tile::ReduceKind":$kind, "::mlir::Value":$src,
+                                 "int32_t":$axis)>];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_OnlineSoftmaxOp : Tile_Op<"online_softmax", [Pure,
+    AllTypesMatch<["m", "m_new", "alpha"]>, AllTypesMatch<["scores", "p"]>]> {
+  let summary = "one step of the streaming (online) softmax";
+  let description = [{
+    Given a block of scores `s` (MxN, f32), the running row maximum `m` (M,
+    f32, in log2 units, `-inf` before the first block) and the softmax scale
+    `c` (usually `1/sqrt(d)`), with `t = c * log2(e)` folded into one multiply:
+
+    ```
+    m_new[i] = max(m[i], max_j s[i,j] * t)
+    p[i,j]   = exp2(s[i,j] * t - m_new[i])      (unnormalized probabilities)
+    alpha[i] = exp2(m[i] - m_new[i])            (rescale of the old sum and acc)
+    ```
+
+    The caller then updates `l = l * alpha + rowsum(p)` and
+    `acc = acc * alpha + p · V`, and finishes with `O = acc / l` and
+    `lse = (m + log2 l) * ln 2`. Masked scores are `-inf`. While a row has seen
+    only masked scores `m_new = -inf`; there `p = 0` and `alpha = 1` (never
+    `-inf - -inf`), so a row that stays fully masked ends with `l = 0`.
+
+    Example:
+    ```mlir
+    %m_new, %p, %alpha = tile.online_softmax %s, %m scale = 0.125 : tensor<128x64xf32>, tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_F32Tensor:$scores, Tile_F32Tensor:$m, F32Attr:$scale);
+  let results = (outs Tile_F32Tensor:$m_new, Tile_F32Tensor:$p, Tile_F32Tensor:$alpha);
+  let assemblyFormat = "$scores `,` $m `scale` `=` $scale attr-dict `:` type($scores) `,` type($m)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The multiplier applied to every score: `scale * log2(e)`.
+    double getLog2Scale();
+  }];
+}
+
+#endif // TILEC_DIALECT_TILE_TILEOPS_TD

@@ -1,0 +1,17 @@
+# lit configuration for tilec: every *.mlir file under test/ is a test.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tilec"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
+
+llvm_config.use_default_substitutions()  # FileCheck, not, count
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [os.path.join(config.tilec_obj_root, "bin"), config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["tilec-opt"], tool_dirs)
