@@ -229,7 +229,6 @@ def Tile_SplatOp : Tile_Op<"splat", [Pure,
   let builders = [
     OpBuilder<(ins "::mlir::Value":$src, "::llvm::ArrayRef<int64_t>":$shape)>
   ];
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 

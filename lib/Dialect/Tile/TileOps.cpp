@@ -135,13 +135,6 @@ void SplatOp::build(OpBuilder &builder, OperationState &state, Value src,
   build(builder, state, RankedTensorType::get(shape, src.getType()), src);
 }
 
-LogicalResult SplatOp::verify() {
-  if (getResult().getType().getElementType() != getSrc().getType())
-    return emitOpError("expected result element type to be the scalar type ")
-           << getSrc().getType();
-  return success();
-}
-
 OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
   // splat(constant) is a dense splat constant.
   Attribute scalar = adaptor.getSrc();
