@@ -9,7 +9,7 @@ func.func @f(%a: tensor<16x16xbf16>) {
 
 // -----
 
-// CHECK: unknown-op.mlir:[[@LINE+1]]:24: error: unknown {{ +}}type `pointer` in dialect `tile`
+// CHECK: unknown-op.mlir:[[@LINE+1]]:24: error: unknown type `pointer` in dialect `tile`
 func.func @g(%p: !tile.pointer<f32>) {
   return
 }
