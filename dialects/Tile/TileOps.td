@@ -25,6 +25,9 @@ class Tile_GridQueryOp<string mnemonic, string what> : Tile_Op<mnemonic, [Pure]>
   let arguments = (ins I32Attr:$axis);
   let results = (outs I32:$result);
   let assemblyFormat = "$axis attr-dict";
+  let builders = [OpBuilder<(ins "uint32_t":$axis), [{
+    build($_builder, $_state, $_builder.getI32Type(), axis);
+  }]>];
   let hasVerifier = 1;
   let summary = what # " along a grid axis";
 }
@@ -388,6 +391,10 @@ def Tile_OnlineSoftmaxOp : Tile_Op<"online_softmax", [Pure,
   let arguments = (ins Tile_F32Tensor:$scores, Tile_F32Tensor:$m, F32Attr:$scale);
   let results = (outs Tile_F32Tensor:$m_new, Tile_F32Tensor:$p, Tile_F32Tensor:$alpha);
   let assemblyFormat = "$scores `,` $m `scale` `=` $scale attr-dict `:` type($scores) `,` type($m)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$scores, "::mlir::Value":$m, "float":$scale), [{
+    build($_builder, $_state, m.getType(), scores.getType(), m.getType(), scores, m,
+          $_builder.getF32FloatAttr(scale));
+  }]>];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The multiplier applied to every score: `scale * log2(e)`.
