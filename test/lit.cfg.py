@@ -1,4 +1,5 @@
-# lit configuration for tilec: every *.mlir file under test/ is a test.
+# lit configuration for tilec's suites: every *.mlir file under test/ is a
+# test, and so is every tile program under examples/ (each carries RUN lines).
 import os
 
 import lit.formats
@@ -8,8 +9,8 @@ config.name = "tilec"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit"]
-config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
+config.test_source_root = config.suite_source_root
+config.test_exec_root = config.suite_exec_root
 
 llvm_config.use_default_substitutions()  # FileCheck, not, count
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

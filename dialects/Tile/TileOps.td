@@ -296,6 +296,28 @@ def Tile_TransOp : Tile_Op<"trans", [Pure]> {
   let hasCanonicalizer = 1;
 }
 
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "view a tile with another shape of the same size";
+  let description = [{
+    The elements of `src` in row-major order, laid out in the result shape,
+    which has the same element type and number of elements. Mostly used to
+    drop the unit dimensions of a block loaded through a higher-rank
+    descriptor (one head of a `[heads, seq, dim]` tensor).
+
+    Example:
+    ```mlir
+    %q2 = tile.reshape %q3 : tensor<1x128x64xbf16> -> tensor<128x64xbf16>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[AnyInteger, AnyFloat, Tile_PointerType]>:$src);
+  let results = (outs RankedTensorOf<[AnyInteger, AnyFloat, Tile_PointerType]>:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "::llvm::ArrayRef<int64_t>":$shape)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
 def Tile_CastOp : Tile_Op<"cast", [Pure]> {
   let summary = "convert elements to another element type";
   let description = [{

@@ -264,6 +264,39 @@ OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+void ReshapeOp::build(OpBuilder &builder, OperationState &state, Value src,
+                      ArrayRef<int64_t> shape) {
+  build(builder, state, cast<RankedTensorType>(src.getType()).clone(shape), src);
+}
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType src = getSrc().getType(), result = getResult().getType();
+  if (src.getElementType() != result.getElementType())
+    return emitOpError("expected result element type ")
+           << src.getElementType() << " (the source's), got " << result.getElementType();
+  if (src.getNumElements() != result.getNumElements())
+    return emitOpError("expected a result of ")
+           << src.getNumElements() << " elements (the source's), got "
+           << result.getNumElements();
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getResult().getType())
+    return getSrc();
+  // reshape(reshape(x)) is one reshape of x.
+  if (auto inner = getSrc().getDefiningOp<ReshapeOp>()) {
+    if (inner.getSrc().getType() == getResult().getType())
+      return inner.getSrc();
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return SplatElementsAttr::get(getResult().getType(),
+                                  splat.getSplatValue<Attribute>());
+  return {};
+}
+
 //===----------------------------------------------------------------------===//
 // Casts
 //===----------------------------------------------------------------------===//
@@ -391,7 +424,7 @@ LogicalResult OnlineSoftmaxOp::verify() {
 
 namespace {
 
-/// A shape-only op (broadcast, expand_dims, trans) of a `tile.splat` is a splat
+/// A shape-only op (broadcast, expand_dims, reshape, trans) of a `tile.splat` is a splat
 /// of the result shape: every element is still the same scalar.
 template <typename ShapeOp>
 struct ShapeOpOfSplat : OpRewritePattern<ShapeOp> {
@@ -445,6 +478,11 @@ void BroadcastOp::getCanonicalizationPatterns(RewritePatternSet &results,
 void ExpandDimsOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                MLIRContext *context) {
   results.add<ShapeOpOfSplat<ExpandDimsOp>>(context);
+}
+
+void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<ShapeOpOfSplat<ReshapeOp>>(context);
 }
 
 void TransOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -164,3 +164,19 @@ func.func @dead_code(%a: tensor<16x16xbf16>, %c: tensor<16x16xf32>, %d: !tile.de
   tile.store_block %d[%i, %i], %c : !tile.desc<16x16xf32>, tensor<16x16xf32>
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @reshape_chain
+// CHECK-SAME: (%[[X:.+]]: tensor<1x128x64xbf16>, %[[Y:.+]]: f32)
+// CHECK-NEXT: %[[R:.+]] = tile.reshape %[[X]] : tensor<1x128x64xbf16> -> tensor<8192xbf16>
+// CHECK-NEXT: %[[S:.+]] = tile.splat %[[Y]] : tensor<32xf32>
+// CHECK-NEXT: return %[[R]], %[[X]], %[[S]]
+func.func @reshape_chain(%x: tensor<1x128x64xbf16>, %y: f32) -> (tensor<8192xbf16>, tensor<1x128x64xbf16>, tensor<32xf32>) {
+  %a = tile.reshape %x : tensor<1x128x64xbf16> -> tensor<128x64xbf16>
+  %b = tile.reshape %a : tensor<128x64xbf16> -> tensor<8192xbf16>
+  %c = tile.reshape %a : tensor<128x64xbf16> -> tensor<1x128x64xbf16>
+  %s = tile.splat %y : tensor<4x8xf32>
+  %t = tile.reshape %s : tensor<4x8xf32> -> tensor<32xf32>
+  return %b, %c, %t : tensor<8192xbf16>, tensor<1x128x64xbf16>, tensor<32xf32>
+}

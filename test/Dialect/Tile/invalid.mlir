@@ -298,3 +298,19 @@ func.func @online_softmax_f32(%s: tensor<4x8xbf16>, %m: tensor<4xf32>) {
   %a, %b, %c = tile.online_softmax %s, %m scale = 1.0 : tensor<4x8xbf16>, tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @reshape_element(%t: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tile.reshape' op expected result element type 'f32' (the source's), got 'f16'}}
+  %r = tile.reshape %t : tensor<4x8xf32> -> tensor<32xf16>
+  return
+}
+
+// -----
+
+func.func @reshape_size(%t: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tile.reshape' op expected a result of 32 elements (the source's), got 16}}
+  %r = tile.reshape %t : tensor<4x8xf32> -> tensor<16xf32>
+  return
+}

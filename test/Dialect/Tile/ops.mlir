@@ -104,3 +104,10 @@ func.func @compute(%q: tensor<128x64xbf16>, %kt: tensor<64x64xbf16>, %a32: tenso
   %m_new, %p, %alpha = tile.online_softmax %s, %m scale = 0.125 : tensor<128x64xf32>, tensor<128xf32>
   return %total : f32
 }
+
+// CHECK-LABEL: func.func @reshape
+func.func @reshape(%q3: tensor<1x128x64xbf16>) -> tensor<128x64xbf16> {
+  // CHECK: tile.reshape %{{.+}} : tensor<1x128x64xbf16> -> tensor<128x64xbf16>
+  %q2 = tile.reshape %q3 : tensor<1x128x64xbf16> -> tensor<128x64xbf16>
+  return %q2 : tensor<128x64xbf16>
+}
