@@ -1,0 +1,66 @@
+//===- Interpreter.h - run tile kernels on the CPU --------------*- C++ -*-===//
+//
+// The reference semantics of the tile dialect (plus the arith, math and scf
+// ops kernels use): runs a kernel over its whole grid on host buffers.
+// bf16/f16 values are rounded as the GPU stores them, dot products and
+// reductions accumulate in f32, descriptor bounds and masks are honored, and
+// an unmasked access outside a buffer is an error at the op, not a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_INTERPRETER_INTERPRETER_H
+#define TILEC_INTERPRETER_INTERPRETER_H
+
+#include "tilec/DSL/Types.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace tilec {
+
+/// Host memory the kernel reads and writes. Elements are kept as doubles that
+/// always hold a value representable in `dtype`.
+struct HostBuffer {
+  std::string name;
+  DType dtype;
+  std::vector<double> data;
+};
+
+/// Rounds `value` to the nearest value of `dtype` (ties to even for floats;
+/// integers wrap to their width like the hardware).
+double roundTo(DType dtype, double value);
+
+/// How a launch binds one kernel parameter.
+struct TensorBinding {
+  int buffer;                   ///< index into the memory vector
+  std::vector<int64_t> shape;   ///< outermost first
+  std::vector<int64_t> strides; ///< in elements
+  int64_t offset = 0;           ///< first element within the buffer
+};
+struct PointerBinding {
+  int buffer;
+  int64_t offset = 0;
+};
+using ArgBinding = std::variant<TensorBinding, PointerBinding, double>;
+
+/// Row-major strides of `shape`.
+std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape);
+
+/// Runs the kernel `kernelName` of `module` (signature `signature`, bound to
+/// `args`) for every program of `grid`. Problems are reported as MLIR
+/// diagnostics at the failing op (unsupported op, out-of-bounds access,
+/// argument mismatch) and make the result false.
+bool interpret(mlir::ModuleOp module, const std::string &kernelName,
+               const KernelSignature &signature, const std::vector<ArgBinding> &args,
+               std::array<int64_t, 3> grid, std::vector<HostBuffer> &memory);
+
+} // namespace tilec
+
+#endif // TILEC_INTERPRETER_INTERPRETER_H
