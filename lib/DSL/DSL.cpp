@@ -130,7 +130,7 @@ std::optional<DType> dtypeOf(Type type) {
 /// The builder behind the first operand that is a Tile.
 KernelBuilder *builderOf(std::initializer_list<const Operand *> operands) {
   for (const Operand *operand : operands)
-    if (operand && operand->tile)
+    if (operand && operand->tile.valid())
       return operand->tile.builder();
   return nullptr;
 }
@@ -165,7 +165,7 @@ public:
   /// The operand as a value; numbers take the element type `like` (or f32 /
   /// i32 when there is nothing to take it from).
   Value value(const Operand &operand, Type like) {
-    if (operand.tile)
+    if (operand.tile.valid())
       return operand.tile.value();
     if (!like)
       like = operand.isInteger ? Type(b().getI32Type()) : Type(b().getF32Type());
@@ -226,9 +226,9 @@ public:
   /// Both operands as values of one element type and one shape.
   std::optional<std::pair<Value, Value>> unify(const Operand &a, const Operand &c,
                                                std::string_view what) {
-    Type like = a.tile ? elementOf(a.tile.value())
-                       : (c.tile ? elementOf(c.tile.value()) : Type());
-    Value lhs = value(a, c.tile ? elementOf(c.tile.value()) : like);
+    Type like = a.tile.valid() ? elementOf(a.tile.value())
+                       : (c.tile.valid() ? elementOf(c.tile.value()) : Type());
+    Value lhs = value(a, c.tile.valid() ? elementOf(c.tile.value()) : like);
     Value rhs = value(c, like);
     if (elementOf(lhs) != elementOf(rhs)) {
       kb.error(where, fmt::format("element types differ in '{}': {} and {} (convert one with .to())",
@@ -366,13 +366,13 @@ const char *spelling(BinaryKind kind) {
 
 Tile binary(BinaryKind kind, const Operand &a, const Operand &c) {
   KernelBuilder *kb = builderOf({&a, &c});
-  Lowerer l(*kb, a.tile ? a.where : c.where);
-  Tile fallback = a.tile ? a.tile : c.tile;
-  if (kind == BinaryKind::Add && a.tile && a.tile.isPointer())
+  Lowerer l(*kb, a.tile.valid() ? a.where : c.where);
+  Tile fallback = a.tile.valid() ? a.tile : c.tile;
+  if (kind == BinaryKind::Add && a.tile.valid() && a.tile.isPointer())
     return pointerOffset(l, a, c);
-  if (kind == BinaryKind::Add && c.tile && c.tile.isPointer())
+  if (kind == BinaryKind::Add && c.tile.valid() && c.tile.isPointer())
     return pointerOffset(l, c, a);
-  if ((a.tile && a.tile.isPointer()) || (c.tile && c.tile.isPointer()))
+  if ((a.tile.valid() && a.tile.isPointer()) || (c.tile.valid() && c.tile.isPointer()))
     return l.fail(fmt::format("'{}' does not apply to pointers (only pointer + integer)",
                               spelling(kind)),
                   fallback);
@@ -428,8 +428,8 @@ Tile binary(BinaryKind kind, const Operand &a, const Operand &c) {
 Tile compare(arith::CmpFPredicate fpred, arith::CmpIPredicate ipred, const char *what,
              const Operand &a, const Operand &c) {
   KernelBuilder *kb = builderOf({&a, &c});
-  Lowerer l(*kb, a.tile ? a.where : c.where);
-  Tile fallback = a.tile ? a.tile : c.tile;
+  Lowerer l(*kb, a.tile.valid() ? a.where : c.where);
+  Tile fallback = a.tile.valid() ? a.tile : c.tile;
   auto values = l.unify(a, c, what);
   if (!values)
     return fallback;
@@ -508,10 +508,10 @@ Tile where(Operand cond, Operand a, Operand b) {
   KernelBuilder *kb = builderOf({&cond, &a, &b});
   Lowerer l(*kb, cond.where);
   if (!cond.tile.valid() || !elementOf(cond.tile.value()).isInteger(1))
-    return l.fail("where() needs an i1 condition (a comparison)", a.tile ? a.tile : b.tile);
+    return l.fail("where() needs an i1 condition (a comparison)", a.tile.valid() ? a.tile : b.tile);
   auto values = l.unify(a, b, "where");
   if (!values)
-    return a.tile ? a.tile : b.tile;
+    return a.tile.valid() ? a.tile : b.tile;
   auto [lhs, rhs] = *values;
   std::optional<Shape> shape = l.commonShape({cond.tile.value(), lhs}, "where");
   if (!shape)
@@ -536,11 +536,11 @@ Tile dot(Operand a, Operand b, Operand acc) {
   Lowerer l(*kb, a.where);
   if (!a.tile.valid() || !b.tile.valid() || a.tile.rank() != 2 || b.tile.rank() != 2)
     return l.fail(fmt::format("dot() multiplies 2-D tiles, got {} and {}",
-                              a.tile ? shapeString(a.tile.shape()) : "a number",
-                              b.tile ? shapeString(b.tile.shape()) : "a number"),
-                  acc.tile ? acc.tile : (a.tile ? a.tile : b.tile));
+                              a.tile.valid() ? shapeString(a.tile.shape()) : "a number",
+                              b.tile.valid() ? shapeString(b.tile.shape()) : "a number"),
+                  acc.tile.valid() ? acc.tile : (a.tile.valid() ? a.tile : b.tile));
   Shape resultShape{a.tile.shape()[0], b.tile.shape()[1]};
-  Value accValue = acc.tile ? acc.tile.value()
+  Value accValue = acc.tile.valid() ? acc.tile.value()
                             : l.broadcast(l.constant(acc.number, l.b().getF32Type()),
                                           resultShape);
   if (shapeOf(accValue).size() != 2)
@@ -568,7 +568,7 @@ Tile reduce(Reduction kind, Operand x, int axis, Where where) {
 }
 
 static Tile rowReduce(Reduction kind, const Operand &x) {
-  int axis = x.tile && x.tile.rank() == 1 ? 0 : 1;
+  int axis = x.tile.valid() && x.tile.rank() == 1 ? 0 : 1;
   return reduce(kind, x, axis, x.where);
 }
 
@@ -889,7 +889,7 @@ static SmallVector<Value> checkedYield(Lowerer &l, const std::vector<Tile> &next
     if (!next[i].valid() || next[i].value().getType() != expected[i]) {
       l.kb.error(l.where, fmt::format("{} value {} changes type from {} to {}", what, i,
                                       typeString(expected[i]),
-                                      next[i] ? typeString(next[i].value().getType()) : "none"));
+                                      next[i].valid() ? typeString(next[i].value().getType()) : "none"));
       return SmallVector<Value>(fallback);
     }
     values.push_back(next[i].value());

@@ -74,7 +74,6 @@ public:
   KernelBuilder *builder() const { return kb; }
   /// False for a default-constructed handle.
   bool valid() const { return static_cast<bool>(val); }
-  explicit operator bool() const { return valid(); }
 
 private:
   friend class KernelBuilder;

@@ -1,0 +1,224 @@
+//===- FlashAttention.cpp - the forward template and its reference --------===//
+
+#include "FlashAttention.h"
+
+#include "../ExampleSupport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tilec::attention {
+
+using namespace tilec::dsl;
+
+static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double AttentionConfig::softmaxScale() const {
+  return scale > 0 ? scale : 1.0 / std::sqrt(static_cast<double>(headDim));
+}
+
+void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
+                         const AttentionVariant &variant) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
+  TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
+  TensorArg v = k.tensor("v", cfg.dtype, 3), o = k.tensor("o", cfg.dtype, 3);
+  TensorArg lse = k.tensor("lse", DType::F32, 2);
+  TensorDesc qBlocks = q.desc({1, bm, d}), kBlocks = key.desc({1, bn, d});
+  TensorDesc vBlocks = v.desc({1, bn, d}), oBlocks = o.desc({1, bm, d});
+  TensorDesc lseBlocks = lse.desc({1, bm});
+
+  Tile seqQ = q.dim(1), seqK = key.dim(1);
+  Tile head = k.programId(1), row0 = k.programId(0) * bm;
+  Tile kvHead = cfg.group == 1 ? head : head / cfg.group;
+  Tile rows = row0 + k.iota(bm);
+  Tile qBlock = qBlocks.load({head, row0, 0}); // resident for the whole loop
+
+  // One step of the loop over key blocks: S = Q·Kᵀ, the variant, the online
+  // softmax, and O += P·V with the running state rescaled.
+  auto step = [&](bool masked) {
+    return [&, masked](Tile j, std::vector<Tile> state) -> std::vector<Tile> {
+      Tile acc = state[0], m = state[1], l = state[2];
+      BlockContext ctx{k, rows, j + k.iota(bn), head, seqQ, seqK};
+      Tile s = dot(qBlock, kBlocks.load({kvHead, j, 0}).t(), 0.0);
+      double scale = cfg.softmaxScale();
+      if (variant.scoreMod) {
+        s = variant.scoreMod(s * scale, ctx);
+        scale = 1.0;
+      }
+      if (masked) {
+        Tile keep = (ctx.cols < seqK).row();
+        if (variant.mask)
+          keep = keep && variant.mask(ctx);
+        s = where(keep, s, -kInf);
+      }
+      SoftmaxStep sm = onlineSoftmax(s, m, scale);
+      acc = dot(sm.p.to(cfg.dtype), vBlocks.load({kvHead, j, 0}), acc * sm.alpha.col());
+      return {acc, sm.mNew, l * sm.alpha + rowSum(sm.p)};
+    };
+  };
+
+  RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
+  KeyRange range = variant.keyRange ? variant.keyRange(rangeCtx) : allKeys(rangeCtx);
+  // [lo, b) masked, [b, c) unmasked, [c, hi) masked; b and c clamped so the
+  // three loops never overlap whatever the variant's bounds.
+  Tile b = min(max(range.fullLo, range.lo), range.hi);
+  Tile c = min(max(range.fullHi, b), range.hi);
+  std::vector<Tile> state = {k.zeros({bm, d}, DType::F32), k.full({bm}, -kInf, DType::F32),
+                             k.zeros({bm}, DType::F32)};
+  state = k.forRange(range.lo, b, bn, state, step(true));
+  state = k.forRange(b, c, bn, state, step(false));
+  state = k.forRange(c, range.hi, bn, state, step(true));
+
+  // O = acc / l (a row that saw nothing has acc = 0 and l = 0: output 0),
+  // lse = (m + log2 l) · ln 2 (-inf for such a row).
+  Tile acc = state[0], m = state[1], l = state[2];
+  oBlocks.store({head, row0, 0}, (acc / where(l == 0.0, 1.0, l).col()).to(cfg.dtype));
+  lseBlocks.store({head, row0}, (m + log2(l)) * M_LN2);
+}
+
+//===----------------------------------------------------------------------===//
+// Key ranges and masks
+//===----------------------------------------------------------------------===//
+
+KeyRange allKeys(const RangeContext &ctx) {
+  Tile zero = ctx.k.constant(0, DType::I32);
+  return {zero, ctx.seqK, zero, ctx.seqK / ctx.blockN * ctx.blockN};
+}
+
+KeyRange causalKeys(const RangeContext &ctx, std::optional<int64_t> window) {
+  KernelBuilder &k = ctx.k;
+  const int64_t bn = ctx.blockN;
+  Tile zero = k.constant(0, DType::I32);
+  Tile diag = ctx.seqK - ctx.seqQ;
+  Tile firstRow = ctx.row0, lastRow = ctx.row0 + (ctx.blockM - 1);
+  // Visited: keys up to the last row's diagonal, from the first row's window start.
+  Tile hi = max(min(ctx.seqK, lastRow + diag + 1), zero);
+  Tile lo = zero, fullLo = zero;
+  if (window) {
+    lo = max(firstRow + diag - *window, zero) / bn * bn;
+    // Unmasked from the first block that starts inside every row's window.
+    fullLo = (max(lastRow + diag - *window, zero) + (bn - 1)) / bn * bn;
+  }
+  // Unmasked up to the last block that ends on or before every row's diagonal.
+  Tile fullHi = min(max(firstRow + diag + 1, zero) / bn * bn, ctx.seqK / bn * bn);
+  return {lo, hi, fullLo, fullHi};
+}
+
+Tile causalMask(const BlockContext &ctx, std::optional<int64_t> window) {
+  Tile diag = ctx.seqK - ctx.seqQ;
+  Tile rowLimit = (ctx.rows + diag).col(), col = ctx.cols.row();
+  Tile keep = col <= rowLimit;
+  if (window)
+    keep = keep && (col >= rowLimit - *window);
+  return keep;
+}
+
+bool causalMaskRef(int64_t row, int64_t col, int64_t seqQ, int64_t seqK,
+                   std::optional<int64_t> window) {
+  int64_t limit = row + seqK - seqQ;
+  return col <= limit && (!window || col >= limit - *window);
+}
+
+//===----------------------------------------------------------------------===//
+// Parameters and the CPU run
+//===----------------------------------------------------------------------===//
+
+std::vector<ParamSpec> attentionParams() {
+  using T = ParamSpec::Type;
+  return {
+      {.name = "head_dim", .type = T::Choice, .defaultValue = "64", .help = "d",
+       .choices = {"16", "32", "64", "128", "256"}},
+      {.name = "block_m", .type = T::Int, .defaultValue = "64", .help = "query rows per program",
+       .min = 16, .max = 256},
+      {.name = "block_n", .type = T::Int, .defaultValue = "64", .help = "keys per loop step",
+       .min = 16, .max = 256},
+      {.name = "dtype", .type = T::Choice, .defaultValue = "bf16", .help = "Q, K, V, O type",
+       .choices = {"bf16", "f16"}},
+  };
+}
+
+std::vector<ParamSpec> attentionSizes() {
+  using T = ParamSpec::Type;
+  return {
+      {.name = "batch", .type = T::Int, .defaultValue = "1", .help = "batch", .min = 1},
+      {.name = "heads", .type = T::Int, .defaultValue = "2", .help = "query heads", .min = 1},
+      {.name = "seq_q", .type = T::Int, .defaultValue = "100", .help = "query length", .min = 1},
+      {.name = "seq_k", .type = T::Int, .defaultValue = "100", .help = "key length", .min = 1},
+      {.name = "amplitude", .type = T::Float, .defaultValue = "1",
+       .help = "Q, K in [-a, a] (scores grow as a^2)"},
+  };
+}
+
+AttentionConfig configFrom(const Params &params) {
+  AttentionConfig cfg;
+  cfg.headDim = std::stoll(params.get("head_dim"));
+  cfg.blockM = params.getInt("block_m");
+  cfg.blockN = params.getInt("block_n");
+  cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
+  return cfg;
+}
+
+RunPlan planAttention(const AttentionConfig &cfg, const AttentionVariant &variant,
+                      const Params &sizes, uint64_t seed) {
+  const int64_t batch = sizes.getInt("batch"), heads = sizes.getInt("heads");
+  const int64_t seqQ = sizes.getInt("seq_q"), seqK = sizes.getInt("seq_k");
+  const int64_t d = cfg.headDim, kvHeads = std::max<int64_t>(1, heads / cfg.group);
+  const int64_t bhQ = batch * heads, bhK = batch * kvHeads;
+  const double amplitude = sizes.getFloat("amplitude");
+  std::mt19937_64 rng(seed);
+
+  RunPlan plan;
+  plan.memory = {examples::randomBuffer("q", cfg.dtype, bhQ * seqQ * d, rng, amplitude),
+                 examples::randomBuffer("k", cfg.dtype, bhK * seqK * d, rng, amplitude),
+                 examples::randomBuffer("v", cfg.dtype, bhK * seqK * d, rng),
+                 examples::outputBuffer("o", cfg.dtype, bhQ * seqQ * d),
+                 examples::outputBuffer("lse", DType::F32, bhQ * seqQ)};
+  auto tensor3 = [&](int buffer, int64_t bh, int64_t seq) {
+    return TensorBinding{buffer, {bh, seq, d}, {seq * d, d, 1}};
+  };
+  plan.args = {tensor3(0, bhQ, seqQ), tensor3(1, bhK, seqK), tensor3(2, bhK, seqK),
+               tensor3(3, bhQ, seqQ), TensorBinding{4, {bhQ, seqQ}, {seqQ, 1}}};
+  plan.grid = {examples::ceilDiv(seqQ, cfg.blockM), bhQ, 1};
+
+  // The reference, in double precision from the same (rounded) inputs.
+  const std::vector<double> &Q = plan.memory[0].data, &K = plan.memory[1].data,
+                            &V = plan.memory[2].data;
+  std::vector<double> out(bhQ * seqQ * d, 0.0), lseOut(bhQ * seqQ, -kInf);
+  std::vector<double> scores(seqK);
+  const double scale = cfg.softmaxScale();
+  for (int64_t h = 0; h < bhQ; ++h) {
+    int64_t kh = h / cfg.group;
+    for (int64_t i = 0; i < seqQ; ++i) {
+      double mx = -kInf;
+      for (int64_t j = 0; j < seqK; ++j) {
+        double s = 0;
+        for (int64_t t = 0; t < d; ++t)
+          s += Q[(h * seqQ + i) * d + t] * K[(kh * seqK + j) * d + t];
+        s *= scale;
+        if (variant.scoreModRef)
+          s = variant.scoreModRef(s, i, j, h);
+        if (variant.maskRef && !variant.maskRef(i, j, seqQ, seqK))
+          s = -kInf;
+        scores[j] = s;
+        mx = std::max(mx, s);
+      }
+      if (mx == -kInf)
+        continue; // a row with no visible key: output 0, lse -inf
+      double sum = 0;
+      for (int64_t j = 0; j < seqK; ++j) {
+        scores[j] = std::exp(scores[j] - mx);
+        sum += scores[j];
+      }
+      for (int64_t j = 0; j < seqK; ++j)
+        for (int64_t t = 0; t < d; ++t)
+          out[(h * seqQ + i) * d + t] += scores[j] / sum * V[(kh * seqK + j) * d + t];
+      lseOut[h * seqQ + i] = mx + std::log(sum);
+    }
+  }
+  plan.expected = {{3, out}, {4, lseOut}};
+  plan.tolerance = 2e-2; // bf16 P and O
+  return plan;
+}
+
+} // namespace tilec::attention

@@ -1,0 +1,108 @@
+//===- FlashAttention.h - one forward template, many variants ---*- C++ -*-===//
+//
+// FlashAttention forward written once in the DSL; a variant is a few small
+// functions on top of it (FlexAttention's score_mod / mask_mod model):
+//
+// * `scoreMod` rewrites scaled scores (ALiBi, soft-capping, any bias);
+// * `mask` says which scores a query row may use (causal, sliding window);
+// * `keyRange` says which key blocks a query block visits at all and which of
+//   them need no mask, so fully masked blocks are skipped by loop bounds and
+//   only the boundary blocks pay for the mask;
+// * `scoreModRef` / `maskRef` say the same in plain C++ for the
+//   double-precision reference.
+//
+// Layout: Q, O are [batch·heads_q, seq_q, d]; K, V are [batch·heads_kv,
+// seq_k, d]; LSE is [batch·heads_q, seq_q] f32, natural log. Query head h
+// reads key/value head h / group. Causal masks are aligned to the bottom
+// right (row i sees keys j <= i + seq_k - seq_q, as FlashAttention-2 does), so
+// with seq_q > seq_k the first rows see no key: their output is 0 and their
+// log-sum-exp is -inf, never NaN.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_EXAMPLES_ATTENTION_FLASHATTENTION_H
+#define TILEC_EXAMPLES_ATTENTION_FLASHATTENTION_H
+
+#include "tilec/DSL/DSL.h"
+#include "tilec/Registry.h"
+
+#include <functional>
+#include <optional>
+
+namespace tilec::attention {
+
+/// The tuning side: block sizes and types, apart from the math.
+struct AttentionConfig {
+  int64_t headDim = 64;
+  int64_t blockM = 64;   ///< query rows per program
+  int64_t blockN = 64;   ///< keys per loop step
+  DType dtype = DType::BF16;
+  int64_t group = 1;     ///< query heads per key/value head (GQA; MQA: all)
+  /// Softmax scale; 0 means 1/sqrt(headDim).
+  double scale = 0;
+  double softmaxScale() const;
+};
+
+/// What a score modifier or mask sees of the current block.
+struct BlockContext {
+  dsl::KernelBuilder &k;
+  dsl::Tile rows;  ///< [blockM] i32 query positions
+  dsl::Tile cols;  ///< [blockN] i32 key positions
+  dsl::Tile head;  ///< i32 query head (index into batch·heads_q)
+  dsl::Tile seqQ, seqK;
+};
+
+/// What a key range sees: the query block and the sequence lengths.
+struct RangeContext {
+  dsl::KernelBuilder &k;
+  dsl::Tile row0; ///< first query row of the block
+  int64_t blockM, blockN;
+  dsl::Tile seqQ, seqK;
+};
+
+/// Keys [lo, hi) are visited; blocks inside [fullLo, fullHi) need no mask.
+/// All bounds are i32 scalars; lo, fullLo and fullHi are multiples of blockN.
+struct KeyRange {
+  dsl::Tile lo, hi, fullLo, fullHi;
+};
+
+struct AttentionVariant {
+  std::function<dsl::Tile(dsl::Tile scores, const BlockContext &)> scoreMod;
+  std::function<dsl::Tile(const BlockContext &)> mask;
+  std::function<KeyRange(const RangeContext &)> keyRange;
+
+  std::function<double(double score, int64_t row, int64_t col, int64_t head)> scoreModRef;
+  std::function<bool(int64_t row, int64_t col, int64_t seqQ, int64_t seqK)> maskRef;
+};
+
+/// Builds the forward kernel: parameters q, k, v, o (tensors of rank 3) and
+/// lse (rank 2). Grid: (ceil(seq_q / blockM), batch·heads_q).
+void buildFlashAttention(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                         const AttentionVariant &variant);
+
+// Building blocks for variants.
+
+/// Every key; only the ragged last block is masked.
+KeyRange allKeys(const RangeContext &ctx);
+/// Keys j with i + (seqK - seqQ) - window <= j <= i + (seqK - seqQ): causal
+/// without a window, sliding window with one.
+KeyRange causalKeys(const RangeContext &ctx, std::optional<int64_t> window = std::nullopt);
+dsl::Tile causalMask(const BlockContext &ctx, std::optional<int64_t> window = std::nullopt);
+bool causalMaskRef(int64_t row, int64_t col, int64_t seqQ, int64_t seqK,
+                   std::optional<int64_t> window = std::nullopt);
+
+/// A CPU run: random Q, K, V for the given sizes (batch, heads, seq_q,
+/// seq_k, amplitude), the launch, and O and LSE from a double-precision
+/// reference that applies the variant's scoreModRef / maskRef.
+RunPlan planAttention(const AttentionConfig &cfg, const AttentionVariant &variant,
+                      const Params &sizes, uint64_t seed);
+
+/// The runtime sizes planAttention reads, with defaults.
+std::vector<ParamSpec> attentionSizes();
+/// The compile-time parameters every attention kernel takes.
+std::vector<ParamSpec> attentionParams();
+AttentionConfig configFrom(const Params &params);
+
+} // namespace tilec::attention
+
+#endif // TILEC_EXAMPLES_ATTENTION_FLASHATTENTION_H

@@ -1,0 +1,141 @@
+//===- Registry.h - named, parameterized kernels (generators) ---*- C++ -*-===//
+//
+// A DSL kernel registers under a name with typed parameters (head dim,
+// causal, block sizes...). The `tilec` driver lists and builds registered
+// kernels; a user's own program that registers kernels and links the
+// driver's main gets the same command line (Halide's generator model):
+//
+//   static tilec::RegisterKernel reg({
+//       .name = "vector_add", .summary = "out = x + y",
+//       .params = {{"block", ParamSpec::Type::Int, "1024", "elements per program"}},
+//       .build = [](dsl::KernelBuilder &k, const Params &p) { ... }});
+//
+// A kernel may also describe how to run it on the CPU interpreter (`plan`):
+// random inputs for given problem sizes, the launch, and the expected outputs
+// from a double-precision reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_REGISTRY_H
+#define TILEC_REGISTRY_H
+
+#include "tilec/DSL/Types.h"
+#include "tilec/Interpreter/Interpreter.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilec {
+
+namespace dsl {
+class KernelBuilder;
+} // namespace dsl
+
+/// A typed parameter that a kernel accepts.
+struct ParamSpec {
+  enum class Type { Int, Bool, Float, Choice };
+  std::string name;
+  Type type = Type::Int;
+  std::string defaultValue;
+  std::string help;
+  std::vector<std::string> choices; ///< Choice only
+  /// Int only: inclusive bounds.
+  std::optional<int64_t> min, max;
+
+  /// "int", "bool", "float" or "one of a|b|c".
+  std::string typeName() const;
+  /// Empty when `value` is acceptable, otherwise why not.
+  std::string check(const std::string &value) const;
+};
+
+/// Values of a kernel's parameters, by name; every parameter has a value
+/// (its default unless set).
+class Params {
+public:
+  Params() = default;
+  /// All defaults of `specs`.
+  explicit Params(const std::vector<ParamSpec> &specs);
+
+  /// Sets `name` after checking it against `specs`; returns the error, or "".
+  std::string set(const std::vector<ParamSpec> &specs, const std::string &name,
+                  const std::string &value);
+  /// Parses `key=value`; returns the error, or "".
+  std::string setAssignment(const std::vector<ParamSpec> &specs, const std::string &assignment);
+
+  int64_t getInt(const std::string &name) const;
+  bool getBool(const std::string &name) const;
+  double getFloat(const std::string &name) const;
+  const std::string &get(const std::string &name) const;
+  const std::map<std::string, std::string> &all() const { return values; }
+
+private:
+  std::map<std::string, std::string> values;
+};
+
+/// A run of a kernel on the CPU interpreter: the memory, the launch and what
+/// each output buffer should hold.
+struct RunPlan {
+  std::vector<HostBuffer> memory;
+  std::vector<ArgBinding> args;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  struct Expected {
+    int buffer;
+    std::vector<double> values;
+  };
+  std::vector<Expected> expected;
+  /// Largest acceptable normalized error (see compareOutputs).
+  double tolerance = 1e-2;
+};
+
+struct KernelDef {
+  std::string name;
+  std::string summary;
+  /// Compile-time parameters (`--set key=value`).
+  std::vector<ParamSpec> params;
+  std::function<void(dsl::KernelBuilder &, const Params &)> build;
+  /// Runtime problem sizes for CPU runs (`--size key=value`), and the plan.
+  std::vector<ParamSpec> sizes;
+  std::function<RunPlan(const Params &params, const Params &sizes, uint64_t seed)> plan;
+};
+
+/// All registered kernels, by name.
+class Registry {
+public:
+  static Registry &global();
+  /// Adds `def`; a second kernel of the same name is reported and ignored.
+  void add(KernelDef def);
+  const KernelDef *find(const std::string &name) const;
+  std::vector<const KernelDef *> all() const;
+
+private:
+  std::map<std::string, KernelDef> kernels;
+};
+
+/// Registers a kernel during static initialization.
+struct RegisterKernel {
+  explicit RegisterKernel(KernelDef def) { Registry::global().add(std::move(def)); }
+};
+
+/// How an output compares with its reference.
+struct Comparison {
+  double maxAbsError = 0;
+  /// max |got - want| / max |want| over finite expected values.
+  double normalizedError = 0;
+  int64_t nanCount = 0;        ///< NaN where the reference is not NaN
+  int64_t infMismatches = 0;   ///< an infinite reference not matched exactly
+  int64_t worstIndex = -1;
+  bool within(double tolerance) const {
+    return nanCount == 0 && infMismatches == 0 && normalizedError <= tolerance;
+  }
+};
+Comparison compareOutputs(const std::vector<double> &got, const std::vector<double> &want);
+
+} // namespace tilec
+
+#endif // TILEC_REGISTRY_H
