@@ -1,0 +1,186 @@
+//===- DSLTest.cpp - the DSL builds what it says, and blames the right line ===//
+//
+// Wrong programs must produce an MLIR diagnostic at the line of the user's
+// own C++ (this file), and `finish()` must fail; nothing asserts or throws.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/DSL/DSL.h"
+#include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/InitAll.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace tilec;
+using namespace tilec::dsl;
+
+namespace {
+
+struct Reported {
+  std::string file;
+  unsigned line = 0;
+  std::string message;
+};
+
+class DSLTest : public ::testing::Test {
+protected:
+  DSLTest()
+      : handler(&context, [this](mlir::Diagnostic &diag) {
+          Reported r;
+          r.message = diag.str();
+          if (auto loc = mlir::dyn_cast<mlir::FileLineColLoc>(diag.getLocation())) {
+            r.file = loc.getFilename().str();
+            r.line = loc.getLine();
+          }
+          if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
+            errors.push_back(r);
+          return mlir::success();
+        }) {}
+
+  /// The first error, which must be in this file at `line`.
+  void expectErrorAt(unsigned line, const std::string &fragment) {
+    ASSERT_FALSE(errors.empty()) << "no diagnostic";
+    EXPECT_NE(errors[0].file.find("DSLTest.cpp"), std::string::npos) << errors[0].file;
+    EXPECT_EQ(errors[0].line, line) << errors[0].message;
+    EXPECT_NE(errors[0].message.find(fragment), std::string::npos) << errors[0].message;
+  }
+
+  mlir::MLIRContext context;
+  std::vector<Reported> errors;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+TEST_F(DSLTest, CleanProgramBuildsAndHasItsSignature) {
+  KernelBuilder k(context, "scale");
+  TensorArg x = k.tensor("x", DType::BF16, 2);
+  Tile factor = k.scalar("factor", DType::F32);
+  TensorDesc blocks = x.desc({16, 32});
+  Tile row0 = k.programId(0) * 16;
+  Tile scaled = blocks.load({row0, 0}).to(DType::F32) * factor;
+  blocks.store({row0, 0}, scaled.to(DType::BF16));
+  const KernelSignature &sig = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(errors.empty());
+  ASSERT_EQ(sig.size(), 2u);
+  EXPECT_EQ(sig[0].name, "x");
+  EXPECT_EQ(sig[0].kind, KernelParam::Kind::Tensor);
+  EXPECT_EQ(sig[0].numFunctionArgs(), 5u);
+  EXPECT_EQ(sig[1].kind, KernelParam::Kind::Scalar);
+  auto kernel = mlir::cast<mlir::func::FuncOp>(module->getBody()->front());
+  EXPECT_EQ(kernel.getNumArguments(), 6u);
+  int dots = 0, casts = 0;
+  module->walk([&](tile::CastOp) { ++casts; });
+  module->walk([&](tile::DotOp) { ++dots; });
+  EXPECT_EQ(casts, 2);
+  EXPECT_EQ(dots, 0);
+}
+
+TEST_F(DSLTest, DotShapeMismatchPointsAtTheDotLine) {
+  KernelBuilder k(context, "bad_dot");
+  Tile a = k.zeros({16, 32}, DType::BF16), b = k.zeros({16, 8}, DType::BF16);
+  unsigned line = __LINE__ + 1;
+  Tile c = dot(a, b, 0.0);
+  (void)c;
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, "expected the columns of A (32) to equal the rows of B (16)");
+}
+
+TEST_F(DSLTest, IncompatibleBroadcastPointsAtTheOperator) {
+  KernelBuilder k(context, "bad_add");
+  Tile a = k.zeros({128, 64}, DType::F32), b = k.zeros({64, 64}, DType::F32);
+  unsigned line = __LINE__ + 1;
+  Tile c = a + b;
+  (void)c;
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, "cannot broadcast shapes 128x64 and 64x64 in '+'");
+}
+
+TEST_F(DSLTest, MixedElementTypesNeedAConversion) {
+  KernelBuilder k(context, "bad_types");
+  Tile a = k.zeros({16, 16}, DType::F32), b = k.zeros({16, 16}, DType::BF16);
+  unsigned line = __LINE__ + 1;
+  Tile c = a * b;
+  (void)c;
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, "element types differ in '*': f32 and bf16");
+}
+
+TEST_F(DSLTest, WrongRankDescriptor) {
+  KernelBuilder k(context, "bad_desc");
+  TensorArg x = k.tensor("x", DType::F32, 3);
+  unsigned line = __LINE__ + 1;
+  TensorDesc d = x.desc({64, 64});
+  (void)d;
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, "needs 3 positive block dimensions, got 64x64");
+}
+
+TEST_F(DSLTest, LoopBodyMustKeepItsStateTypes) {
+  KernelBuilder k(context, "bad_loop");
+  Tile init = k.zeros({16}, DType::F32);
+  unsigned line = __LINE__ + 1;
+  k.forRange(0, 10, 1, {init}, [&](Tile, std::vector<Tile> s) -> std::vector<Tile> {
+    return {s[0].col()};
+  });
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, "loop body value 0 changes type from tensor<16xf32> to tensor<16x1xf32>");
+}
+
+TEST_F(DSLTest, OnlineSoftmaxWantsF32) {
+  KernelBuilder k(context, "bad_softmax");
+  Tile s = k.zeros({16, 16}, DType::BF16), m = k.full({16}, -1e30, DType::F32);
+  unsigned line = __LINE__ + 1;
+  SoftmaxStep step = onlineSoftmax(s, m, 0.125);
+  (void)step;
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, "onlineSoftmax() works on f32 scores");
+}
+
+TEST_F(DSLTest, TransposeOfAVector) {
+  KernelBuilder k(context, "bad_transpose");
+  Tile v = k.iota(8);
+  unsigned line = __LINE__ + 1;
+  Tile t = v.t();
+  (void)t;
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, ".t() transposes 2-D tiles; this one is 8");
+}
+
+TEST_F(DSLTest, LoadThroughAScalarPointer) {
+  KernelBuilder k(context, "bad_load");
+  Tile p = k.pointer("p", DType::F32);
+  unsigned line = __LINE__ + 1;
+  Tile x = load(p);
+  (void)x;
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, "load() reads through a tile of pointers");
+}
+
+TEST_F(DSLTest, BroadcastingOperatorsBuildBroadcasts) {
+  KernelBuilder k(context, "broadcasting");
+  Tile acc = k.zeros({8, 4}, DType::F32), perRow = k.zeros({8}, DType::F32);
+  Tile scaled = acc * perRow.col() + 1.0;
+  EXPECT_EQ(scaled.shape(), (Shape{8, 4}));
+  Tile mask = k.iota(4).row() < k.iota(8).col();
+  EXPECT_EQ(mask.shape(), (Shape{8, 4}));
+  EXPECT_EQ(mask.dtype(), DType::I1);
+  Tile picked = where(mask, scaled, -1.0);
+  EXPECT_EQ(picked.shape(), (Shape{8, 4}));
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  int broadcasts = 0;
+  module->walk([&](tile::BroadcastOp) { ++broadcasts; });
+  EXPECT_GE(broadcasts, 3);
+}
+
+} // namespace

@@ -1,0 +1,142 @@
+//===- InterpreterTest.cpp - the reference semantics, piece by piece ------===//
+
+#include "tilec/DSL/DSL.h"
+#include "tilec/InitAll.h"
+#include "tilec/Interpreter/Interpreter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace tilec;
+using namespace tilec::dsl;
+
+namespace {
+
+TEST(RoundTo, BF16RoundsToNearestEven) {
+  EXPECT_EQ(roundTo(DType::BF16, 1.0), 1.0);
+  // bf16 has 8 significant bits: 1 + 2^-8 is a tie between 1 and 1 + 2^-7.
+  EXPECT_EQ(roundTo(DType::BF16, 1.0 + std::ldexp(1.0, -8)), 1.0);
+  EXPECT_EQ(roundTo(DType::BF16, 1.0 + 3 * std::ldexp(1.0, -8)), 1.0 + std::ldexp(1.0, -6));
+  EXPECT_EQ(roundTo(DType::BF16, 3.14159), 3.140625);
+  EXPECT_TRUE(std::isinf(roundTo(DType::BF16, 1e39)));
+  EXPECT_TRUE(std::isnan(roundTo(DType::BF16, std::nan(""))));
+}
+
+TEST(RoundTo, F16AndIntegers) {
+  EXPECT_EQ(roundTo(DType::F16, 65504.0), 65504.0);
+  EXPECT_TRUE(std::isinf(roundTo(DType::F16, 70000.0)));
+  EXPECT_EQ(roundTo(DType::F16, 1.0 + std::ldexp(1.0, -11)), 1.0);
+  EXPECT_EQ(roundTo(DType::I32, 2147483648.0), -2147483648.0);
+  EXPECT_EQ(roundTo(DType::I1, 5.0), 1.0);
+  EXPECT_EQ(roundTo(DType::F32, 0.1), static_cast<double>(0.1f));
+}
+
+class InterpreterTest : public ::testing::Test {
+protected:
+  InterpreterTest()
+      : handler(&context, [this](mlir::Diagnostic &diag) {
+          messages.push_back(diag.str());
+          return mlir::success();
+        }) {
+    mlir::DialectRegistry registry;
+    registerTilecDialects(registry);
+    context.appendDialectRegistry(registry);
+  }
+  mlir::MLIRContext context;
+  std::vector<std::string> messages;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+TEST_F(InterpreterTest, UnmaskedOutOfBoundsLoadIsAnErrorNotACrash) {
+  KernelBuilder k(context, "oob");
+  Tile x = k.pointer("x", DType::F32), y = k.pointer("y", DType::F32);
+  Tile offsets = k.iota(16);
+  store(y + offsets, load(x + offsets)); // no mask: reads past a 10-element buffer
+  KernelSignature sig = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  std::vector<HostBuffer> memory = {{"x", DType::F32, std::vector<double>(10, 1.0)},
+                                    {"y", DType::F32, std::vector<double>(16, 0.0)}};
+  EXPECT_FALSE(interpret(*module, "oob", sig, {PointerBinding{0}, PointerBinding{1}},
+                         {1, 1, 1}, memory));
+  ASSERT_FALSE(messages.empty());
+  EXPECT_NE(messages.back().find("load out of bounds: element 10 of buffer 'x'"),
+            std::string::npos)
+      << messages.back();
+}
+
+TEST_F(InterpreterTest, BlockLoadsPadAndBlockStoresDropOutsideTheShape) {
+  KernelBuilder k(context, "copy");
+  TensorArg x = k.tensor("x", DType::F32, 2), y = k.tensor("y", DType::F32, 2);
+  TensorDesc in = x.desc({4, 4}), out = y.desc({4, 4});
+  // Block at (-1, 2): row -1 and columns 3.. are outside a 3x4 tensor.
+  out.store({0, 0}, in.load({-1, 2}, Padding::NaN));
+  KernelSignature sig = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  std::vector<double> data(12);
+  for (int i = 0; i < 12; ++i) data[i] = i + 1;
+  std::vector<HostBuffer> memory = {{"x", DType::F32, data},
+                                    {"y", DType::F32, std::vector<double>(12, -1.0)}};
+  ASSERT_TRUE(interpret(*module, "copy", sig,
+                        {TensorBinding{0, {3, 4}, {4, 1}}, TensorBinding{1, {3, 4}, {4, 1}}},
+                        {1, 1, 1}, memory));
+  const std::vector<double> &result = memory[1].data;
+  EXPECT_TRUE(std::isnan(result[0])) << "row -1 reads padding";
+  EXPECT_EQ(result[4], 3.0) << "x[0][2]";
+  EXPECT_EQ(result[5], 4.0) << "x[0][3]";
+  EXPECT_TRUE(std::isnan(result[6])) << "column 4 is outside";
+  EXPECT_EQ(result[8], 7.0) << "x[1][2]";
+}
+
+TEST_F(InterpreterTest, OnlineSoftmaxHandlesFullyMaskedRows) {
+  KernelBuilder k(context, "softmax_step");
+  TensorArg s = k.tensor("s", DType::F32, 2), out = k.tensor("out", DType::F32, 2);
+  TensorDesc sBlocks = s.desc({2, 4}), outBlocks = out.desc({2, 4});
+  const double inf = std::numeric_limits<double>::infinity();
+  SoftmaxStep step = onlineSoftmax(sBlocks.load({0, 0}), k.full({2}, -inf, DType::F32), 1.0);
+  // Column 0: mNew, column 1: alpha, columns 2-3: p[:, 2:4].
+  Tile packed = where(k.iota(4).row() == 0, step.mNew.col(),
+                      where(k.iota(4).row() == 1, step.alpha.col(), step.p));
+  outBlocks.store({0, 0}, packed);
+  KernelSignature sig = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  std::vector<HostBuffer> memory = {
+      {"s", DType::F32, {1, 2, -inf, 0, -inf, -inf, -inf, -inf}},
+      {"out", DType::F32, std::vector<double>(8, 0)}};
+  ASSERT_TRUE(interpret(*module, "softmax_step", sig,
+                        {TensorBinding{0, {2, 4}, {4, 1}}, TensorBinding{1, {2, 4}, {4, 1}}},
+                        {1, 1, 1}, memory));
+  const std::vector<double> &o = memory[1].data;
+  EXPECT_NEAR(o[0], 2 * M_LOG2E, 1e-6) << "m_new in log2 units";
+  EXPECT_EQ(o[1], 0.0) << "alpha = exp2(-inf - m_new)";
+  EXPECT_EQ(o[2], 0.0) << "p of a masked score";
+  EXPECT_NEAR(o[3], std::exp(0.0 - 2.0), 1e-6) << "p[0][3] = e^(s - max)";
+  EXPECT_TRUE(std::isinf(o[4]) && o[4] < 0) << "fully masked row keeps m = -inf";
+  EXPECT_EQ(o[5], 1.0) << "alpha = 1, never NaN";
+  EXPECT_EQ(o[6], 0.0) << "p = 0, never NaN";
+}
+
+TEST_F(InterpreterTest, WrongBindingIsReported) {
+  KernelBuilder k(context, "needs_tensor");
+  TensorArg x = k.tensor("x", DType::F32, 1);
+  x.desc({4}).store({0}, k.zeros({4}, DType::F32));
+  KernelSignature sig = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  std::vector<HostBuffer> memory = {{"x", DType::BF16, std::vector<double>(4)}};
+  EXPECT_FALSE(interpret(*module, "needs_tensor", sig, {TensorBinding{0, {4}, {1}}}, {1, 1, 1},
+                         memory));
+  ASSERT_FALSE(messages.empty());
+  EXPECT_NE(messages.back().find("parameter 'x' needs a f32 buffer"), std::string::npos)
+      << messages.back();
+}
+
+} // namespace
