@@ -1,0 +1,162 @@
+//===- LinearLayoutTest.cpp - layouts, checked element by element ---------===//
+//
+// The mma fragment layouts are compared with the tables of the PTX ISA for
+// mma.sync m16n8k16 (every lane, every register); blocked layouts are checked
+// to place every element; the moves that FlashAttention relies on (P from
+// the accumulator straight into operand A, row statistics broadcast back
+// onto the accumulator) are checked to be register-local.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Layout/LinearLayout.h"
+
+#include <gtest/gtest.h>
+
+using namespace tilec;
+
+namespace {
+
+TEST(LinearLayout, MmaAccumulatorMatchesPtxFragmentTable) {
+  // PTX ISA, "Matrix Fragments for mma.m16n8k16" (f32 accumulator):
+  // c_i: row = groupID + 8 * (i >= 2), col = 2 * threadID_in_group + (i & 1).
+  for (int64_t wm : {1, 2, 4})
+    for (int64_t wn : {1, 2}) {
+      LinearLayout acc = LinearLayout::mmaAccumulator(16 * wm, 8 * wn, wm, wn);
+      ASSERT_EQ(acc.numRegs(), 4);
+      ASSERT_EQ(acc.numWarps(), wm * wn);
+      for (int64_t w = 0; w < wm * wn; ++w)
+        for (int64_t lane = 0; lane < 32; ++lane)
+          for (int64_t i = 0; i < 4; ++i) {
+            int64_t group = lane / 4, inGroup = lane % 4;
+            Coords want = {16 * (w % wm) + group + 8 * (i / 2), 8 * (w / wm) + 2 * inGroup + i % 2};
+            EXPECT_EQ(acc.apply(i, lane, w), want) << "lane " << lane << " reg " << i;
+          }
+      EXPECT_TRUE(acc.coversShape());
+    }
+}
+
+TEST(LinearLayout, MmaOperandAMatchesPtxFragmentTable) {
+  // a_i (16-bit): row = groupID + 8 * ((i / 2) & 1), col = 2 * threadID_in_group + (i & 1) + 8 * (i >= 4).
+  LinearLayout a = LinearLayout::mmaOperandA(16, 16, 1, 1);
+  ASSERT_EQ(a.numRegs(), 8);
+  for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t i = 0; i < 8; ++i) {
+      int64_t group = lane / 4, inGroup = lane % 4;
+      Coords want = {group + 8 * ((i / 2) % 2), 2 * inGroup + i % 2 + 8 * (i / 4)};
+      EXPECT_EQ(a.apply(i, lane, 0), want) << "lane " << lane << " reg " << i;
+    }
+  EXPECT_TRUE(a.coversShape());
+}
+
+TEST(LinearLayout, MmaOperandBMatchesPtxFragmentTable) {
+  // b_i (16-bit): row (k) = 2 * threadID_in_group + (i & 1) + 8 * (i >= 2), col (n) = groupID.
+  LinearLayout b = LinearLayout::mmaOperandB(16, 8, 1, 1);
+  ASSERT_EQ(b.numRegs(), 4);
+  for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t i = 0; i < 4; ++i) {
+      int64_t group = lane / 4, inGroup = lane % 4;
+      Coords want = {2 * inGroup + i % 2 + 8 * (i / 2), group};
+      EXPECT_EQ(b.apply(i, lane, 0), want) << "lane " << lane << " reg " << i;
+    }
+  EXPECT_TRUE(b.coversShape());
+}
+
+TEST(LinearLayout, OperandsReplicateAcrossTheOtherWarpDimension) {
+  LinearLayout a = LinearLayout::mmaOperandA(64, 32, 2, 2);
+  LinearLayout b = LinearLayout::mmaOperandB(32, 16, 2, 2);
+  // Warps 0 and 2 differ only along N: same A rows; warps 0 and 1 only along M: same B columns.
+  for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t r = 0; r < a.numRegs(); ++r)
+      EXPECT_EQ(a.apply(r, lane, 0), a.apply(r, lane, 2));
+  for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t r = 0; r < b.numRegs(); ++r)
+      EXPECT_EQ(b.apply(r, lane, 0), b.apply(r, lane, 1));
+  EXPECT_TRUE(a.coversShape());
+  EXPECT_TRUE(b.coversShape());
+}
+
+TEST(LinearLayout, BlockedPlacesEveryElementExactlyOnceWhenLargeEnough) {
+  for (std::vector<int64_t> shape :
+       {std::vector<int64_t>{1024}, {128, 64}, {64, 128}, {16, 16}, {1, 128, 64}, {256, 8}})
+    for (int64_t warps : {1, 4, 8})
+      for (int64_t vector : {1, 4, 8}) {
+        LinearLayout l = LinearLayout::defaultBlocked(shape, warps, vector);
+        ASSERT_EQ(l.numLanes(), 32);
+        ASSERT_EQ(l.numWarps(), warps);
+        ASSERT_TRUE(l.coversShape()) << l.str();
+        int64_t threads = 32 * warps;
+        if (l.numElements() >= threads * vector) {
+          // No replication: each element has exactly one owner.
+          std::vector<int> owners(l.numElements(), 0);
+          for (int64_t w = 0; w < warps; ++w)
+            for (int64_t lane = 0; lane < 32; ++lane)
+              for (int64_t r = 0; r < l.numRegs(); ++r)
+                ++owners[l.linearIndex(l.apply(r, lane, w))];
+          for (int o : owners)
+            ASSERT_EQ(o, 1) << l.str();
+        }
+      }
+}
+
+TEST(LinearLayout, BlockedKeepsVectorsContiguous) {
+  LinearLayout l = LinearLayout::defaultBlocked({64, 64}, 4, 8);
+  for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t r = 0; r < 8; ++r) {
+      Coords first = l.apply(0, lane, 0), c = l.apply(r, lane, 0);
+      EXPECT_EQ(c[0], first[0]);
+      EXPECT_EQ(c[1], first[1] + r) << "registers 0-7 are 8 consecutive columns";
+    }
+}
+
+TEST(LinearLayout, SmallTilesReplicate) {
+  LinearLayout l = LinearLayout::defaultBlocked({16}, 4, 1);
+  EXPECT_TRUE(l.coversShape());
+  EXPECT_EQ(l.apply(0, 3, 0), l.apply(0, 3, 2)) << "warps beyond the tile replicate";
+}
+
+TEST(LinearLayout, PFromTheAccumulatorIsOperandAWithoutMovingData) {
+  // FlashAttention-2's trick: S = Q·Kᵀ in the accumulator layout feeds P·V as
+  // operand A from the same registers.
+  for (int64_t m : {64, 128})
+    for (int64_t n : {32, 64, 128}) {
+      int64_t wm = m / 16 >= 4 ? 4 : m / 16;
+      LinearLayout acc = LinearLayout::mmaAccumulator(m, n, wm, 1);
+      LinearLayout a = LinearLayout::mmaOperandA(m, n, wm, 1);
+      auto move = registerLocalMove(acc, a, [](const Coords &c) { return c; });
+      ASSERT_TRUE(move.has_value()) << m << "x" << n;
+      EXPECT_EQ(static_cast<int64_t>(move->size()), a.numRegs());
+    }
+}
+
+TEST(LinearLayout, RowStatisticsBroadcastBackInRegisters) {
+  LinearLayout acc = LinearLayout::mmaAccumulator(128, 64, 4, 1);
+  LinearLayout rows = acc.slice(1);
+  EXPECT_EQ(rows.shape(), (std::vector<int64_t>{128}));
+  EXPECT_EQ(rows.numRegs(), 4) << "rows g, g+8 of two m16 tiles per warp (128 rows, 4 warps)";
+  LinearLayout column = rows.expandDims(1);
+  auto move = registerLocalMove(column, acc, [](Coords c) {
+    c[1] = 0;
+    return c;
+  });
+  EXPECT_TRUE(move.has_value());
+  // Lanes of a quad hold the same row: the slice replicates over lanes 0-1.
+  EXPECT_EQ(rows.apply(0, 0, 0), rows.apply(0, 3, 0));
+}
+
+TEST(LinearLayout, BlockedToOperandNeedsAnExchange) {
+  LinearLayout blocked = LinearLayout::defaultBlocked({64, 64}, 4, 8);
+  LinearLayout b = LinearLayout::mmaOperandB(64, 64, 4, 1);
+  EXPECT_FALSE(registerLocalMove(blocked, b, [](const Coords &c) { return c; }).has_value());
+}
+
+TEST(LinearLayout, TransposeTwiceIsIdentity) {
+  LinearLayout l = LinearLayout::defaultBlocked({32, 64}, 4, 4);
+  EXPECT_EQ(l.transpose({1, 0}).transpose({1, 0}), l);
+  LinearLayout t = l.transpose({1, 0});
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    Coords c = l.apply(3, lane, 1), ct = t.apply(3, lane, 1);
+    EXPECT_EQ(ct, (Coords{c[1], c[0]}));
+  }
+}
+
+} // namespace
