@@ -3,6 +3,7 @@
 #include "tilec/InitAll.h"
 
 #include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 void tilec::registerTilecDialects(mlir::DialectRegistry &registry) {
@@ -23,4 +25,8 @@ void tilec::registerTilecDialects(mlir::DialectRegistry &registry) {
   mlir::func::registerInlinerExtension(registry);
 }
 
-void tilec::registerTilecPasses() { mlir::registerTransformsPasses(); }
+void tilec::registerTilecPasses() {
+  registerTilecGpuPasses();
+  mlir::registerTransformsPasses();
+  mlir::registerConversionPasses();
+}

@@ -13,7 +13,9 @@
 #include "tilec/InitAll.h"
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Registry.h"
+#include "tilec/Target/PTX.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -22,6 +24,10 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -52,11 +58,29 @@ cl::opt<bool> listKernels("list-kernels",
                           cl::desc("List the registered kernels and their parameters"),
                           cl::init(false), cl::cat(category));
 
-enum class Emit { Tile };
-cl::opt<Emit> emit("emit", cl::desc("What to produce"), cl::init(Emit::Tile),
-                   cl::values(clEnumValN(Emit::Tile, "tile",
-                                         "tile-dialect IR (canonicalized unless --raw)")),
-                   cl::cat(category));
+enum class Emit { Tile, Gpu, Llvm, LlvmIR, Ptx, Cubin };
+cl::opt<Emit> emit(
+    "emit", cl::desc("What to produce (each is one stage further down the pipeline)"),
+    cl::init(Emit::Tile),
+    cl::values(clEnumValN(Emit::Tile, "tile", "tile-dialect IR (canonicalized unless --raw)"),
+               clEnumValN(Emit::Gpu, "gpu", "tile IR with the distributed layout of every tile"),
+               clEnumValN(Emit::Llvm, "llvm", "per-thread code in the LLVM + NVVM dialects"),
+               clEnumValN(Emit::LlvmIR, "llvm-ir", "LLVM IR after O3, for NVPTX"),
+               clEnumValN(Emit::Ptx, "ptx", "PTX, plus launch metadata (<output>.json)"),
+               clEnumValN(Emit::Cubin, "cubin",
+                          "a cubin from ptxas (CUDA toolkit), plus PTX and metadata; "
+                          "prints registers, spills and shared memory")),
+    cl::cat(category));
+cl::opt<std::string> arch("arch", cl::desc("GPU architecture: sm_80 or sm_90a"),
+                          cl::init("sm_80"), cl::cat(category));
+cl::opt<int64_t> numWarps("num-warps", cl::desc("Warps per program (threads per block / 32)"),
+                          cl::init(4), cl::cat(category));
+cl::opt<std::string> dumpDir("dump-ir-dir",
+                             cl::desc("Write the IR after every GPU pipeline pass into DIR"),
+                             cl::value_desc("DIR"), cl::init(""), cl::cat(category));
+cl::opt<bool> passTiming("pass-timing",
+                         cl::desc("Report the time of every pass and of each stage"),
+                         cl::init(false), cl::cat(category));
 cl::opt<bool> raw("raw", cl::desc("Print the IR exactly as built, without canonicalize/cse"),
                   cl::init(false), cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
@@ -186,6 +210,173 @@ int runOnCpu(ModuleOp module, const KernelDef &def, const Params &params,
   return ok ? 0 : 1;
 }
 
+bool validTarget(GpuTarget &target) {
+  if (arch != "sm_80" && arch != "sm_90a") {
+    printError(fmt::format("unsupported --arch '{}'; accepted: sm_80, sm_90a", arch.getValue()));
+    return false;
+  }
+  if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
+    printError(fmt::format("--num-warps must be a power of two in [1, 32], got {}",
+                           numWarps.getValue()));
+    return false;
+  }
+  target.arch = arch;
+  target.numWarps = numWarps;
+  return true;
+}
+
+/// The JSON that tells a runtime how to launch the kernel.
+std::string launchMetadata(ModuleOp module, const KernelSignature &signature,
+                           const GpuTarget &target) {
+  std::string name;
+  int64_t shared = 0;
+  std::vector<std::string> args;
+  module.walk([&](LLVM::LLVMFuncOp fn) {
+    if (!fn->hasAttr("tilec.shared_bytes"))
+      return;
+    name = fn.getName().str();
+    shared = cast<IntegerAttr>(fn->getAttr("tilec.shared_bytes")).getInt();
+    for (Type t : fn.getArgumentTypes()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << t;
+      args.push_back(fmt::format("\"{}\"", text));
+    }
+  });
+  std::vector<std::string> params;
+  for (const KernelParam &p : signature) {
+    const char *kind = p.kind == KernelParam::Kind::Tensor    ? "tensor"
+                       : p.kind == KernelParam::Kind::Pointer ? "pointer"
+                                                              : "scalar";
+    params.push_back(fmt::format("{{\"name\": \"{}\", \"kind\": \"{}\", \"dtype\": "
+                                 "\"{}\", \"rank\": {}}}",
+                                 p.name, kind, toString(p.dtype), p.rank));
+  }
+  return fmt::format("{{\n  \"kernel\": \"{}\",\n  \"arch\": \"{}\",\n  \"num_warps\": {},\n"
+                     "  \"threads_per_block\": {},\n  \"shared_bytes\": {},\n"
+                     "  \"params\": [{}],\n  \"function_args\": [{}],\n"
+                     "  \"grid\": \"one program per block of the output: see the kernel's "
+                     "registration (--list-kernels)\"\n}}\n",
+                     name, target.arch, target.numWarps, 32 * target.numWarps, shared,
+                     fmt::join(params, ", "), fmt::join(args, ", "));
+}
+
+int writeText(const std::string &path, const std::string &text) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(path, &error);
+  if (!output) {
+    printError(error);
+    return 1;
+  }
+  output->os() << text;
+  output->keep();
+  return 0;
+}
+
+/// Where ptxas is: $CUDA_HOME/bin, /usr/local/cuda/bin, then PATH.
+std::string findPtxas() {
+  std::vector<std::string> candidates;
+  if (const char *home = std::getenv("CUDA_HOME"))
+    candidates.push_back(std::string(home) + "/bin/ptxas");
+  candidates.push_back("/usr/local/cuda/bin/ptxas");
+  for (const std::string &c : candidates)
+    if (llvm::sys::fs::can_execute(c))
+      return c;
+  if (auto found = llvm::sys::findProgramByName("ptxas"))
+    return *found;
+  return "";
+}
+
+int runPtxas(const std::string &ptxPath, const std::string &cubinPath, const GpuTarget &target) {
+  std::string ptxas = findPtxas();
+  if (ptxas.empty()) {
+    printError("--emit=cubin needs ptxas from the CUDA toolkit; none in $CUDA_HOME/bin, "
+               "/usr/local/cuda/bin or PATH");
+    return 1;
+  }
+  llvm::SmallString<128> log;
+  llvm::sys::fs::createTemporaryFile("tilec-ptxas", "log", log);
+  std::string archArg = "-arch=" + target.arch;
+  std::vector<llvm::StringRef> args = {ptxas, "-v", archArg, "-o", cubinPath, ptxPath};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log),
+                                                llvm::StringRef(log)};
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0, &error);
+  auto text = llvm::MemoryBuffer::getFile(log);
+  if (text)
+    std::fprintf(stderr, "%s", (*text)->getBuffer().str().c_str());
+  llvm::sys::fs::remove(log);
+  if (rc != 0) {
+    printError(fmt::format("ptxas failed (exit {}){}", rc, error.empty() ? "" : ": " + error));
+    return 1;
+  }
+  return 0;
+}
+
+int emitStages(MLIRContext &context, ModuleOp module, const std::string &kernel,
+               const KernelSignature &signature) {
+  if (emit == Emit::Tile) {
+    if (simplify(context, module))
+      return 1;
+    return writeModule(module);
+  }
+  GpuTarget target;
+  if (!validTarget(target))
+    return 1;
+  auto start = std::chrono::steady_clock::now();
+  auto report = [&](const char *stage) {
+    if (passTiming)
+      std::fprintf(stderr, "%s",
+                   fmt::format("tilec: {} done after {:.3f} s\n", stage,
+                               std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                             start)
+                                   .count())
+                       .c_str());
+  };
+  if (emit == Emit::Gpu) {
+    if (failed(annotateLayouts(module, target)))
+      return 1;
+    return writeModule(module);
+  }
+  if (failed(lowerToLLVMDialect(module, target, dumpDir, passTiming)))
+    return 1;
+  report("lowering to the LLVM dialect");
+  if (emit == Emit::Llvm)
+    return writeModule(module);
+  if (emit == Emit::LlvmIR) {
+    FailureOr<std::string> ir = translateToLLVMIR(module, target);
+    return failed(ir) ? 1 : writeText(outputFile, *ir);
+  }
+  FailureOr<std::string> ptx = translateToPTX(module, target);
+  if (failed(ptx))
+    return 1;
+  report("PTX");
+  if (outputFile == "-" && emit == Emit::Cubin) {
+    printError("--emit=cubin needs -o FILE.cubin");
+    return 1;
+  }
+  std::string ptxPath = outputFile;
+  if (emit == Emit::Cubin) {
+    llvm::SmallString<256> path(outputFile.getValue());
+    llvm::sys::path::replace_extension(path, "ptx");
+    ptxPath = path.str().str();
+  }
+  if (writeText(ptxPath, *ptx))
+    return 1;
+  if (ptxPath != "-") {
+    llvm::SmallString<256> meta(ptxPath);
+    llvm::sys::path::replace_extension(meta, "json");
+    if (writeText(meta.str().str(), launchMetadata(module, signature, target)))
+      return 1;
+  }
+  if (emit == Emit::Cubin) {
+    int rc = runPtxas(ptxPath, outputFile, target);
+    report("ptxas");
+    return rc;
+  }
+  return 0;
+}
+
 } // namespace
 
 int driverMain(int argc, char **argv) {
@@ -231,9 +422,9 @@ int driverMain(int argc, char **argv) {
     }
     sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-    if (!module || simplify(context, *module))
+    if (!module)
       return 1;
-    return writeModule(*module);
+    return emitStages(context, *module, "", signature);
   }
 
   def = lookupKernel(params);
@@ -251,9 +442,7 @@ int driverMain(int argc, char **argv) {
   }
   if (runOn == RunOn::Cpu)
     return runOnCpu(*module, *def, params, signature);
-  if (simplify(context, *module))
-    return 1;
-  return writeModule(*module);
+  return emitStages(context, *module, def ? def->name : "", signature);
 }
 
 } // namespace tilec

@@ -1,0 +1,55 @@
+//===- Passes.td - tilec's passes --------------------------*- tablegen -*-===//
+
+#ifndef TILEC_PASSES_TD
+#define TILEC_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileDecomposeOnlineSoftmax : Pass<"tile-decompose-online-softmax"> {
+  let summary = "Rewrite tile.online_softmax into reductions and elementwise math";
+  let description = [{
+    Replaces each `tile.online_softmax` by its definition on tiles:
+    `t = s * (scale * log2 e)`, `m_new = max(m, rowmax(t))`,
+    `p = exp2(t - m_new)`, `alpha = exp2(m - m_new)`, with `p = 0` and
+    `alpha = 1` on rows whose `m_new` is `-inf`. The GPU lowering then needs
+    only reductions and elementwise ops; the interpreter keeps the op whole.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
+}
+
+def TileAnnotateLayouts : Pass<"tile-annotate-layouts"> {
+  let summary = "Attach the assigned distributed layout to every tile value (for reading)";
+  let description = [{
+    Runs the layout assignment of the GPU lowering and records, on every op
+    that produces a tile, the layout of each result as a string attribute
+    `tilegpu.layouts`: the bases of the register, lane and warp bits
+    (see `LinearLayout`). `tilec --emit=gpu` prints this view.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",
+           "Warps per program (threads per block / 32)">
+  ];
+}
+
+def TileToLLVM : Pass<"tile-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lower tile kernels to per-thread LLVM + NVVM code";
+  let description = [{
+    Replaces every `func.func` kernel by an `llvm.func` marked `nvvm.kernel`
+    that computes one program instance per thread block: each tile is held in
+    registers according to its assigned layout, data crosses threads through
+    shared memory or warp shuffles, `tile.dot` becomes `mma.sync`
+    m16n8k16 (bf16/f16 in, f32 accumulate). The result still contains
+    arith, math, scf and cf on scalars; the upstream conversions to the LLVM
+    dialect finish the job. Records `tilec.num_warps` and
+    `tilec.shared_bytes` on each kernel.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",
+           "Warps per program (threads per block / 32)">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+#endif // TILEC_PASSES_TD

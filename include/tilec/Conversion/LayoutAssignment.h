@@ -1,0 +1,64 @@
+//===- LayoutAssignment.h - a layout for every tile of a kernel -*- C++ -*-===//
+//
+// Decides, for one kernel and a number of warps, how every tile value is
+// spread over the threads of a block (a LinearLayout). The GPU lowering reads
+// it; `tile-annotate-layouts` prints it. Rules, in program order:
+//
+// * tile.dot results (and what is carried into them) use the mma.sync m16n8
+//   accumulator layout, warps along M first; its operands use the matching
+//   operand layouts (the lowering moves data into them);
+// * reductions produce the slice of their source's layout, expand_dims and
+//   trans reorganize a layout without moving data, casts and elementwise
+//   ops keep the layout of their first computed operand;
+// * splats, constants and broadcasts take the layout of the computed value
+//   they are combined with, so they cost nothing;
+// * loop-carried values take the layout their loop body yields (iterated to a
+//   fixed point); everything else gets a blocked layout with 16-byte vectors
+//   along the last dimension.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CONVERSION_LAYOUTASSIGNMENT_H
+#define TILEC_CONVERSION_LAYOUTASSIGNMENT_H
+
+#include "tilec/Layout/LinearLayout.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace tilec {
+
+class LayoutAssignment {
+public:
+  LayoutAssignment(mlir::func::FuncOp kernel, int64_t numWarps)
+      : kernel(kernel), numWarps(numWarps) {}
+
+  /// Assigns every layout; reports unsupported shapes at the op and fails.
+  mlir::LogicalResult run();
+
+  /// The layout of a tile value (null for scalars).
+  const LinearLayout *lookup(mlir::Value value) const;
+
+  int64_t warps() const { return numWarps; }
+
+  /// The warp grid (warpsM, warpsN) of a dot with an MxN result.
+  std::pair<int64_t, int64_t> dotWarps(int64_t m, int64_t n) const;
+  LinearLayout defaultLayout(mlir::RankedTensorType type) const;
+
+private:
+  mlir::LogicalResult visitBlock(mlir::Block &block);
+  mlir::LogicalResult visit(mlir::Operation *op);
+  /// The layout a layout-free value (splat, constant, broadcast) should take
+  /// from its users, if one of them has already decided.
+  std::optional<LinearLayout> hintFromUsers(mlir::Value value) const;
+  void set(mlir::Value value, LinearLayout layout) { layouts[value] = std::move(layout); }
+
+  mlir::func::FuncOp kernel;
+  int64_t numWarps;
+  llvm::DenseMap<mlir::Value, LinearLayout> layouts;
+};
+
+} // namespace tilec
+
+#endif // TILEC_CONVERSION_LAYOUTASSIGNMENT_H

@@ -1,0 +1,23 @@
+//===- Passes.h - tilec's passes ----------------------------------*- C++ -*-===//
+
+#ifndef TILEC_PASSES_H
+#define TILEC_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tilec {
+
+#define GEN_PASS_DECL
+#include "tilec/Dialect/Tile/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tilec/Dialect/Tile/Passes.h.inc"
+
+} // namespace tilec
+
+#endif // TILEC_PASSES_H

@@ -1,0 +1,37 @@
+//===- PTX.h - from tile kernels to PTX, in process ---------------*- C++ -*-===//
+
+#ifndef TILEC_TARGET_PTX_H
+#define TILEC_TARGET_PTX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace tilec {
+
+struct GpuTarget {
+  std::string arch = "sm_80";   ///< sm_80 or sm_90a
+  std::string features = "+ptx80";
+  int64_t numWarps = 4;
+};
+
+/// tile dialect -> per-thread code -> LLVM + NVVM dialects: the GPU pipeline
+/// up to the point where the module translates to LLVM IR. With `dumpDir`,
+/// the IR after every pass is written there (one file per pass).
+mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module, const GpuTarget &target,
+                                       const std::string &dumpDir = "",
+                                       bool timing = false);
+
+/// The layout-annotated tile IR (what `--emit=gpu` prints).
+mlir::LogicalResult annotateLayouts(mlir::ModuleOp module, const GpuTarget &target);
+
+/// LLVM IR text of a module in the LLVM dialect, optimized at O3 for `target`.
+mlir::FailureOr<std::string> translateToLLVMIR(mlir::ModuleOp module, const GpuTarget &target);
+
+/// PTX of a module in the LLVM dialect, through LLVM's NVPTX backend.
+mlir::FailureOr<std::string> translateToPTX(mlir::ModuleOp module, const GpuTarget &target);
+
+} // namespace tilec
+
+#endif // TILEC_TARGET_PTX_H

@@ -1,0 +1,258 @@
+//===- LayoutAssignment.cpp - choose a layout for every tile --------------===//
+
+#include "tilec/Conversion/LayoutAssignment.h"
+
+#include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEANNOTATELAYOUTS
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+namespace tile = tilec::tile;
+
+namespace tilec {
+
+static bool isPowerOf2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+static bool isLayoutFree(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && isa<tile::SplatOp, arith::ConstantOp, tile::BroadcastOp>(def);
+}
+
+const LinearLayout *LayoutAssignment::lookup(Value value) const {
+  auto it = layouts.find(value);
+  return it == layouts.end() ? nullptr : &it->second;
+}
+
+std::pair<int64_t, int64_t> LayoutAssignment::dotWarps(int64_t m, int64_t n) const {
+  int64_t warpsM = std::min(numWarps, std::max<int64_t>(1, m / 16));
+  return {warpsM, numWarps / warpsM};
+}
+
+LinearLayout LayoutAssignment::defaultLayout(RankedTensorType type) const {
+  unsigned bits = isa<tile::PointerType>(type.getElementType())
+                      ? 64
+                      : std::max(8u, type.getElementTypeBitWidth());
+  int64_t vector = std::max<int64_t>(1, 128 / bits);
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+  return LinearLayout::defaultBlocked(shape, numWarps, vector);
+}
+
+std::optional<LinearLayout> LayoutAssignment::hintFromUsers(Value value) const {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto dot = dyn_cast<tile::DotOp>(user); dot && use.getOperandNumber() == 2) {
+      auto [wm, wn] = dotWarps(dot.getType().getDimSize(0), dot.getType().getDimSize(1));
+      return LinearLayout::mmaAccumulator(dot.getType().getDimSize(0),
+                                          dot.getType().getDimSize(1), wm, wn);
+    }
+    if (isa<scf::YieldOp>(user)) {
+      Operation *parent = user->getParentOp();
+      if (auto loop = dyn_cast<scf::ForOp>(parent))
+        if (const LinearLayout *l = lookup(loop.getRegionIterArgs()[use.getOperandNumber()]))
+          return *l;
+      continue;
+    }
+    for (Value other : user->getOperands())
+      if (other != value && other.getType() == value.getType() && !isLayoutFree(other))
+        if (const LinearLayout *l = lookup(other))
+          return *l;
+  }
+  return std::nullopt;
+}
+
+LogicalResult LayoutAssignment::run() {
+  WalkResult shapes = kernel.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        for (int64_t d : tensor.getShape())
+          if (!isPowerOf2(d)) {
+            op->emitError("tile dimensions must be powers of two for the GPU lowering, got ")
+                << type;
+            return WalkResult::interrupt();
+          }
+    return WalkResult::advance();
+  });
+  if (shapes.wasInterrupted())
+    return failure();
+  return visitBlock(kernel.getBody().front());
+}
+
+LogicalResult LayoutAssignment::visitBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(visit(&op)))
+      return failure();
+  return success();
+}
+
+/// Removes or inserts unit dimensions: the layout of a reshape that only
+/// changes where the 1s are, or nullopt.
+static std::optional<LinearLayout> reshapeUnitDims(const LinearLayout &src,
+                                                   ArrayRef<int64_t> shape) {
+  std::vector<int64_t> srcKept, dstKept;
+  for (int64_t d = 0; d < src.rank(); ++d)
+    if (src.shape()[d] != 1)
+      srcKept.push_back(d);
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+    if (shape[d] != 1)
+      dstKept.push_back(d);
+  if (srcKept.size() != dstKept.size())
+    return std::nullopt;
+  for (size_t i = 0; i < srcKept.size(); ++i)
+    if (src.shape()[srcKept[i]] != shape[dstKept[i]])
+      return std::nullopt;
+  auto remap = [&](const Coords &c) {
+    Coords out(shape.size(), 0);
+    for (size_t i = 0; i < srcKept.size(); ++i)
+      out[dstKept[i]] = c[srcKept[i]];
+    return out;
+  };
+  std::vector<Coords> regs, lanes, warps;
+  for (const Coords &b : src.regs()) regs.push_back(remap(b));
+  for (const Coords &b : src.lanes()) lanes.push_back(remap(b));
+  for (const Coords &b : src.warps()) warps.push_back(remap(b));
+  return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()), regs, lanes, warps);
+}
+
+LogicalResult LayoutAssignment::visit(Operation *op) {
+  auto tensorResult = [&](unsigned i = 0) -> RankedTensorType {
+    return i < op->getNumResults() ? dyn_cast<RankedTensorType>(op->getResult(i).getType())
+                                   : RankedTensorType();
+  };
+
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    for (auto [arg, init] : llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
+      if (auto type = dyn_cast<RankedTensorType>(arg.getType())) {
+        const LinearLayout *l = lookup(init);
+        set(arg, l && !isLayoutFree(init) ? *l : defaultLayout(type));
+      }
+    for (int round = 0; round < 4; ++round) {
+      if (failed(visitBlock(*loop.getBody())))
+        return failure();
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      bool stable = true;
+      for (auto [arg, yielded] : llvm::zip(loop.getRegionIterArgs(), yield.getOperands())) {
+        const LinearLayout *y = lookup(yielded);
+        if (y && !isLayoutFree(yielded) && *y != *lookup(arg)) {
+          set(arg, *y);
+          stable = false;
+        }
+      }
+      if (stable)
+        break;
+    }
+    for (auto [result, arg] : llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
+      if (const LinearLayout *l = lookup(arg))
+        set(result, *l);
+    return success();
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    if (failed(visitBlock(branch.getThenRegion().front())))
+      return failure();
+    if (!branch.getElseRegion().empty() &&
+        failed(visitBlock(branch.getElseRegion().front())))
+      return failure();
+    if (branch.getNumResults()) {
+      auto yield = cast<scf::YieldOp>(branch.getThenRegion().front().getTerminator());
+      for (auto [result, yielded] : llvm::zip(branch.getResults(), yield.getOperands()))
+        if (const LinearLayout *l = lookup(yielded))
+          set(result, *l);
+    }
+    return success();
+  }
+
+  RankedTensorType type = tensorResult();
+  if (!type)
+    return success();
+
+  if (auto dot = dyn_cast<tile::DotOp>(op)) {
+    int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+    auto [wm, wn] = dotWarps(m, n);
+    int64_t k = dot.getA().getType().getDimSize(1);
+    if (m % (16 * wm) || n % (8 * wn) || k % 16)
+      return op->emitError("tile.dot on the GPU needs M a multiple of ")
+             << 16 * wm << ", N of " << 8 * wn << " and K of 16 (mma.sync m16n8k16), got "
+             << m << "x" << n << "x" << k;
+    set(dot.getResult(), LinearLayout::mmaAccumulator(m, n, wm, wn));
+    return success();
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    set(reduce.getResult(), lookup(reduce.getSrc())->slice(reduce.getAxis()));
+    return success();
+  }
+  if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
+    set(expand.getResult(), lookup(expand.getSrc())->expandDims(expand.getAxis()));
+    return success();
+  }
+  if (auto trans = dyn_cast<tile::TransOp>(op)) {
+    std::vector<int64_t> order(trans.getOrder().begin(), trans.getOrder().end());
+    set(trans.getResult(), lookup(trans.getSrc())->transpose(order));
+    return success();
+  }
+  if (auto reshape = dyn_cast<tile::ReshapeOp>(op)) {
+    std::optional<LinearLayout> l = reshapeUnitDims(*lookup(reshape.getSrc()), type.getShape());
+    set(reshape.getResult(), l ? *l : defaultLayout(type));
+    return success();
+  }
+  if (isa<tile::SplatOp, arith::ConstantOp, tile::BroadcastOp>(op)) {
+    std::optional<LinearLayout> hint = hintFromUsers(op->getResult(0));
+    set(op->getResult(0), hint ? *hint : defaultLayout(type));
+    return success();
+  }
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    set(load.getResult(), *lookup(load.getPtr()));
+    return success();
+  }
+  // Elementwise ops and casts: the layout of the first computed tile operand.
+  const LinearLayout *chosen = nullptr;
+  for (Value operand : op->getOperands())
+    if (isa<RankedTensorType>(operand.getType()) && !isLayoutFree(operand))
+      if ((chosen = lookup(operand)))
+        break;
+  if (!chosen)
+    for (Value operand : op->getOperands())
+      if (isa<RankedTensorType>(operand.getType()))
+        if ((chosen = lookup(operand)))
+          break;
+  for (Value result : op->getResults())
+    if (auto t = dyn_cast<RankedTensorType>(result.getType()))
+      set(result, chosen && chosen->shape() == std::vector<int64_t>(t.getShape().begin(),
+                                                                    t.getShape().end())
+                      ? *chosen
+                      : defaultLayout(t));
+  return success();
+}
+
+} // namespace tilec
+
+namespace {
+
+struct AnnotateLayouts : tilec::impl::TileAnnotateLayoutsBase<AnnotateLayouts> {
+  using TileAnnotateLayoutsBase::TileAnnotateLayoutsBase;
+
+  void runOnOperation() override {
+    getOperation()->walk([&](func::FuncOp kernel) {
+      tilec::LayoutAssignment layouts(kernel, numWarps);
+      if (failed(layouts.run()))
+        return signalPassFailure();
+      OpBuilder b(kernel.getContext());
+      kernel.walk([&](Operation *op) {
+        SmallVector<Attribute> names;
+        for (Value result : op->getResults())
+          if (const tilec::LinearLayout *l = layouts.lookup(result))
+            names.push_back(b.getStringAttr(l->str()));
+        if (!names.empty())
+          op->setAttr("tilegpu.layouts", b.getArrayAttr(names));
+      });
+    });
+  }
+};
+
+} // namespace

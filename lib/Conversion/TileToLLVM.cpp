@@ -1,0 +1,1026 @@
+//===- TileToLLVM.cpp - tile kernels to per-thread LLVM + NVVM code -------===//
+//
+// Each tile value becomes the registers its layout gives one thread; every
+// op becomes per-register scalar code. Data that must cross threads goes
+// through shared memory (a generic exchange derived from the two layouts) or
+// warp shuffles (reductions). tile.dot becomes mma.sync m16n8k16.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/LayoutAssignment.h"
+#include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
+#include <map>
+
+namespace tilec {
+#define GEN_PASS_DEF_TILETOLLVM
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using tilec::Coords;
+using tilec::LinearLayout;
+namespace tile = tilec::tile;
+
+namespace {
+
+constexpr int64_t kGlobal = 1, kShared = 3;
+
+/// A tile in one thread: its layout and the values of its registers. `splat`
+/// is set when every element is that scalar (so it can be re-created in any
+/// layout for free).
+struct TileRegs {
+  LinearLayout layout;
+  SmallVector<Value> regs;
+  Value splat;
+};
+
+struct Descriptor {
+  Value base;
+  Type elementType;
+  SmallVector<Value> shape, strides;
+};
+
+/// How destination coordinates map to source coordinates in a move.
+enum class MoveKind { Identity, Broadcast, Reshape };
+
+class KernelLowering {
+public:
+  KernelLowering(func::FuncOp kernel, tilec::LayoutAssignment &layouts)
+      : kernel(kernel), layouts(layouts), b(kernel.getContext()), loc(kernel.getLoc()) {}
+
+  LogicalResult run();
+
+private:
+  // Types and constants.
+  Type i1() { return b.getI1Type(); }
+  Type i32() { return b.getI32Type(); }
+  Type i64() { return b.getI64Type(); }
+  Type ptrType(int64_t space) { return LLVM::LLVMPointerType::get(b.getContext(), space); }
+  Type scalarType(Type type) {
+    Type element = getElementTypeOrSelf(type);
+    return isa<tile::PointerType>(element) ? ptrType(kGlobal) : element;
+  }
+  Value constI32(int64_t v) { return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v)); }
+  Value constI64(int64_t v) { return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v)); }
+  Value constOf(Type type, double v);
+
+  // Thread geometry, computed once in the prologue.
+  SmallVector<Value> threadCoords(const LinearLayout &layout);
+  SmallVector<Value> coords(const LinearLayout &layout, int64_t reg);
+  Value linear(ArrayRef<Value> coords, ArrayRef<int64_t> shape);
+  void barrier() { NVVM::Barrier0Op::create(b, loc); }
+
+  // Moving tiles between layouts.
+  TileRegs convert(const TileRegs &src, const LinearLayout &dst, Type elementType,
+                   MoveKind kind = MoveKind::Identity);
+  TileRegs exchange(const TileRegs &src, const LinearLayout &dst, Type elementType,
+                    MoveKind kind);
+  Value sharedAddress(Value elementIndex, Type elementType);
+  TileRegs &tileOf(Value value) { return tiles[value]; }
+  /// The value of `value` in `layout` (its own layout if none is given).
+  TileRegs operandIn(Value value, const LinearLayout &layout) {
+    return convert(tiles[value], layout, getElementTypeOrSelf(value.getType()));
+  }
+
+  // Lowering.
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lower(Operation *op);
+  LogicalResult lowerElementwise(Operation *op);
+  LogicalResult lowerScalar(Operation *op);
+  /// `op` on scalar operands, with the math NVPTX cannot lower rewritten.
+  Operation *scalarOp(Operation *op, ValueRange operands, TypeRange types);
+  LogicalResult lowerFor(scf::ForOp op);
+  LogicalResult lowerIf(scf::IfOp op);
+  LogicalResult lowerLoadBlock(tile::LoadBlockOp op);
+  LogicalResult lowerStoreBlock(tile::StoreBlockOp op);
+  LogicalResult lowerLoad(tile::LoadOp op);
+  LogicalResult lowerStore(tile::StoreOp op);
+  LogicalResult lowerDot(tile::DotOp op);
+  LogicalResult lowerReduce(tile::ReduceOp op);
+  Value castScalar(Value value, Type to);
+  LLVM::InlineAsmOp inlineAsm(TypeRange results, ValueRange operands, StringRef text,
+                              StringRef constraints, bool sideEffects);
+  Value predicatedLoad(Value ptr, Value pred, Type type, Value other, Operation *op);
+  void predicatedStore(Value ptr, Value value, Value pred);
+  Value combine(tile::ReduceKind kind, Value a, Value c);
+  SmallVector<Value> flatten(ValueRange values, ArrayRef<const LinearLayout *> layouts);
+  void bindFlattened(ValueRange originals, ValueRange flat);
+
+  func::FuncOp kernel;
+  tilec::LayoutAssignment &layouts;
+  OpBuilder b;
+  Location loc;
+  LLVM::LLVMFuncOp function;
+  Operation *prologueEnd = nullptr;
+  Value lane, warp;
+  std::map<std::string, SmallVector<Value>> coordCache;
+  DenseMap<Value, Value> scalars;
+  DenseMap<Value, TileRegs> tiles;
+  DenseMap<Value, Descriptor> descriptors;
+  int64_t sharedBytes = 0;
+};
+
+Value KernelLowering::constOf(Type type, double v) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(f, v));
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, static_cast<int64_t>(v)));
+}
+
+//===----------------------------------------------------------------------===//
+// Thread geometry
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> KernelLowering::threadCoords(const LinearLayout &layout) {
+  std::string key = layout.str();
+  auto it = coordCache.find(key);
+  if (it != coordCache.end())
+    return it->second;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(prologueEnd);
+  SmallVector<Value> result;
+  for (int64_t d = 0; d < layout.rank(); ++d) {
+    Value c = constI32(0);
+    auto addBits = [&](Value id, const std::vector<Coords> &bases) {
+      for (size_t bit = 0; bit < bases.size(); ++bit) {
+        if (bases[bit][d] == 0)
+          continue;
+        Value set = arith::AndIOp::create(
+            b, loc, arith::ShRUIOp::create(b, loc, id, constI32(bit)), constI32(1));
+        c = arith::XOrIOp::create(b, loc, c,
+                                  arith::MulIOp::create(b, loc, set, constI32(bases[bit][d])));
+      }
+    };
+    addBits(lane, layout.lanes());
+    addBits(warp, layout.warps());
+    result.push_back(c);
+  }
+  if (b.getInsertionPoint() != b.getInsertionBlock()->begin())
+    prologueEnd = &*std::prev(b.getInsertionPoint());
+  coordCache[key] = result;
+  return result;
+}
+
+SmallVector<Value> KernelLowering::coords(const LinearLayout &layout, int64_t reg) {
+  SmallVector<Value> thread = threadCoords(layout);
+  Coords part = layout.regPart(reg);
+  SmallVector<Value> result;
+  for (int64_t d = 0; d < layout.rank(); ++d)
+    result.push_back(part[d] ? Value(arith::XOrIOp::create(b, loc, thread[d], constI32(part[d])))
+                             : thread[d]);
+  return result;
+}
+
+Value KernelLowering::linear(ArrayRef<Value> coords, ArrayRef<int64_t> shape) {
+  Value index = constI32(0);
+  for (size_t d = 0; d < shape.size(); ++d)
+    index = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, index, constI32(shape[d])),
+                                  coords[d]);
+  return index;
+}
+
+//===----------------------------------------------------------------------===//
+// Moving data between layouts
+//===----------------------------------------------------------------------===//
+
+static Coords mapCoords(const Coords &dst, MoveKind kind, const LinearLayout &src,
+                        const LinearLayout &dstLayout) {
+  switch (kind) {
+  case MoveKind::Identity: return dst;
+  case MoveKind::Broadcast: {
+    Coords c = dst;
+    for (size_t d = 0; d < c.size(); ++d)
+      if (src.shape()[d] == 1)
+        c[d] = 0;
+    return c;
+  }
+  case MoveKind::Reshape: {
+    int64_t index = dstLayout.linearIndex(dst);
+    Coords c(src.rank());
+    for (int64_t d = src.rank() - 1; d >= 0; --d) {
+      c[d] = index % src.shape()[d];
+      index /= src.shape()[d];
+    }
+    return c;
+  }
+  }
+  return dst;
+}
+
+TileRegs KernelLowering::convert(const TileRegs &src, const LinearLayout &dst, Type elementType,
+                                 MoveKind kind) {
+  if (kind == MoveKind::Identity && src.layout == dst)
+    return src;
+  if (src.splat)
+    return TileRegs{dst, SmallVector<Value>(dst.numRegs(), src.splat), src.splat};
+  auto move = tilec::registerLocalMove(
+      src.layout, dst, [&](const Coords &c) { return mapCoords(c, kind, src.layout, dst); });
+  if (move) {
+    TileRegs out{dst, {}, {}};
+    for (int64_t from : *move)
+      out.regs.push_back(src.regs[from]);
+    return out;
+  }
+  return exchange(src, dst, elementType, kind);
+}
+
+Value KernelLowering::sharedAddress(Value elementIndex, Type elementType) {
+  unsigned bytes = isa<LLVM::LLVMPointerType>(elementType)
+                       ? 8
+                       : std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
+  Value base = LLVM::AddressOfOp::create(b, loc, ptrType(kShared), "tilec_smem");
+  Value offset = arith::MulIOp::create(b, loc, elementIndex, constI32(bytes));
+  return LLVM::GEPOp::create(b, loc, ptrType(kShared), b.getI8Type(), base, ValueRange{offset});
+}
+
+TileRegs KernelLowering::exchange(const TileRegs &src, const LinearLayout &dst, Type elementType,
+                                  MoveKind kind) {
+  Type stored = elementType.isInteger(1) ? b.getI8Type() : elementType;
+  unsigned bytes = isa<LLVM::LLVMPointerType>(stored) ? 8 : stored.getIntOrFloatBitWidth() / 8;
+  sharedBytes = std::max(sharedBytes, src.layout.numElements() * int64_t(bytes));
+  barrier();
+  for (int64_t r = 0; r < src.layout.numRegs(); ++r) {
+    Value value = src.regs[r];
+    if (elementType.isInteger(1))
+      value = arith::ExtUIOp::create(b, loc, stored, value);
+    Value index = linear(coords(src.layout, r), src.layout.shape());
+    LLVM::StoreOp::create(b, loc, value, sharedAddress(index, stored));
+  }
+  barrier();
+  TileRegs out{dst, {}, {}};
+  for (int64_t r = 0; r < dst.numRegs(); ++r) {
+    SmallVector<Value> c = coords(dst, r);
+    Value index;
+    if (kind == MoveKind::Reshape) {
+      index = linear(c, dst.shape()); // row-major order is what reshape keeps
+    } else {
+      if (kind == MoveKind::Broadcast)
+        for (int64_t d = 0; d < src.layout.rank(); ++d)
+          if (src.layout.shape()[d] == 1)
+            c[d] = constI32(0);
+      index = linear(c, src.layout.shape());
+    }
+    Value value = LLVM::LoadOp::create(b, loc, stored, sharedAddress(index, stored));
+    if (elementType.isInteger(1))
+      value = arith::TruncIOp::create(b, loc, elementType, value);
+    out.regs.push_back(value);
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::run() {
+  MLIRContext *ctx = kernel.getContext();
+  b.setInsertionPoint(kernel);
+  SmallVector<Type> argTypes;
+  for (Type type : kernel.getArgumentTypes())
+    argTypes.push_back(scalarType(type));
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
+  function = LLVM::LLVMFuncOp::create(b, loc, kernel.getName(), fnType);
+  function->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  int64_t threads = 32 * layouts.warps();
+  function->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+                    b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  Block *entry = function.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  for (auto [old, arg] : llvm::zip(kernel.getArguments(), entry->getArguments()))
+    scalars[old] = arg;
+
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, i32());
+  lane = arith::AndIOp::create(b, loc, tid, constI32(31));
+  warp = arith::ShRUIOp::create(b, loc, tid, constI32(5));
+  prologueEnd = warp.getDefiningOp();
+
+  if (failed(lowerBlock(kernel.getBody().front())))
+    return failure();
+  function->setAttr("tilec.num_warps", b.getI64IntegerAttr(layouts.warps()));
+  function->setAttr("tilec.shared_bytes", b.getI64IntegerAttr(sharedBytes));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(lower(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult KernelLowering::lower(Operation *op) {
+  loc = op->getLoc();
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](func::ReturnOp) {
+        LLVM::ReturnOp::create(b, loc, ValueRange{});
+        return success();
+      })
+      .Case([&](scf::ForOp loop) { return lowerFor(loop); })
+      .Case([&](scf::IfOp branch) { return lowerIf(branch); })
+      .Case([&](tile::ProgramIdOp pid) {
+        Value v = pid.getAxis() == 0   ? Value(NVVM::BlockIdXOp::create(b, loc, i32()))
+                  : pid.getAxis() == 1 ? Value(NVVM::BlockIdYOp::create(b, loc, i32()))
+                                       : Value(NVVM::BlockIdZOp::create(b, loc, i32()));
+        scalars[pid] = v;
+        return success();
+      })
+      .Case([&](tile::NumProgramsOp num) {
+        Value v = num.getAxis() == 0   ? Value(NVVM::GridDimXOp::create(b, loc, i32()))
+                  : num.getAxis() == 1 ? Value(NVVM::GridDimYOp::create(b, loc, i32()))
+                                       : Value(NVVM::GridDimZOp::create(b, loc, i32()));
+        scalars[num] = v;
+        return success();
+      })
+      .Case([&](tile::MakeDescOp make) {
+        Descriptor d{scalars[make.getBase()], make.getBase().getType().getPointeeType(), {}, {}};
+        for (Value s : make.getShape()) d.shape.push_back(scalars[s]);
+        for (Value s : make.getStrides()) d.strides.push_back(scalars[s]);
+        descriptors[make.getResult()] = d;
+        return success();
+      })
+      .Case([&](tile::LoadBlockOp load) { return lowerLoadBlock(load); })
+      .Case([&](tile::StoreBlockOp store) { return lowerStoreBlock(store); })
+      .Case([&](tile::LoadOp load) { return lowerLoad(load); })
+      .Case([&](tile::StoreOp store) { return lowerStore(store); })
+      .Case([&](tile::DotOp dot) { return lowerDot(dot); })
+      .Case([&](tile::ReduceOp reduce) { return lowerReduce(reduce); })
+      .Case([&](tile::IotaOp iota) {
+        const LinearLayout &l = *layouts.lookup(iota);
+        TileRegs out{l, {}, {}};
+        for (int64_t r = 0; r < l.numRegs(); ++r)
+          out.regs.push_back(coords(l, r)[0]);
+        tiles[iota] = out;
+        return success();
+      })
+      .Case([&](tile::SplatOp splat) {
+        const LinearLayout &l = *layouts.lookup(splat);
+        Value s = scalars[splat.getSrc()];
+        tiles[splat] = TileRegs{l, SmallVector<Value>(l.numRegs(), s), s};
+        return success();
+      })
+      .Case([&](tile::BroadcastOp bcast) {
+        tiles[bcast] = convert(tiles[bcast.getSrc()], *layouts.lookup(bcast),
+                               scalarType(bcast.getType()), MoveKind::Broadcast);
+        return success();
+      })
+      .Case<tile::ExpandDimsOp, tile::TransOp>([&](Operation *reshape) {
+        // The assigned layout is the source's, reorganized: no data moves.
+        const TileRegs &src = tiles[reshape->getOperand(0)];
+        tiles[reshape->getResult(0)] =
+            TileRegs{*layouts.lookup(reshape->getResult(0)), src.regs, src.splat};
+        return success();
+      })
+      .Case([&](tile::ReshapeOp reshape) {
+        tiles[reshape] = convert(tiles[reshape.getSrc()], *layouts.lookup(reshape),
+                                 scalarType(reshape.getType()), MoveKind::Reshape);
+        return success();
+      })
+      .Case([&](tile::AddPtrOp add) {
+        Type pointee =
+            cast<tile::PointerType>(getElementTypeOrSelf(add.getType())).getPointeeType();
+        if (!isa<RankedTensorType>(add.getType())) {
+          scalars[add] = LLVM::GEPOp::create(b, loc, ptrType(kGlobal), pointee,
+                                             scalars[add.getPtr()],
+                                             ValueRange{scalars[add.getOffset()]});
+          return success();
+        }
+        const LinearLayout &l = *layouts.lookup(add);
+        TileRegs ptrs = operandIn(add.getPtr(), l);
+        TileRegs offs = isa<RankedTensorType>(add.getOffset().getType())
+                            ? operandIn(add.getOffset(), l)
+                            : TileRegs{l, SmallVector<Value>(l.numRegs(), scalars[add.getOffset()]), {}};
+        TileRegs out{l, {}, {}};
+        for (int64_t r = 0; r < l.numRegs(); ++r)
+          out.regs.push_back(LLVM::GEPOp::create(b, loc, ptrType(kGlobal), pointee, ptrs.regs[r],
+                                                 ValueRange{offs.regs[r]}));
+        tiles[add] = out;
+        return success();
+      })
+      .Case([&](tile::CastOp cast) -> LogicalResult {
+        Type to = getElementTypeOrSelf(cast.getType());
+        if (!isa<RankedTensorType>(cast.getType())) {
+          scalars[cast] = castScalar(scalars[cast.getSrc()], to);
+          return success();
+        }
+        const LinearLayout &l = *layouts.lookup(cast);
+        TileRegs src = operandIn(cast.getSrc(), l);
+        TileRegs out{l, {}, {}};
+        for (Value v : src.regs)
+          out.regs.push_back(castScalar(v, to));
+        if (src.splat)
+          out.splat = out.regs.empty() ? Value() : out.regs[0];
+        tiles[cast] = out;
+        return success();
+      })
+      .Case([&](arith::ConstantOp constant) -> LogicalResult {
+        auto tensor = dyn_cast<RankedTensorType>(constant.getType());
+        if (!tensor)
+          return lowerScalar(constant);
+        auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+        if (!dense || !dense.isSplat())
+          return constant.emitError("the GPU lowering supports only splat tile constants");
+        Value s = arith::ConstantOp::create(
+            b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+        const LinearLayout &l = *layouts.lookup(constant);
+        tiles[constant] = TileRegs{l, SmallVector<Value>(l.numRegs(), s), s};
+        return success();
+      })
+      .Default([&](Operation *other) -> LogicalResult {
+        if (other->getDialect() && isa<tile::TileDialect>(other->getDialect()))
+          return other->emitError("the GPU lowering does not support this op yet");
+        if (other->getNumRegions())
+          return other->emitError("the GPU lowering does not support this region op");
+        bool hasTile = llvm::any_of(other->getResultTypes(),
+                                    [](Type t) { return isa<RankedTensorType>(t); });
+        return hasTile ? lowerElementwise(other) : lowerScalar(other);
+      });
+}
+
+LLVM::InlineAsmOp KernelLowering::inlineAsm(TypeRange results, ValueRange operands,
+                                            StringRef text, StringRef constraints,
+                                            bool sideEffects) {
+  return LLVM::InlineAsmOp::create(b, loc, results, operands, b.getStringAttr(text),
+                                   b.getStringAttr(constraints),
+                                   sideEffects ? b.getUnitAttr() : UnitAttr(), UnitAttr(),
+                                   LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+Value KernelLowering::castScalar(Value value, Type to) {
+  Type from = value.getType();
+  if (from == to)
+    return value;
+  auto fromFloat = dyn_cast<FloatType>(from), toFloat = dyn_cast<FloatType>(to);
+  if (fromFloat && toFloat)
+    return fromFloat.getWidth() < toFloat.getWidth()
+               ? Value(arith::ExtFOp::create(b, loc, to, value))
+               : Value(arith::TruncFOp::create(b, loc, to, value));
+  if (!fromFloat && toFloat)
+    return arith::SIToFPOp::create(b, loc, to, value);
+  if (fromFloat && !toFloat)
+    return arith::FPToSIOp::create(b, loc, to, value);
+  return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+             ? Value(arith::ExtSIOp::create(b, loc, to, value))
+             : Value(arith::TruncIOp::create(b, loc, to, value));
+}
+
+/// Creates `op` again on scalar operands with scalar result types.
+static Operation *cloneOnScalars(OpBuilder &b, Operation *op, ValueRange operands,
+                                 TypeRange resultTypes) {
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(operands);
+  state.addTypes(resultTypes);
+  state.propertiesAttr = op->getPropertiesAsAttribute();
+  for (NamedAttribute attr : op->getDiscardableAttrs())
+    state.addAttribute(attr.getName(), attr.getValue());
+  return b.create(state);
+}
+
+Operation *KernelLowering::scalarOp(Operation *op, ValueRange operands, TypeRange types) {
+  // Math without a direct NVPTX lowering: exp(x) = exp2(x·log2 e),
+  // log(x) = log2(x)·ln 2, and log2 and tanh through the approximate PTX
+  // instructions (ex2.approx is what llvm.exp2 becomes anyway).
+  if (isa<math::ExpOp>(op)) {
+    Value scaled = arith::MulFOp::create(b, loc, operands[0], constOf(types[0], M_LOG2E));
+    return math::Exp2Op::create(b, loc, scaled);
+  }
+  if (types.size() == 1 && types[0].isF32()) {
+    if (isa<math::TanhOp>(op))
+      return inlineAsm(types[0], operands, "tanh.approx.f32 $0, $1;", "=f,f", false);
+    if (isa<math::Log2Op>(op))
+      return inlineAsm(types[0], operands, "lg2.approx.f32 $0, $1;", "=f,f", false);
+    if (isa<math::LogOp>(op)) {
+      Operation *log2 = inlineAsm(types[0], operands, "lg2.approx.f32 $0, $1;", "=f,f", false);
+      return arith::MulFOp::create(b, loc, log2->getResult(0), constOf(types[0], M_LN2));
+    }
+  }
+  return cloneOnScalars(b, op, operands, types);
+}
+
+LogicalResult KernelLowering::lowerScalar(Operation *op) {
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands()) {
+    auto it = scalars.find(operand);
+    if (it == scalars.end())
+      return op->emitError("the GPU lowering cannot map this op's operands");
+    operands.push_back(it->second);
+  }
+  SmallVector<Type> types;
+  for (Type type : op->getResultTypes())
+    types.push_back(scalarType(type));
+  Operation *made = scalarOp(op, operands, types);
+  for (auto [old, result] : llvm::zip(op->getResults(), made->getResults()))
+    scalars[old] = result;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerElementwise(Operation *op) {
+  const LinearLayout *l = layouts.lookup(op->getResult(0));
+  if (!l)
+    return op->emitError("the GPU lowering found no layout for this tile");
+  SmallVector<TileRegs> operands;
+  SmallVector<Value> scalarOperands;
+  for (Value operand : op->getOperands()) {
+    if (isa<RankedTensorType>(operand.getType()))
+      operands.push_back(operandIn(operand, *l));
+    else
+      operands.push_back(TileRegs{*l, SmallVector<Value>(l->numRegs(), scalars[operand]), {}});
+  }
+  SmallVector<Type> types;
+  for (Type type : op->getResultTypes())
+    types.push_back(scalarType(type));
+  SmallVector<TileRegs> results(op->getNumResults(), TileRegs{*l, {}, {}});
+  for (int64_t r = 0; r < l->numRegs(); ++r) {
+    SmallVector<Value> regOperands;
+    for (const TileRegs &t : operands)
+      regOperands.push_back(t.regs[r]);
+    Operation *made = scalarOp(op, regOperands, types);
+    for (unsigned i = 0; i < made->getNumResults(); ++i)
+      results[i].regs.push_back(made->getResult(i));
+  }
+  for (auto [old, regs] : llvm::zip(op->getResults(), results))
+    tiles[old] = regs;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> KernelLowering::flatten(ValueRange values,
+                                           ArrayRef<const LinearLayout *> targetLayouts) {
+  SmallVector<Value> flat;
+  for (auto [value, layout] : llvm::zip(values, targetLayouts)) {
+    if (layout) {
+      TileRegs t = operandIn(value, *layout);
+      flat.append(t.regs.begin(), t.regs.end());
+    } else {
+      flat.push_back(scalars[value]);
+    }
+  }
+  return flat;
+}
+
+void KernelLowering::bindFlattened(ValueRange originals, ValueRange flat) {
+  size_t next = 0;
+  for (Value original : originals) {
+    if (const LinearLayout *l = layouts.lookup(original)) {
+      TileRegs t{*l, {}, {}};
+      for (int64_t r = 0; r < l->numRegs(); ++r)
+        t.regs.push_back(flat[next++]);
+      tiles[original] = t;
+    } else {
+      scalars[original] = flat[next++];
+    }
+  }
+}
+
+LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
+  SmallVector<const LinearLayout *> carried;
+  for (Value arg : op.getRegionIterArgs())
+    carried.push_back(layouts.lookup(arg));
+  SmallVector<Value> inits = flatten(op.getInitArgs(), carried);
+  LogicalResult status = success();
+  auto loop = scf::ForOp::create(
+      b, loc, scalars[op.getLowerBound()], scalars[op.getUpperBound()], scalars[op.getStep()],
+      inits, [&](OpBuilder &nested, Location, Value iv, ValueRange args) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
+        scalars[op.getInductionVar()] = iv;
+        bindFlattened(op.getRegionIterArgs(), args);
+        Block &body = *op.getBody();
+        for (Operation &inner : body.without_terminator())
+          if (failed(lower(&inner))) {
+            status = failure();
+            break;
+          }
+        SmallVector<Value> yielded =
+            succeeded(status) ? flatten(body.getTerminator()->getOperands(), carried)
+                              : SmallVector<Value>(args);
+        scf::YieldOp::create(b, loc, yielded);
+      });
+  bindFlattened(op.getResults(), loop.getResults());
+  return status;
+}
+
+LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
+  SmallVector<const LinearLayout *> resultLayouts;
+  SmallVector<Type> types;
+  for (Value result : op.getResults()) {
+    const LinearLayout *l = layouts.lookup(result);
+    resultLayouts.push_back(l);
+    int64_t count = l ? l->numRegs() : 1;
+    for (int64_t i = 0; i < count; ++i)
+      types.push_back(scalarType(result.getType()));
+  }
+  auto branch = scf::IfOp::create(b, loc, types, scalars[op.getCondition()],
+                                  /*withElseRegion=*/true);
+  auto lowerRegion = [&](Region &from, Region &to) -> LogicalResult {
+    OpBuilder::InsertionGuard guard(b);
+    Block &target = to.front();
+    if (!target.empty() && target.back().hasTrait<OpTrait::IsTerminator>())
+      target.back().erase();
+    b.setInsertionPointToEnd(&target);
+    if (from.empty()) {
+      scf::YieldOp::create(b, loc, ValueRange{});
+      return success();
+    }
+    for (Operation &inner : from.front().without_terminator())
+      if (failed(lower(&inner)))
+        return failure();
+    scf::YieldOp::create(b, loc, flatten(from.front().getTerminator()->getOperands(),
+                                         resultLayouts));
+    return success();
+  };
+  if (failed(lowerRegion(op.getThenRegion(), branch.getThenRegion())) ||
+      failed(lowerRegion(op.getElseRegion(), branch.getElseRegion())))
+    return failure();
+  bindFlattened(op.getResults(), branch.getResults());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+/// The PTX register class and width for a loaded or stored element.
+static std::pair<const char *, unsigned> registerClass(Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return {"l", 64};
+  switch (type.getIntOrFloatBitWidth()) {
+  case 16: return {"h", 16};
+  case 32: return {"r", 32};
+  case 64: return {"l", 64};
+  default: return {nullptr, 0};
+  }
+}
+
+Value KernelLowering::predicatedLoad(Value ptr, Value pred, Type type, Value other,
+                                     Operation *op) {
+  auto [cls, bits] = registerClass(type);
+  if (!cls) {
+    op->emitError("the GPU lowering loads 16-, 32- and 64-bit elements, not ") << type;
+    return {};
+  }
+  Type bitsType = b.getIntegerType(bits);
+  Value otherBits = other.getType() == bitsType
+                        ? other
+                        : Value(LLVM::BitcastOp::create(b, loc, bitsType, other));
+  std::string asmText = "mov.b" + std::to_string(bits) + " $0, $3;\n\t@$2 ld.global.b" +
+                        std::to_string(bits) + " $0, [$1];";
+  std::string constraints = std::string("=") + cls + ",l,b," + cls;
+  auto asmOp = inlineAsm(bitsType, ValueRange{ptr, pred, otherBits}, asmText, constraints,
+                         /*sideEffects=*/true);
+  Value loaded = asmOp.getResult(0);
+  return type == bitsType ? loaded : Value(LLVM::BitcastOp::create(b, loc, type, loaded));
+}
+
+void KernelLowering::predicatedStore(Value ptr, Value value, Value pred) {
+  auto [cls, bits] = registerClass(value.getType());
+  Type bitsType = b.getIntegerType(bits);
+  Value valueBits = value.getType() == bitsType
+                        ? value
+                        : Value(LLVM::BitcastOp::create(b, loc, bitsType, value));
+  std::string asmText = "@$2 st.global.b" + std::to_string(bits) + " [$0], $1;";
+  std::string constraints = std::string("l,") + cls + ",b";
+  inlineAsm(TypeRange{}, ValueRange{ptr, valueBits, pred}, asmText, constraints,
+            /*sideEffects=*/true);
+}
+
+/// Address and in-bounds predicate of one element of a block access.
+static std::pair<Value, Value> blockElement(OpBuilder &b, Location loc, const Descriptor &d,
+                                            ValueRange offsets, ArrayRef<Value> coords,
+                                            Type ptrType) {
+  Value inBounds, index;
+  for (size_t dim = 0; dim < coords.size(); ++dim) {
+    Value pos = arith::AddIOp::create(b, loc, offsets[dim], coords[dim]);
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos, d.shape[dim]);
+    inBounds = inBounds ? Value(arith::AndIOp::create(b, loc, inBounds, inside)) : inside;
+    Value term = arith::MulIOp::create(
+        b, loc, arith::ExtSIOp::create(b, loc, b.getI64Type(), pos), d.strides[dim]);
+    index = index ? Value(arith::AddIOp::create(b, loc, index, term)) : term;
+  }
+  Value ptr = LLVM::GEPOp::create(b, loc, ptrType, d.elementType, d.base, ValueRange{index});
+  return {ptr, inBounds};
+}
+
+LogicalResult KernelLowering::lowerLoadBlock(tile::LoadBlockOp op) {
+  const Descriptor &d = descriptors[op.getDesc()];
+  const LinearLayout &l = *layouts.lookup(op);
+  SmallVector<Value> offsets;
+  for (Value o : op.getOffsets())
+    offsets.push_back(scalars[o]);
+  Type element = d.elementType;
+  Value padding =
+      op.getPadding() == tile::PaddingOption::nan
+          ? constOf(element, std::numeric_limits<double>::quiet_NaN())
+          : constOf(element, 0.0);
+  TileRegs out{l, {}, {}};
+  for (int64_t r = 0; r < l.numRegs(); ++r) {
+    auto [ptr, inBounds] = blockElement(b, loc, d, offsets, coords(l, r), ptrType(kGlobal));
+    Value v = predicatedLoad(ptr, inBounds, element, padding, op);
+    if (!v)
+      return failure();
+    out.regs.push_back(v);
+  }
+  tiles[op] = out;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerStoreBlock(tile::StoreBlockOp op) {
+  const Descriptor &d = descriptors[op.getDesc()];
+  const TileRegs &value = tiles[op.getValue()];
+  if (!registerClass(d.elementType).first)
+    return op.emitError("the GPU lowering stores 16-, 32- and 64-bit elements, not ")
+           << d.elementType;
+  SmallVector<Value> offsets;
+  for (Value o : op.getOffsets())
+    offsets.push_back(scalars[o]);
+  TileRegs src = value.splat ? convert(value, layouts.defaultLayout(op.getValue().getType()),
+                                       d.elementType)
+                             : value;
+  for (int64_t r = 0; r < src.layout.numRegs(); ++r) {
+    auto [ptr, inBounds] =
+        blockElement(b, loc, d, offsets, coords(src.layout, r), ptrType(kGlobal));
+    predicatedStore(ptr, src.regs[r], inBounds);
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerLoad(tile::LoadOp op) {
+  const LinearLayout &l = *layouts.lookup(op);
+  TileRegs ptrs = operandIn(op.getPtr(), l);
+  Type element = getElementTypeOrSelf(op.getType());
+  Value other = op.getOther() ? scalars[op.getOther()] : constOf(element, 0.0);
+  std::optional<TileRegs> mask;
+  if (op.getMask())
+    mask = operandIn(op.getMask(), l);
+  Value always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  TileRegs out{l, {}, {}};
+  for (int64_t r = 0; r < l.numRegs(); ++r) {
+    Value v = predicatedLoad(ptrs.regs[r], mask ? mask->regs[r] : always, element, other, op);
+    if (!v)
+      return failure();
+    out.regs.push_back(v);
+  }
+  tiles[op] = out;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
+  const LinearLayout &l = *layouts.lookup(op.getPtr());
+  TileRegs ptrs = tiles[op.getPtr()];
+  TileRegs value = operandIn(op.getValue(), l);
+  if (!registerClass(value.regs[0].getType()).first)
+    return op.emitError("the GPU lowering stores 16-, 32- and 64-bit elements");
+  std::optional<TileRegs> mask;
+  if (op.getMask())
+    mask = operandIn(op.getMask(), l);
+  Value always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  for (int64_t r = 0; r < l.numRegs(); ++r)
+    predicatedStore(ptrs.regs[r], value.regs[r], mask ? mask->regs[r] : always);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// dot: mma.sync m16n8k16
+//===----------------------------------------------------------------------===//
+
+static int64_t log2Of(int64_t x) {
+  int64_t bits = 0;
+  while ((int64_t{1} << bits) < x)
+    ++bits;
+  return bits;
+}
+
+LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
+  Type element = op.getA().getType().getElementType();
+  if (!element.isBF16() && !element.isF16())
+    return op.emitError("the GPU lowering runs tile.dot on bf16 or f16 inputs; got ") << element;
+  int64_t m = op.getType().getDimSize(0), n = op.getType().getDimSize(1);
+  int64_t k = op.getA().getType().getDimSize(1);
+  auto [wm, wn] = layouts.dotWarps(m, n);
+  LinearLayout accLayout = LinearLayout::mmaAccumulator(m, n, wm, wn);
+  TileRegs a = operandIn(op.getA(), LinearLayout::mmaOperandA(m, k, wm, wn));
+  TileRegs bOp = operandIn(op.getB(), LinearLayout::mmaOperandB(k, n, wm, wn));
+  TileRegs acc = operandIn(op.getC(), accLayout);
+
+  auto pack = [&](Value lo, Value hi) {
+    Type pair = VectorType::get({2}, element);
+    Value v = LLVM::UndefOp::create(b, loc, pair);
+    v = LLVM::InsertElementOp::create(b, loc, v, lo, constI32(0));
+    v = LLVM::InsertElementOp::create(b, loc, v, hi, constI32(1));
+    return LLVM::BitcastOp::create(b, loc, i32(), v).getResult();
+  };
+  std::string asmText = std::string("mma.sync.aligned.m16n8k16.row.col.f32.") +
+                        (element.isBF16() ? "bf16.bf16" : "f16.f16") +
+                        ".f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};";
+  Type f32 = b.getF32Type();
+  Type result = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+
+  int64_t kTiles = k / 16, mTiles = m / (16 * wm), nTiles = n / (8 * wn);
+  int64_t kBits = log2Of(kTiles), nBits = log2Of(nTiles);
+  SmallVector<Value> regs = acc.regs;
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ni = 0; ni < nTiles; ++ni) {
+      int64_t cBase = ni << 2 | mi << (2 + nBits);
+      for (int64_t ki = 0; ki < kTiles; ++ki) {
+        int64_t aBase = ki << 3 | mi << (3 + kBits);
+        int64_t bBase = ki << 2 | ni << (2 + kBits);
+        SmallVector<Value> operands;
+        for (int64_t i = 0; i < 8; i += 2)
+          operands.push_back(pack(a.regs[aBase + i], a.regs[aBase + i + 1]));
+        for (int64_t i = 0; i < 4; i += 2)
+          operands.push_back(pack(bOp.regs[bBase + i], bOp.regs[bBase + i + 1]));
+        for (int64_t i = 0; i < 4; ++i)
+          operands.push_back(regs[cBase + i]);
+        auto mma = inlineAsm(result, operands, asmText, "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3",
+                             /*sideEffects=*/false);
+        for (int64_t i = 0; i < 4; ++i)
+          regs[cBase + i] =
+              LLVM::ExtractValueOp::create(b, loc, mma.getResult(0), ArrayRef<int64_t>{i});
+      }
+    }
+  tiles[op] = TileRegs{accLayout, regs, {}};
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions: registers, then shuffles across lanes, then shared memory
+// across warps.
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::combine(tile::ReduceKind kind, Value a, Value c) {
+  bool isFloat = isa<FloatType>(a.getType());
+  switch (kind) {
+  case tile::ReduceKind::sum:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, a, c))
+                   : Value(arith::AddIOp::create(b, loc, a, c));
+  case tile::ReduceKind::max:
+    return isFloat ? Value(arith::MaximumFOp::create(b, loc, a, c))
+                   : Value(arith::MaxSIOp::create(b, loc, a, c));
+  case tile::ReduceKind::min:
+    return isFloat ? Value(arith::MinimumFOp::create(b, loc, a, c))
+                   : Value(arith::MinSIOp::create(b, loc, a, c));
+  }
+  return a;
+}
+
+static bool onlyAlong(const Coords &basis, int64_t axis) {
+  for (int64_t d = 0; d < static_cast<int64_t>(basis.size()); ++d)
+    if (d != axis && basis[d] != 0)
+      return false;
+  return basis[axis] != 0;
+}
+
+static bool touches(const Coords &basis, int64_t axis) { return basis[axis] != 0; }
+
+LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
+  TileRegs src = tiles[op.getSrc()];
+  const LinearLayout &l = src.layout;
+  int64_t axis = op.getAxis();
+  LinearLayout sliced = l.slice(axis);
+  tile::ReduceKind kind = op.getKind();
+  Type element = op.getSrc().getType().getElementType();
+
+  // Registers: combine over the bits that walk along the axis.
+  std::vector<int64_t> axisBits, keptBits;
+  for (size_t bit = 0; bit < l.regs().size(); ++bit) {
+    const Coords &basis = l.regs()[bit];
+    if (onlyAlong(basis, axis))
+      axisBits.push_back(bit);
+    else if (touches(basis, axis))
+      return op.emitError("the GPU lowering cannot reduce this layout (mixed register bases)");
+    else if (llvm::any_of(basis, [](int64_t x) { return x != 0; }))
+      keptBits.push_back(bit);
+  }
+  SmallVector<Value> values;
+  for (int64_t j = 0; j < (int64_t{1} << keptBits.size()); ++j) {
+    int64_t base = 0;
+    for (size_t i = 0; i < keptBits.size(); ++i)
+      if (j >> i & 1)
+        base |= int64_t{1} << keptBits[i];
+    Value acc;
+    for (int64_t c = 0; c < (int64_t{1} << axisBits.size()); ++c) {
+      int64_t reg = base;
+      for (size_t i = 0; i < axisBits.size(); ++i)
+        if (c >> i & 1)
+          reg |= int64_t{1} << axisBits[i];
+      acc = acc ? combine(kind, acc, src.regs[reg]) : src.regs[reg];
+    }
+    values.push_back(acc);
+  }
+
+  // Lanes: butterfly shuffles over the lane bits along the axis.
+  for (size_t bit = 0; bit < l.lanes().size(); ++bit) {
+    const Coords &basis = l.lanes()[bit];
+    if (!touches(basis, axis))
+      continue;
+    if (!onlyAlong(basis, axis))
+      return op.emitError("the GPU lowering cannot reduce this layout (mixed lane bases)");
+    if (element.getIntOrFloatBitWidth() != 32)
+      return op.emitError("the GPU lowering shuffles 32-bit values only, got ") << element;
+    for (Value &v : values) {
+      Value shuffled = NVVM::ShflOp::create(b, loc, element, constI32(-1), v,
+                                            constI32(int64_t{1} << bit), constI32(31),
+                                            NVVM::ShflKind::bfly, UnitAttr());
+      v = combine(kind, v, shuffled);
+    }
+  }
+
+  // Warps: partial results meet in shared memory.
+  std::vector<int64_t> warpAxisBits;
+  for (size_t bit = 0; bit < l.warps().size(); ++bit) {
+    const Coords &basis = l.warps()[bit];
+    if (!touches(basis, axis))
+      continue;
+    if (!onlyAlong(basis, axis))
+      return op.emitError("the GPU lowering cannot reduce this layout (mixed warp bases)");
+    warpAxisBits.push_back(bit);
+  }
+  if (!warpAxisBits.empty()) {
+    int64_t groups = int64_t{1} << warpAxisBits.size();
+    int64_t outElems = std::max<int64_t>(1, sliced.numElements());
+    unsigned bytes = element.getIntOrFloatBitWidth() / 8;
+    sharedBytes = std::max(sharedBytes, groups * outElems * int64_t(bytes));
+    Value group = constI32(0);
+    for (size_t i = 0; i < warpAxisBits.size(); ++i) {
+      Value bitSet = arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, warp, constI32(warpAxisBits[i])), constI32(1));
+      group = arith::OrIOp::create(b, loc, group,
+                                   arith::ShLIOp::create(b, loc, bitSet, constI32(i)));
+    }
+    barrier();
+    SmallVector<Value> outIndex;
+    for (size_t j = 0; j < values.size(); ++j) {
+      Value index = sliced.rank() ? linear(coords(sliced, j), sliced.shape()) : constI32(0);
+      outIndex.push_back(index);
+      Value slot = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, group, constI32(outElems)), index);
+      LLVM::StoreOp::create(b, loc, values[j], sharedAddress(slot, element));
+    }
+    barrier();
+    for (size_t j = 0; j < values.size(); ++j) {
+      Value acc;
+      for (int64_t g = 0; g < groups; ++g) {
+        Value slot = arith::AddIOp::create(b, loc, constI32(g * outElems), outIndex[j]);
+        Value v = LLVM::LoadOp::create(b, loc, element, sharedAddress(slot, element));
+        acc = acc ? combine(kind, acc, v) : v;
+      }
+      values[j] = acc;
+    }
+  }
+
+  if (sliced.rank() == 0) {
+    scalars[op] = values[0];
+    return success();
+  }
+  tiles[op] = TileRegs{sliced, values, {}};
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct TileToLLVM : tilec::impl::TileToLLVMBase<TileToLLVM> {
+  using TileToLLVMBase::TileToLLVMBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> kernels(module.getOps<func::FuncOp>());
+    if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
+      module.emitError("num-warps must be a power of two in [1, 32], got ") << numWarps;
+      return signalPassFailure();
+    }
+    OpBuilder b(module.getContext());
+    b.setInsertionPointToStart(module.getBody());
+    if (!module.lookupSymbol("tilec_smem"))
+      LLVM::GlobalOp::create(b, module.getLoc(),
+                             LLVM::LLVMArrayType::get(b.getI8Type(), 0), /*isConstant=*/false,
+                             LLVM::Linkage::External, "tilec_smem", Attribute(),
+                             /*alignment=*/16, /*addrSpace=*/kShared);
+    for (func::FuncOp kernel : kernels) {
+      tilec::LayoutAssignment layouts(kernel, numWarps);
+      if (failed(layouts.run()))
+        return signalPassFailure();
+      KernelLowering lowering(kernel, layouts);
+      if (failed(lowering.run()))
+        return signalPassFailure();
+      kernel.erase();
+    }
+  }
+};
+
+} // namespace

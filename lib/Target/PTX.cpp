@@ -1,0 +1,149 @@
+//===- PTX.cpp - the GPU pipeline and LLVM's NVPTX backend ----------------===//
+
+#include "tilec/Target/PTX.h"
+
+#include "tilec/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+namespace tilec {
+
+LogicalResult annotateLayouts(ModuleOp module, const GpuTarget &target) {
+  PassManager pm(module.getContext());
+  pm.addPass(createTileDecomposeOnlineSoftmax());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createTileAnnotateLayouts(TileAnnotateLayoutsOptions{target.numWarps}));
+  return pm.run(module);
+}
+
+LogicalResult lowerToLLVMDialect(ModuleOp module, const GpuTarget &target,
+                                 const std::string &dumpDir, bool timing) {
+  PassManager pm(module.getContext());
+  if (!dumpDir.empty()) {
+    module.getContext()->disableMultithreading();
+    pm.enableIRPrintingToFileTree([](Pass *, Operation *) { return false; },
+                                  [](Pass *, Operation *) { return true; },
+                                  /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+                                  /*printAfterOnlyOnFailure=*/false, dumpDir);
+  }
+  if (timing)
+    pm.enableTiming();
+  pm.addPass(createTileDecomposeOnlineSoftmax());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createTileToLLVM(TileToLLVMOptions{target.numWarps}));
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  return pm.run(module);
+}
+
+static void initializeNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+/// The module in LLVM IR, optimized for `target`, with the target machine
+/// that emits it.
+static FailureOr<std::pair<std::unique_ptr<llvm::Module>, std::unique_ptr<llvm::TargetMachine>>>
+buildLLVMModule(ModuleOp module, const GpuTarget &target, llvm::LLVMContext &llvmContext) {
+  initializeNVPTX();
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  registerNVVMDialectTranslation(*module.getContext());
+  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule) {
+    module.emitError("translation to LLVM IR failed");
+    return failure();
+  }
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *llvmTarget = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget) {
+    module.emitError("no NVPTX target in this LLVM: ") << error;
+    return failure();
+  }
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, target.arch, target.features, llvm::TargetOptions(), std::nullopt, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+  if (!machine) {
+    module.emitError("cannot create an NVPTX target machine for ") << target.arch;
+    return failure();
+  }
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(machine->createDataLayout());
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(machine.get());
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(*llvmModule, mam);
+  return std::make_pair(std::move(llvmModule), std::move(machine));
+}
+
+FailureOr<std::string> translateToLLVMIR(ModuleOp module, const GpuTarget &target) {
+  llvm::LLVMContext llvmContext;
+  auto built = buildLLVMModule(module, target, llvmContext);
+  if (failed(built))
+    return failure();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  built->first->print(os, nullptr);
+  return text;
+}
+
+FailureOr<std::string> translateToPTX(ModuleOp module, const GpuTarget &target) {
+  llvm::LLVMContext llvmContext;
+  auto built = buildLLVMModule(module, target, llvmContext);
+  if (failed(built))
+    return failure();
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream os(ptx);
+  llvm::legacy::PassManager codegen;
+  if (built->second->addPassesToEmitFile(codegen, os, nullptr,
+                                         llvm::CodeGenFileType::AssemblyFile)) {
+    module.emitError("the NVPTX backend cannot emit assembly");
+    return failure();
+  }
+  codegen.run(*built->first);
+  return std::string(ptx.str());
+}
+
+} // namespace tilec

@@ -1,0 +1,65 @@
+//===- DecomposeOnlineSoftmax.cpp - online softmax as tile math -----------===//
+
+#include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+
+#include <limits>
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEDECOMPOSEONLINESOFTMAX
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec::tile;
+
+namespace {
+
+Value splatConstant(OpBuilder &b, Location loc, RankedTensorType type, double value) {
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), value)));
+}
+
+/// Rewrites one step. `mSafe` is m_new with -inf replaced by 0, so that a row
+/// that has seen only masked scores computes exp2(-inf - 0) = 0 for p
+/// without a select, and alpha takes the value 1 there explicitly.
+void decompose(OnlineSoftmaxOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  RankedTensorType sType = op.getScores().getType(), mType = op.getM().getType();
+  const double inf = std::numeric_limits<double>::infinity();
+
+  Value t = arith::MulFOp::create(b, loc, op.getScores(),
+                                  splatConstant(b, loc, sType, op.getLog2Scale()));
+  Value rowMax = ReduceOp::create(b, loc, ReduceKind::max, t, 1);
+  Value mNew = arith::MaximumFOp::create(b, loc, op.getM(), rowMax);
+  Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, mNew,
+                                      splatConstant(b, loc, mType, -inf));
+  Value mSafe = arith::SelectOp::create(b, loc, empty, splatConstant(b, loc, mType, 0.0), mNew);
+  Value mColumn = ExpandDimsOp::create(b, loc, mSafe, 1);
+  Value mWide = BroadcastOp::create(b, loc, sType, mColumn);
+  Value p = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, t, mWide));
+  Value rescale = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, op.getM(), mSafe));
+  Value alpha =
+      arith::SelectOp::create(b, loc, empty, splatConstant(b, loc, mType, 1.0), rescale);
+  op.getMNew().replaceAllUsesWith(mNew);
+  op.getP().replaceAllUsesWith(p);
+  op.getAlpha().replaceAllUsesWith(alpha);
+  op.erase();
+}
+
+struct DecomposeOnlineSoftmax
+    : tilec::impl::TileDecomposeOnlineSoftmaxBase<DecomposeOnlineSoftmax> {
+  void runOnOperation() override {
+    SmallVector<OnlineSoftmaxOp> ops;
+    getOperation()->walk([&](OnlineSoftmaxOp op) { ops.push_back(op); });
+    for (OnlineSoftmaxOp op : ops)
+      decompose(op);
+  }
+};
+
+} // namespace
