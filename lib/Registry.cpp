@@ -146,40 +146,4 @@ std::vector<const KernelDef *> Registry::all() const {
   return defs;
 }
 
-Comparison compareOutputs(const std::vector<double> &got, const std::vector<double> &want) {
-  Comparison result;
-  double scale = 0;
-  for (double w : want)
-    if (std::isfinite(w))
-      scale = std::max(scale, std::fabs(w));
-  size_t n = std::min(got.size(), want.size());
-  if (got.size() != want.size())
-    result.infMismatches += static_cast<int64_t>(std::max(got.size(), want.size()) - n);
-  for (size_t i = 0; i < n; ++i) {
-    double g = got[i], w = want[i];
-    if (std::isnan(w))
-      continue;
-    if (std::isnan(g)) {
-      ++result.nanCount;
-      result.worstIndex = static_cast<int64_t>(i);
-      continue;
-    }
-    if (std::isinf(w) || std::isinf(g)) {
-      if (g != w) {
-        ++result.infMismatches;
-        result.worstIndex = static_cast<int64_t>(i);
-      }
-      continue;
-    }
-    double err = std::fabs(g - w);
-    if (err > result.maxAbsError) {
-      result.maxAbsError = err;
-      if (result.nanCount == 0 && result.infMismatches == 0)
-        result.worstIndex = static_cast<int64_t>(i);
-    }
-  }
-  result.normalizedError = scale > 0 ? result.maxAbsError / scale : result.maxAbsError;
-  return result;
-}
-
 } // namespace tilec

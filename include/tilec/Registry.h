@@ -122,20 +122,6 @@ struct RegisterKernel {
   explicit RegisterKernel(KernelDef def) { Registry::global().add(std::move(def)); }
 };
 
-/// How an output compares with its reference.
-struct Comparison {
-  double maxAbsError = 0;
-  /// max |got - want| / max |want| over finite expected values.
-  double normalizedError = 0;
-  int64_t nanCount = 0;        ///< NaN where the reference is not NaN
-  int64_t infMismatches = 0;   ///< an infinite reference not matched exactly
-  int64_t worstIndex = -1;
-  bool within(double tolerance) const {
-    return nanCount == 0 && infMismatches == 0 && normalizedError <= tolerance;
-  }
-};
-Comparison compareOutputs(const std::vector<double> &got, const std::vector<double> &want);
-
 } // namespace tilec
 
 #endif // TILEC_REGISTRY_H

@@ -21,38 +21,6 @@
 using namespace mlir;
 namespace tile = tilec::tile;
 
-namespace tilec {
-
-std::string_view toString(DType type) {
-  switch (type) {
-  case DType::I1: return "i1";
-  case DType::I32: return "i32";
-  case DType::I64: return "i64";
-  case DType::F16: return "f16";
-  case DType::BF16: return "bf16";
-  case DType::F32: return "f32";
-  }
-  return "?";
-}
-
-bool isFloat(DType type) {
-  return type == DType::F16 || type == DType::BF16 || type == DType::F32;
-}
-
-unsigned byteSize(DType type) {
-  switch (type) {
-  case DType::I1: return 1;
-  case DType::F16:
-  case DType::BF16: return 2;
-  case DType::I32:
-  case DType::F32: return 4;
-  case DType::I64: return 8;
-  }
-  return 0;
-}
-
-} // namespace tilec
-
 namespace tilec::dsl {
 
 //===----------------------------------------------------------------------===//

@@ -13,6 +13,7 @@
 #include "tilec/InitAll.h"
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Registry.h"
+#include "tilec/Support/Numeric.h"
 #include "tilec/Target/PTX.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -96,6 +97,11 @@ cl::opt<RunOn> runOn("run", cl::desc("Run the kernel instead of printing it"),
 cl::list<std::string> sizes("size",
                             cl::desc("Problem size for --run (repeatable): --size seq_q=300"),
                             cl::value_desc("key=value"), cl::cat(category));
+cl::opt<std::string> exportCase(
+    "export-case",
+    cl::desc("Compile the kernel to PTX and write DIR/case.json with its metadata, random "
+             "inputs (--size, --seed) and the reference's outputs, for tilec-run-case"),
+    cl::value_desc("DIR"), cl::init(""), cl::cat(category));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs for --run"), cl::init(1),
                        cl::cat(category));
 
@@ -172,20 +178,28 @@ int simplify(MLIRContext &context, ModuleOp module) {
   return failed(pm.run(module)) ? 1 : 0;
 }
 
+/// The problem sizes from --size, checked against the kernel's.
+std::optional<Params> problemSizes(const KernelDef &def) {
+  Params problem(def.sizes);
+  for (const std::string &assignment : sizes) {
+    if (std::string error = problem.setAssignment(def.sizes, assignment); !error.empty()) {
+      printError(fmt::format("kernel '{}': {}", def.name, error));
+      return std::nullopt;
+    }
+  }
+  return problem;
+}
+
 int runOnCpu(ModuleOp module, const KernelDef &def, const Params &params,
              const KernelSignature &signature) {
   if (!def.plan) {
     printError(fmt::format("kernel '{}' does not describe a CPU run", def.name));
     return 1;
   }
-  Params problem(def.sizes);
-  for (const std::string &assignment : sizes) {
-    if (std::string error = problem.setAssignment(def.sizes, assignment); !error.empty()) {
-      printError(fmt::format("kernel '{}': {}", def.name, error));
-      return 1;
-    }
-  }
-  RunPlan plan = def.plan(params, problem, seed);
+  std::optional<Params> problem = problemSizes(def);
+  if (!problem)
+    return 1;
+  RunPlan plan = def.plan(params, *problem, seed);
   auto start = std::chrono::steady_clock::now();
   if (!interpret(module, def.name, signature, plan.args, plan.grid, plan.memory))
     return 1;
@@ -310,6 +324,88 @@ int runPtxas(const std::string &ptxPath, const std::string &cubinPath, const Gpu
     printError(fmt::format("ptxas failed (exit {}){}", rc, error.empty() ? "" : ": " + error));
     return 1;
   }
+  return 0;
+}
+
+int writeBytes(const std::string &path, const void *data, size_t bytes) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(path, &error);
+  if (!output) {
+    printError(error);
+    return 1;
+  }
+  output->os().write(static_cast<const char *>(data), bytes);
+  output->keep();
+  return 0;
+}
+
+/// Writes a case for tilec-run-case: PTX, metadata, inputs, expected outputs.
+int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
+              const KernelSignature &signature) {
+  if (!def.plan) {
+    printError(fmt::format("kernel '{}' does not describe a run", def.name));
+    return 1;
+  }
+  std::optional<Params> problem = problemSizes(def);
+  if (!problem)
+    return 1;
+  GpuTarget target;
+  if (!validTarget(target))
+    return 1;
+  if (failed(lowerToLLVMDialect(module, target)))
+    return 1;
+  FailureOr<std::string> ptx = translateToPTX(module, target);
+  if (failed(ptx))
+    return 1;
+  RunPlan plan = def.plan(params, *problem, seed);
+  std::string dir = exportCase;
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    printError(fmt::format("cannot create {}: {}", dir, ec.message()));
+    return 1;
+  }
+  if (writeText(dir + "/kernel.ptx", *ptx) ||
+      writeText(dir + "/kernel.json", launchMetadata(module, signature, target)))
+    return 1;
+  std::vector<std::string> buffers, args;
+  for (size_t i = 0; i < plan.memory.size(); ++i) {
+    const HostBuffer &buffer = plan.memory[i];
+    std::vector<uint8_t> bytes = encode(buffer.dtype, buffer.data);
+    std::string file = fmt::format("buffer{}.bin", i), expected = "null";
+    if (writeBytes(dir + "/" + file, bytes.data(), bytes.size()))
+      return 1;
+    for (const RunPlan::Expected &e : plan.expected)
+      if (e.buffer == static_cast<int>(i)) {
+        expected = fmt::format("\"buffer{}.expected.bin\"", i);
+        if (writeBytes(fmt::format("{}/buffer{}.expected.bin", dir, i), e.values.data(),
+                       e.values.size() * sizeof(double)))
+          return 1;
+      }
+    buffers.push_back(fmt::format("{{\"name\": \"{}\", \"dtype\": \"{}\", \"input\": \"{}\", "
+                                  "\"expected\": {}}}",
+                                  buffer.name, toString(buffer.dtype), file, expected));
+  }
+  for (const ArgBinding &arg : plan.args) {
+    if (const auto *t = std::get_if<TensorBinding>(&arg))
+      args.push_back(fmt::format("{{\"tensor\": {}, \"shape\": [{}], \"strides\": [{}], "
+                                 "\"offset\": {}}}",
+                                 t->buffer, fmt::join(t->shape, ", "), fmt::join(t->strides, ", "),
+                                 t->offset));
+    else if (const auto *p = std::get_if<PointerBinding>(&arg))
+      args.push_back(fmt::format("{{\"pointer\": {}, \"offset\": {}}}", p->buffer, p->offset));
+    else
+      args.push_back(fmt::format("{{\"scalar\": {}}}", std::get<double>(arg)));
+  }
+  std::string caseJson = fmt::format(
+      "{{\n  \"kernel\": \"{}\",\n  \"ptx\": \"kernel.ptx\",\n  \"metadata\": \"kernel.json\",\n"
+      "  \"grid\": [{}, {}, {}],\n  \"tolerance\": {},\n  \"buffers\": [\n    {}\n  ],\n"
+      "  \"args\": [\n    {}\n  ]\n}}\n",
+      def.name, plan.grid[0], plan.grid[1], plan.grid[2], plan.tolerance,
+      fmt::join(buffers, ",\n    "), fmt::join(args, ",\n    "));
+  if (writeText(dir + "/case.json", caseJson))
+    return 1;
+  std::printf("%s", fmt::format("wrote {} ({} on {}, grid {}x{}x{})\n", dir, def.name,
+                                target.arch, plan.grid[0], plan.grid[1], plan.grid[2])
+                        .c_str());
   return 0;
 }
 
@@ -442,6 +538,8 @@ int driverMain(int argc, char **argv) {
   }
   if (runOn == RunOn::Cpu)
     return runOnCpu(*module, *def, params, signature);
+  if (!exportCase.empty())
+    return writeCase(*module, *def, params, signature);
   return emitStages(context, *module, def ? def->name : "", signature);
 }
 

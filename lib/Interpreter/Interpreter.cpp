@@ -3,6 +3,7 @@
 #include "tilec/Interpreter/Interpreter.h"
 
 #include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Support/Numeric.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,42 +24,6 @@ using namespace mlir;
 namespace tile = tilec::tile;
 
 namespace tilec {
-
-//===----------------------------------------------------------------------===//
-// Rounding to element types
-//===----------------------------------------------------------------------===//
-
-static double roundToBF16(double value) {
-  float f = static_cast<float>(value);
-  if (std::isnan(f))
-    return f;
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  uint32_t lsb = (bits >> 16) & 1u;
-  bits += 0x7FFFu + lsb; // round to nearest, ties to even
-  bits &= 0xFFFF0000u;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-double roundTo(DType dtype, double value) {
-  switch (dtype) {
-  case DType::F32: return static_cast<float>(value);
-  case DType::BF16: return roundToBF16(value);
-  case DType::F16: return static_cast<double>(static_cast<_Float16>(value));
-  case DType::I1: return value != 0 ? 1 : 0;
-  case DType::I32: return static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(value)));
-  case DType::I64: return static_cast<double>(static_cast<int64_t>(value));
-  }
-  return value;
-}
-
-std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (size_t i = shape.size(); i-- > 1;)
-    strides[i - 1] = strides[i] * shape[i];
-  return strides;
-}
 
 namespace {
 

@@ -3,6 +3,7 @@
 #include "tilec/DSL/DSL.h"
 #include "tilec/InitAll.h"
 #include "tilec/Interpreter/Interpreter.h"
+#include "tilec/Support/Numeric.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -137,6 +138,33 @@ TEST_F(InterpreterTest, WrongBindingIsReported) {
   ASSERT_FALSE(messages.empty());
   EXPECT_NE(messages.back().find("parameter 'x' needs a f32 buffer"), std::string::npos)
       << messages.back();
+}
+
+} // namespace
+
+namespace {
+
+TEST(Encoding, RoundTripsEveryTypeBitExactly) {
+  const std::vector<double> values = {0.0, -0.0, 1.0, -2.5, 3.14159, 65504.0, 1e-7, 6e-8,
+                                      -1e30, std::numeric_limits<double>::infinity()};
+  for (DType t : {DType::F32, DType::BF16, DType::F16}) {
+    std::vector<double> rounded;
+    for (double v : values)
+      rounded.push_back(roundTo(t, v));
+    std::vector<double> back = decode(t, encode(t, rounded));
+    ASSERT_EQ(back.size(), rounded.size());
+    for (size_t i = 0; i < rounded.size(); ++i)
+      EXPECT_EQ(back[i], rounded[i]) << toString(t) << " value " << values[i];
+  }
+  // f16: the largest finite value, the smallest subnormal, overflow to infinity.
+  EXPECT_EQ(roundTo(DType::F16, 65519.0), 65504.0);
+  EXPECT_TRUE(std::isinf(roundTo(DType::F16, 65520.0)));
+  EXPECT_EQ(roundTo(DType::F16, std::ldexp(1.0, -24)), std::ldexp(1.0, -24));
+  EXPECT_EQ(roundTo(DType::F16, std::ldexp(1.0, -26)), 0.0);
+  // The bytes are the IEEE / bfloat16 encodings.
+  EXPECT_EQ(encode(DType::F16, {1.0}), (std::vector<uint8_t>{0x00, 0x3C}));
+  EXPECT_EQ(encode(DType::BF16, {1.0}), (std::vector<uint8_t>{0x80, 0x3F}));
+  EXPECT_EQ(encode(DType::F16, {-2.0}), (std::vector<uint8_t>{0x00, 0xC0}));
 }
 
 } // namespace

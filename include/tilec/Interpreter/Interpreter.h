@@ -12,6 +12,7 @@
 #define TILEC_INTERPRETER_INTERPRETER_H
 
 #include "tilec/DSL/Types.h"
+#include "tilec/Support/Numeric.h"
 
 #include <array>
 #include <cstdint>
@@ -33,10 +34,6 @@ struct HostBuffer {
   std::vector<double> data;
 };
 
-/// Rounds `value` to the nearest value of `dtype` (ties to even for floats;
-/// integers wrap to their width like the hardware).
-double roundTo(DType dtype, double value);
-
 /// How a launch binds one kernel parameter.
 struct TensorBinding {
   int buffer;                   ///< index into the memory vector
@@ -49,9 +46,6 @@ struct PointerBinding {
   int64_t offset = 0;
 };
 using ArgBinding = std::variant<TensorBinding, PointerBinding, double>;
-
-/// Row-major strides of `shape`.
-std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape);
 
 /// Runs the kernel `kernelName` of `module` (signature `signature`, bound to
 /// `args`) for every program of `grid`. Problems are reported as MLIR

@@ -1,0 +1,91 @@
+//===- Runtime.h - load tilec PTX and launch it (CUDA driver API) -*- C++ -*-===//
+//
+// The runtime opens libcuda.so.1 with dlopen when first used: nothing links
+// against CUDA at build time, so every machine builds it and machines without
+// a GPU report why they cannot run. Every CUDA error is reported by name,
+// with the call and what it was doing.
+//
+//   std::string error;
+//   tilec::rt::Device *gpu = tilec::rt::Device::open(error);
+//   tilec::rt::KernelMetadata meta;  parseMetadata(jsonText, meta, error);
+//   tilec::rt::Kernel kernel;        gpu->load(ptxText, meta, kernel, error);
+//   gpu->launch(kernel, {blocks, heads, 1}, {TensorArg{q, {h, n, d}, {n*d, d, 1}}, ...}, error);
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_RUNTIME_H
+#define TILEC_RUNTIME_RUNTIME_H
+
+#include "tilec/DSL/Types.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tilec::rt {
+
+/// What `tilec --emit=ptx` writes next to the PTX.
+struct KernelMetadata {
+  std::string kernel;
+  std::string arch;
+  int64_t numWarps = 0;
+  int64_t threadsPerBlock = 0;
+  int64_t sharedBytes = 0;
+  KernelSignature params;
+  /// The compiled function's argument types, e.g. "!llvm.ptr<1>", "i32".
+  std::vector<std::string> functionArgs;
+};
+bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error);
+
+/// A tensor argument: device address, shape and strides (in elements).
+struct TensorArg {
+  uint64_t address = 0;
+  std::vector<int64_t> shape, strides;
+};
+struct PointerArg {
+  uint64_t address = 0;
+};
+using Arg = std::variant<TensorArg, PointerArg, double>;
+
+struct Kernel {
+  void *module = nullptr;
+  void *function = nullptr;
+  KernelMetadata meta;
+};
+
+class Device {
+public:
+  /// Device 0 with its primary context; null (and the reason) where there is
+  /// no driver or no GPU.
+  static Device *open(std::string &error);
+
+  std::string name() const;
+
+  bool alloc(size_t bytes, uint64_t &address, std::string &error);
+  bool free(uint64_t address, std::string &error);
+  bool copyToDevice(uint64_t address, const void *data, size_t bytes, std::string &error);
+  bool copyToHost(void *data, uint64_t address, size_t bytes, std::string &error);
+
+  /// Loads PTX text or a cubin image and finds the metadata's kernel in it.
+  bool load(const std::string &image, const KernelMetadata &meta, Kernel &kernel,
+            std::string &error);
+  /// Checks `args` against the kernel's parameters and launches it on the
+  /// default stream with the metadata's block size and shared memory.
+  bool launch(const Kernel &kernel, std::array<int64_t, 3> grid, const std::vector<Arg> &args,
+              std::string &error);
+  bool synchronize(std::string &error);
+
+  /// Milliseconds taken by `repeats` launches back to back, measured with CUDA events.
+  bool time(const Kernel &kernel, std::array<int64_t, 3> grid, const std::vector<Arg> &args,
+            int repeats, float &milliseconds, std::string &error);
+
+private:
+  Device() = default;
+  bool check(int result, const char *call, const std::string &context, std::string &error);
+};
+
+} // namespace tilec::rt
+
+#endif // TILEC_RUNTIME_RUNTIME_H

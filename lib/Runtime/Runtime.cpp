@@ -1,0 +1,394 @@
+//===- Runtime.cpp - load tilec PTX and launch it (CUDA driver API) -------===//
+
+#include "tilec/Runtime/Runtime.h"
+
+#include "tilec/Runtime/Json.h"
+
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <optional>
+
+namespace tilec::rt {
+
+namespace {
+
+// The few CUDA driver API types and entry points used, declared here so that
+// no CUDA header or library is needed to build.
+using CUresult = int;
+using CUdevice = int;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+using CUevent = void *;
+using CUdeviceptr = unsigned long long;
+
+constexpr int kMaxDynamicSharedSize = 8; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+
+struct Api {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*cuModuleLoadData)(CUmodule *, const void *);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, CUstream, void **, void **);
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventSynchronize)(CUevent);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+  CUresult (*cuEventDestroy)(CUevent);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+};
+
+Api api;
+CUdevice device = 0;
+
+template <typename Fn> bool resolve(void *lib, Fn &fn, const char *name, std::string &error) {
+  fn = reinterpret_cast<Fn>(dlsym(lib, name));
+  if (!fn)
+    error = std::string("libcuda.so.1 has no ") + name;
+  return fn != nullptr;
+}
+
+std::string errorName(CUresult result) {
+  const char *name = nullptr, *text = nullptr;
+  if (api.cuGetErrorName)
+    api.cuGetErrorName(result, &name);
+  if (api.cuGetErrorString)
+    api.cuGetErrorString(result, &text);
+  return std::string(name ? name : "CUDA error " + std::to_string(result)) +
+         (text ? std::string(" (") + text + ")" : "");
+}
+
+} // namespace
+
+bool Device::check(int result, const char *call, const std::string &context,
+                   std::string &error) {
+  if (result == 0)
+    return true;
+  error = std::string(call) + (context.empty() ? "" : " (" + context + ")") + ": " +
+          errorName(result);
+  return false;
+}
+
+Device *Device::open(std::string &error) {
+  static Device *opened = nullptr;
+  static std::string openError;
+  if (opened || !openError.empty()) {
+    error = openError;
+    return opened;
+  }
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    openError = std::string("cannot load the CUDA driver (libcuda.so.1): ") + dlerror();
+    error = openError;
+    return nullptr;
+  }
+  bool ok = resolve(lib, api.cuInit, "cuInit", openError) &&
+            resolve(lib, api.cuDeviceGet, "cuDeviceGet", openError) &&
+            resolve(lib, api.cuDeviceGetName, "cuDeviceGetName", openError) &&
+            resolve(lib, api.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", openError) &&
+            resolve(lib, api.cuCtxSetCurrent, "cuCtxSetCurrent", openError) &&
+            resolve(lib, api.cuCtxSynchronize, "cuCtxSynchronize", openError) &&
+            resolve(lib, api.cuMemAlloc, "cuMemAlloc_v2", openError) &&
+            resolve(lib, api.cuMemFree, "cuMemFree_v2", openError) &&
+            resolve(lib, api.cuMemcpyHtoD, "cuMemcpyHtoD_v2", openError) &&
+            resolve(lib, api.cuMemcpyDtoH, "cuMemcpyDtoH_v2", openError) &&
+            resolve(lib, api.cuModuleLoadData, "cuModuleLoadData", openError) &&
+            resolve(lib, api.cuModuleGetFunction, "cuModuleGetFunction", openError) &&
+            resolve(lib, api.cuFuncSetAttribute, "cuFuncSetAttribute", openError) &&
+            resolve(lib, api.cuLaunchKernel, "cuLaunchKernel", openError) &&
+            resolve(lib, api.cuEventCreate, "cuEventCreate", openError) &&
+            resolve(lib, api.cuEventRecord, "cuEventRecord", openError) &&
+            resolve(lib, api.cuEventSynchronize, "cuEventSynchronize", openError) &&
+            resolve(lib, api.cuEventElapsedTime, "cuEventElapsedTime", openError) &&
+            resolve(lib, api.cuEventDestroy, "cuEventDestroy_v2", openError) &&
+            resolve(lib, api.cuGetErrorName, "cuGetErrorName", openError) &&
+            resolve(lib, api.cuGetErrorString, "cuGetErrorString", openError);
+  if (!ok) {
+    error = openError;
+    return nullptr;
+  }
+  Device probe;
+  CUcontext context = nullptr;
+  if (!probe.check(api.cuInit(0), "cuInit", "", openError) ||
+      !probe.check(api.cuDeviceGet(&device, 0), "cuDeviceGet", "device 0", openError) ||
+      !probe.check(api.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain",
+                   "", openError) ||
+      !probe.check(api.cuCtxSetCurrent(context), "cuCtxSetCurrent", "", openError)) {
+    error = openError;
+    return nullptr;
+  }
+  opened = new Device();
+  return opened;
+}
+
+std::string Device::name() const {
+  char name[256] = {0};
+  api.cuDeviceGetName(name, sizeof name, device);
+  return name;
+}
+
+bool Device::alloc(size_t bytes, uint64_t &address, std::string &error) {
+  CUdeviceptr ptr = 0;
+  if (!check(api.cuMemAlloc(&ptr, bytes ? bytes : 1), "cuMemAlloc",
+             std::to_string(bytes) + " bytes", error))
+    return false;
+  address = ptr;
+  return true;
+}
+
+bool Device::free(uint64_t address, std::string &error) {
+  return check(api.cuMemFree(address), "cuMemFree", "", error);
+}
+
+bool Device::copyToDevice(uint64_t address, const void *data, size_t bytes, std::string &error) {
+  return check(api.cuMemcpyHtoD(address, data, bytes), "cuMemcpyHtoD",
+               std::to_string(bytes) + " bytes", error);
+}
+
+bool Device::copyToHost(void *data, uint64_t address, size_t bytes, std::string &error) {
+  return check(api.cuMemcpyDtoH(data, address, bytes), "cuMemcpyDtoH",
+               std::to_string(bytes) + " bytes", error);
+}
+
+bool Device::load(const std::string &image, const KernelMetadata &meta, Kernel &kernel,
+                  std::string &error) {
+  CUmodule module = nullptr;
+  // PTX must be NUL-terminated for cuModuleLoadData; std::string is.
+  if (!check(api.cuModuleLoadData(&module, image.c_str()), "cuModuleLoadData",
+             "kernel " + meta.kernel + ", " + meta.arch, error))
+    return false;
+  CUfunction function = nullptr;
+  if (!check(api.cuModuleGetFunction(&function, module, meta.kernel.c_str()),
+             "cuModuleGetFunction", meta.kernel, error))
+    return false;
+  if (meta.sharedBytes > 48 * 1024 &&
+      !check(api.cuFuncSetAttribute(function, kMaxDynamicSharedSize,
+                                    static_cast<int>(meta.sharedBytes)),
+             "cuFuncSetAttribute", "dynamic shared memory " + std::to_string(meta.sharedBytes),
+             error))
+    return false;
+  kernel = Kernel{module, function, meta};
+  return true;
+}
+
+namespace {
+
+/// Kernel parameter storage: one slot per compiled-function argument.
+struct PackedArgs {
+  std::vector<std::array<unsigned char, 8>> slots;
+  std::vector<void *> pointers;
+};
+
+const char *kindName(KernelParam::Kind kind) {
+  switch (kind) {
+  case KernelParam::Kind::Tensor: return "tensor";
+  case KernelParam::Kind::Pointer: return "pointer";
+  case KernelParam::Kind::Scalar: return "scalar";
+  }
+  return "?";
+}
+
+bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &packed,
+          std::string &error) {
+  if (args.size() != meta.params.size()) {
+    error = meta.kernel + " takes " + std::to_string(meta.params.size()) +
+            " arguments, the launch gives " + std::to_string(args.size());
+    return false;
+  }
+  std::vector<std::array<unsigned char, 8>> &slots = packed.slots;
+  auto push = [&](const void *data, size_t bytes) {
+    std::array<unsigned char, 8> slot{};
+    std::memcpy(slot.data(), data, bytes);
+    slots.push_back(slot);
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const KernelParam &param = meta.params[i];
+    auto mismatch = [&](const std::string &what) {
+      error = meta.kernel + " argument " + std::to_string(i) + " ('" + param.name + "', a " +
+              kindName(param.kind) + "): " + what;
+      return false;
+    };
+    switch (param.kind) {
+    case KernelParam::Kind::Tensor: {
+      const TensorArg *t = std::get_if<TensorArg>(&args[i]);
+      if (!t)
+        return mismatch("expected a TensorArg");
+      if (t->shape.size() != param.rank || t->strides.size() != param.rank)
+        return mismatch("expected rank " + std::to_string(param.rank) + ", got shape of rank " +
+                        std::to_string(t->shape.size()) + " and strides of rank " +
+                        std::to_string(t->strides.size()));
+      if (!t->address)
+        return mismatch("null device address");
+      for (size_t d = 0; d < t->shape.size(); ++d)
+        if (t->shape[d] < 0 || t->shape[d] > INT32_MAX)
+          return mismatch("dimension " + std::to_string(d) + " = " +
+                          std::to_string(t->shape[d]) + " is outside [0, 2^31)");
+      push(&t->address, 8);
+      for (int64_t d : t->shape) {
+        int32_t v = static_cast<int32_t>(d);
+        push(&v, 4);
+      }
+      for (int64_t s : t->strides)
+        push(&s, 8);
+      break;
+    }
+    case KernelParam::Kind::Pointer: {
+      const PointerArg *p = std::get_if<PointerArg>(&args[i]);
+      if (!p)
+        return mismatch("expected a PointerArg");
+      push(&p->address, 8);
+      break;
+    }
+    case KernelParam::Kind::Scalar: {
+      const double *v = std::get_if<double>(&args[i]);
+      if (!v)
+        return mismatch("expected a number");
+      switch (param.dtype) {
+      case DType::I32: {
+        int32_t x = static_cast<int32_t>(*v);
+        push(&x, 4);
+        break;
+      }
+      case DType::I64: {
+        int64_t x = static_cast<int64_t>(*v);
+        push(&x, 8);
+        break;
+      }
+      case DType::F32: {
+        float x = static_cast<float>(*v);
+        push(&x, 4);
+        break;
+      }
+      default: return mismatch("scalar type not supported by the runtime");
+      }
+      break;
+    }
+    }
+  }
+  if (!meta.functionArgs.empty() && slots.size() != meta.functionArgs.size()) {
+    error = meta.kernel + ": the arguments expand to " + std::to_string(slots.size()) +
+            " function arguments, the metadata lists " +
+            std::to_string(meta.functionArgs.size());
+    return false;
+  }
+  for (auto &slot : slots)
+    packed.pointers.push_back(slot.data());
+  return true;
+}
+
+} // namespace
+
+bool Device::launch(const Kernel &kernel, std::array<int64_t, 3> grid,
+                    const std::vector<Arg> &args, std::string &error) {
+  PackedArgs packed;
+  if (!pack(kernel.meta, args, packed, error))
+    return false;
+  for (int64_t g : grid)
+    if (g <= 0 || g > INT32_MAX) {
+      error = kernel.meta.kernel + ": grid (" + std::to_string(grid[0]) + ", " +
+              std::to_string(grid[1]) + ", " + std::to_string(grid[2]) + ") must be positive";
+      return false;
+    }
+  std::string context = kernel.meta.kernel + ", grid " + std::to_string(grid[0]) + "x" +
+                        std::to_string(grid[1]) + "x" + std::to_string(grid[2]) + ", block " +
+                        std::to_string(kernel.meta.threadsPerBlock) + ", shared " +
+                        std::to_string(kernel.meta.sharedBytes);
+  return check(api.cuLaunchKernel(kernel.function, static_cast<unsigned>(grid[0]),
+                                  static_cast<unsigned>(grid[1]), static_cast<unsigned>(grid[2]),
+                                  static_cast<unsigned>(kernel.meta.threadsPerBlock), 1, 1,
+                                  static_cast<unsigned>(kernel.meta.sharedBytes), nullptr,
+                                  packed.pointers.data(), nullptr),
+               "cuLaunchKernel", context, error);
+}
+
+bool Device::synchronize(std::string &error) {
+  return check(api.cuCtxSynchronize(), "cuCtxSynchronize", "after the kernel", error);
+}
+
+bool Device::time(const Kernel &kernel, std::array<int64_t, 3> grid, const std::vector<Arg> &args,
+                  int repeats, float &milliseconds, std::string &error) {
+  CUevent start = nullptr, stop = nullptr;
+  if (!check(api.cuEventCreate(&start, 0), "cuEventCreate", "", error) ||
+      !check(api.cuEventCreate(&stop, 0), "cuEventCreate", "", error))
+    return false;
+  bool ok = check(api.cuEventRecord(start, nullptr), "cuEventRecord", "", error);
+  for (int i = 0; ok && i < repeats; ++i)
+    ok = launch(kernel, grid, args, error);
+  ok = ok && check(api.cuEventRecord(stop, nullptr), "cuEventRecord", "", error) &&
+       check(api.cuEventSynchronize(stop), "cuEventSynchronize", "", error) &&
+       check(api.cuEventElapsedTime(&milliseconds, start, stop), "cuEventElapsedTime", "", error);
+  api.cuEventDestroy(start);
+  api.cuEventDestroy(stop);
+  return ok;
+}
+
+static std::optional<DType> parseDType(const std::string &name) {
+  for (DType t : {DType::I1, DType::I32, DType::I64, DType::F16, DType::BF16, DType::F32})
+    if (toString(t) == name)
+      return t;
+  return std::nullopt;
+}
+
+bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error) {
+  std::optional<json::Value> doc = json::parse(text, error);
+  if (!doc)
+    return false;
+  auto need = [&](const char *key, json::Value::Kind kind) -> const json::Value * {
+    const json::Value *v = doc->get(key);
+    if (!v || v->kind != kind) {
+      error = std::string("kernel metadata lacks '") + key + "'";
+      return nullptr;
+    }
+    return v;
+  };
+  const json::Value *kernel = need("kernel", json::Value::Kind::String);
+  const json::Value *arch = need("arch", json::Value::Kind::String);
+  const json::Value *warps = need("num_warps", json::Value::Kind::Number);
+  const json::Value *threads = need("threads_per_block", json::Value::Kind::Number);
+  const json::Value *shared = need("shared_bytes", json::Value::Kind::Number);
+  const json::Value *params = need("params", json::Value::Kind::Array);
+  if (!kernel || !arch || !warps || !threads || !shared || !params)
+    return false;
+  meta.kernel = kernel->string;
+  meta.arch = arch->string;
+  meta.numWarps = static_cast<int64_t>(warps->number);
+  meta.threadsPerBlock = static_cast<int64_t>(threads->number);
+  meta.sharedBytes = static_cast<int64_t>(shared->number);
+  for (const json::Value &p : params->array) {
+    const json::Value *name = p.get("name"), *kind = p.get("kind"), *dtype = p.get("dtype"),
+                      *rank = p.get("rank");
+    std::optional<DType> type = dtype ? parseDType(dtype->string) : std::nullopt;
+    if (!name || !kind || !type || !rank) {
+      error = "kernel metadata has a malformed parameter";
+      return false;
+    }
+    KernelParam param{name->string, KernelParam::Kind::Scalar, *type,
+                      static_cast<unsigned>(rank->number)};
+    if (kind->string == "tensor")
+      param.kind = KernelParam::Kind::Tensor;
+    else if (kind->string == "pointer")
+      param.kind = KernelParam::Kind::Pointer;
+    meta.params.push_back(param);
+  }
+  if (const json::Value *args = doc->get("function_args"))
+    for (const json::Value &a : args->array)
+      meta.functionArgs.push_back(a.string);
+  return true;
+}
+
+} // namespace tilec::rt

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Writes the GPU test cases into gpu-cases/ (or $1): every example and
+# attention variant compiled to PTX (--arch, default sm_80) with random
+# inputs and the double-precision reference's outputs, at ragged sizes.
+# tilec-run-case runs them on a GPU (ctest label gpu, scripts/gpu-check.sh).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tilec=${TILEC:-$root/build/bin/tilec}
+out=${1:-$root/gpu-cases}
+arch=${ARCH:-sm_80}
+rm -rf "$out"
+mkdir -p "$out"
+
+case_() { # name kernel [flags...]
+  local name=$1 kernel=$2
+  shift 2
+  "$tilec" --kernel="$kernel" --arch="$arch" --export-case="$out/$name" "$@" >/dev/null
+}
+
+case_ vector_add_3000 vector_add --size n=3000
+case_ vector_add_1 vector_add --set block=128 --size n=1
+case_ vector_add_100k vector_add --size n=100000
+case_ matmul_ragged matmul --size m=100 --size n=72 --size k=50
+case_ matmul_256 matmul --size m=256 --size n=256 --size k=256
+case_ matmul_small_blocks matmul --set block_m=32 --set block_n=16 --set block_k=16 --size m=33 --size n=17 --size k=129
+case_ row_softmax row_softmax --size rows=37 --size cols=200
+case_ row_softmax_tiny row_softmax --set block_rows=4 --set block_cols=16 --size rows=5 --size cols=3 --size amplitude=60
+
+for v in fwd fwd_causal fwd_sliding_window fwd_gqa fwd_alibi fwd_softcap; do
+  k=flash_attention_$v
+  case_ ${v}_square $k --size seq_q=100 --size seq_k=100
+  case_ ${v}_ragged $k --set block_m=64 --set block_n=32 --size seq_q=37 --size seq_k=130
+  case_ ${v}_empty_rows $k --size seq_q=130 --size seq_k=45
+  case_ ${v}_d128_f16 $k --set head_dim=128 --set dtype=f16 --size batch=2 --size heads=4 --size seq_q=70 --size seq_k=90 --size amplitude=4
+done
+case_ gqa_group2 flash_attention_fwd_gqa --set group=2 --size heads=4 --size seq_q=50 --size seq_k=77
+case_ mqa flash_attention_fwd_gqa --set group=4 --size batch=2 --size heads=4 --size seq_q=50 --size seq_k=77
+case_ large_logits flash_attention_fwd --size seq_q=64 --size seq_k=100 --size amplitude=10
+echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1))"

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (no LLVM there): builds the GPU-side parts without
+# MLIR, runs every case in gpu-cases/ on the GPU against its reference, and
+# runs compute-sanitizer memcheck on the small cases. Logs go to $OUT (or out/).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/out}
+mkdir -p "$out"
+cd "$root"
+{
+  echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+  cmake -G Ninja -S . -B build-gpu -DTILEC_ENABLE_MLIR=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build build-gpu
+} >"$out/gpu-build.log" 2>&1 || { cat "$out/gpu-build.log"; exit 1; }
+
+runner=build-gpu/bin/tilec-run-case
+"$runner" --cases-in=gpu-cases 2>&1 | tee "$out/gpu-cases.log"
+status=${PIPESTATUS[0]}
+
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+: >"$out/memcheck.log"
+for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_rows fwd_sliding_window_ragged fwd_alibi_square fwd_d128_f16; do
+  [ -d "gpu-cases/$c" ] || continue
+  echo "== memcheck $c" >>"$out/memcheck.log"
+  "$sanitizer" --tool memcheck --error-exitcode 3 "$runner" "gpu-cases/$c" >>"$out/memcheck.log" 2>&1
+  echo "exit $?" >>"$out/memcheck.log"
+done
+grep -E "^== |ERROR SUMMARY|^exit" "$out/memcheck.log"
+exit "$status"

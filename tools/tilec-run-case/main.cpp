@@ -1,0 +1,252 @@
+//===- main.cpp - tilec-run-case: run a kernel case on the GPU and check it ===//
+//
+// A case is a directory written by `tilec --kernel=... --export-case=DIR`:
+// the PTX and its launch metadata, the input buffers as the device stores
+// them, the launch (grid and arguments), and the expected outputs from the
+// double-precision reference. This tool needs only the CUDA driver, so it
+// builds without LLVM on the GPU machine.
+//
+//   tilec-run-case DIR...            check each case (each in its own process)
+//   tilec-run-case --time=N DIR      also time N back-to-back launches
+//
+// Exit: 0 all passed, 1 a failure, 77 no GPU (the reason is printed).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/Json.h"
+#include "tilec/Runtime/Runtime.h"
+#include "tilec/Support/Numeric.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <dirent.h>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace tilec;
+
+namespace {
+
+constexpr int kSkip = 77;
+
+bool readFile(const std::string &path, std::string &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  out = text.str();
+  return true;
+}
+
+int fail(const std::string &dir, const std::string &message) {
+  std::fprintf(stderr, "tilec-run-case: %s: %s\n", dir.c_str(), message.c_str());
+  return 1;
+}
+
+std::optional<DType> parseDType(const std::string &name) {
+  for (DType t : {DType::I1, DType::I32, DType::I64, DType::F16, DType::BF16, DType::F32})
+    if (toString(t) == name)
+      return t;
+  return std::nullopt;
+}
+
+std::vector<int64_t> ints(const json::Value *array) {
+  std::vector<int64_t> out;
+  if (array)
+    for (const json::Value &v : array->array)
+      out.push_back(static_cast<int64_t>(v.number));
+  return out;
+}
+
+int runCase(const std::string &dir, int timeRepeats) {
+  std::string text, error;
+  if (!readFile(dir + "/case.json", text))
+    return fail(dir, "no case.json (write one with tilec --export-case=DIR)");
+  std::optional<json::Value> doc = json::parse(text, error);
+  if (!doc)
+    return fail(dir, "case.json: " + error);
+
+  rt::Device *gpu = rt::Device::open(error);
+  if (!gpu) {
+    std::printf("SKIP %s: %s\n", dir.c_str(), error.c_str());
+    return kSkip;
+  }
+
+  std::string ptx, metaText;
+  const json::Value *ptxName = doc->get("ptx"), *metaName = doc->get("metadata");
+  if (!ptxName || !metaName || !readFile(dir + "/" + ptxName->string, ptx) ||
+      !readFile(dir + "/" + metaName->string, metaText))
+    return fail(dir, "cannot read the PTX or metadata named in case.json");
+  rt::KernelMetadata meta;
+  if (!rt::parseMetadata(metaText, meta, error))
+    return fail(dir, error);
+  rt::Kernel kernel;
+  if (!gpu->load(ptx, meta, kernel, error))
+    return fail(dir, error);
+
+  // Buffers: upload inputs (outputs start as their sentinel contents).
+  struct Buffer {
+    std::string name;
+    DType dtype;
+    uint64_t address = 0;
+    size_t bytes = 0;
+    std::string expectedFile;
+  };
+  std::vector<Buffer> buffers;
+  const json::Value *bufferList = doc->get("buffers");
+  if (!bufferList)
+    return fail(dir, "case.json lists no buffers");
+  for (const json::Value &b : bufferList->array) {
+    Buffer buffer;
+    buffer.name = b.get("name") ? b.get("name")->string : "?";
+    std::optional<DType> dtype = b.get("dtype") ? parseDType(b.get("dtype")->string) : std::nullopt;
+    if (!dtype)
+      return fail(dir, "buffer '" + buffer.name + "' has no valid dtype");
+    buffer.dtype = *dtype;
+    std::string data;
+    if (!b.get("input") || !readFile(dir + "/" + b.get("input")->string, data))
+      return fail(dir, "cannot read the contents of buffer '" + buffer.name + "'");
+    buffer.bytes = data.size();
+    if (!gpu->alloc(buffer.bytes, buffer.address, error) ||
+        !gpu->copyToDevice(buffer.address, data.data(), data.size(), error))
+      return fail(dir, error);
+    if (const json::Value *e = b.get("expected"); e && e->isString())
+      buffer.expectedFile = e->string;
+    buffers.push_back(buffer);
+  }
+
+  std::vector<rt::Arg> args;
+  for (const json::Value &a : doc->get("args")->array) {
+    auto bufferAddress = [&](const json::Value *index, int64_t offset) -> uint64_t {
+      const Buffer &buffer = buffers.at(static_cast<size_t>(index->number));
+      return buffer.address + static_cast<uint64_t>(offset) * byteSize(buffer.dtype);
+    };
+    int64_t offset = a.get("offset") ? static_cast<int64_t>(a.get("offset")->number) : 0;
+    if (const json::Value *t = a.get("tensor"))
+      args.push_back(rt::TensorArg{bufferAddress(t, offset), ints(a.get("shape")),
+                                   ints(a.get("strides"))});
+    else if (const json::Value *p = a.get("pointer"))
+      args.push_back(rt::PointerArg{bufferAddress(p, offset)});
+    else if (const json::Value *s = a.get("scalar"))
+      args.push_back(s->number);
+    else
+      return fail(dir, "an argument in case.json is neither tensor, pointer nor scalar");
+  }
+  std::vector<int64_t> gridList = ints(doc->get("grid"));
+  if (gridList.size() != 3)
+    return fail(dir, "case.json needs a grid of three numbers");
+  std::array<int64_t, 3> grid{gridList[0], gridList[1], gridList[2]};
+
+  if (!gpu->launch(kernel, grid, args, error) || !gpu->synchronize(error))
+    return fail(dir, error);
+
+  double tolerance = doc->get("tolerance") ? doc->get("tolerance")->number : 1e-2;
+  bool ok = true;
+  for (const Buffer &buffer : buffers) {
+    if (buffer.expectedFile.empty())
+      continue;
+    std::vector<uint8_t> bytes(buffer.bytes);
+    if (!gpu->copyToHost(bytes.data(), buffer.address, buffer.bytes, error))
+      return fail(dir, error);
+    std::string expectedData;
+    if (!readFile(dir + "/" + buffer.expectedFile, expectedData))
+      return fail(dir, "cannot read " + buffer.expectedFile);
+    std::vector<double> expected(expectedData.size() / sizeof(double));
+    std::memcpy(expected.data(), expectedData.data(), expected.size() * sizeof(double));
+    Comparison cmp = compareOutputs(decode(buffer.dtype, bytes), expected);
+    bool pass = cmp.within(tolerance);
+    ok = ok && pass;
+    std::printf("%s %s %-5s max |error| %.3g, normalized %.3g (tolerance %.3g), NaN %lld, "
+                "inf mismatches %lld, worst element %lld\n",
+                pass ? "PASS" : "FAIL", dir.c_str(), buffer.name.c_str(), cmp.maxAbsError,
+                cmp.normalizedError, tolerance, static_cast<long long>(cmp.nanCount),
+                static_cast<long long>(cmp.infMismatches),
+                static_cast<long long>(cmp.worstIndex));
+  }
+  if (timeRepeats > 0) {
+    float ms = 0;
+    if (!gpu->launch(kernel, grid, args, error) || !gpu->synchronize(error) ||
+        !gpu->time(kernel, grid, args, timeRepeats, ms, error))
+      return fail(dir, error);
+    std::printf("TIME %s %.4f ms per launch (%d launches)\n", dir.c_str(), ms / timeRepeats,
+                timeRepeats);
+  }
+  for (const Buffer &buffer : buffers)
+    gpu->free(buffer.address, error);
+  return ok ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int timeRepeats = 0;
+  std::vector<std::string> dirs;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--time=", 0) == 0) {
+      timeRepeats = std::atoi(arg.c_str() + 7);
+    } else if (arg.rfind("--cases-in=", 0) == 0) {
+      std::string root = arg.substr(11);
+      std::vector<std::string> found;
+      if (DIR *d = opendir(root.c_str())) {
+        while (dirent *entry = readdir(d)) {
+          std::string path = root + "/" + entry->d_name, probe;
+          if (entry->d_name[0] != '.' && readFile(path + "/case.json", probe))
+            found.push_back(path);
+        }
+        closedir(d);
+      }
+      if (found.empty()) {
+        std::printf("SKIP: no kernel cases in %s (make them with scripts/gpu-cases.sh on a "
+                    "machine with LLVM)\n",
+                    root.c_str());
+        return kSkip;
+      }
+      std::sort(found.begin(), found.end());
+      dirs.insert(dirs.end(), found.begin(), found.end());
+    }
+    else if (arg == "--help" || arg == "-h") {
+      std::printf("usage: tilec-run-case [--time=N] CASE_DIR...\n"
+                  "       tilec-run-case [--time=N] --cases-in=DIR   (every case under DIR)\n"
+                  "Runs each case written by `tilec --export-case=DIR` on GPU 0 and checks\n"
+                  "its outputs against the reference. Exit 0: all pass, 1: a failure,\n"
+                  "77: no GPU here (the reason is printed).\n");
+      return 0;
+    } else
+      dirs.push_back(arg);
+  }
+  if (dirs.empty()) {
+    std::fprintf(stderr, "tilec-run-case: give one or more case directories (see --help)\n");
+    return 1;
+  }
+  if (dirs.size() == 1)
+    return runCase(dirs[0], timeRepeats);
+  // Several cases: each in its own process, so a fault that poisons the CUDA
+  // context fails that case only.
+  int failures = 0, skips = 0;
+  for (const std::string &dir : dirs) {
+    pid_t child = fork();
+    if (child == 0)
+      _exit(runCase(dir, timeRepeats));
+    int status = 0;
+    waitpid(child, &status, 0);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    if (!WIFEXITED(status))
+      std::printf("FAIL %s: crashed (signal %d)\n", dir.c_str(), WTERMSIG(status));
+    failures += code != 0 && code != kSkip;
+    skips += code == kSkip;
+  }
+  std::printf("%zu cases: %zu passed, %d failed, %d skipped\n", dirs.size(),
+              dirs.size() - failures - skips, failures, skips);
+  if (failures)
+    return 1;
+  return skips == static_cast<int>(dirs.size()) ? kSkip : 0;
+}
