@@ -233,9 +233,14 @@ int main(int argc, char **argv) {
   // context fails that case only.
   int failures = 0, skips = 0;
   for (const std::string &dir : dirs) {
+    std::fflush(stdout);
     pid_t child = fork();
-    if (child == 0)
-      _exit(runCase(dir, timeRepeats));
+    if (child == 0) {
+      int code = runCase(dir, timeRepeats);
+      std::fflush(stdout);
+      std::fflush(stderr);
+      _exit(code);
+    }
     int status = 0;
     waitpid(child, &status, 0);
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
