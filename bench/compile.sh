@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Compiles the benchmark kernels to PTX + metadata into bench-ptx/ (or $1),
+# reporting ptxas registers and spills, for bench/bench_tilec.py on the GPU.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tilec=${TILEC:-$root/build/bin/tilec}
+out=${1:-$root/bench-ptx}
+arch=${ARCH:-sm_80}
+mkdir -p "$out"
+compile() { # file kernel warps [--set ...]
+  local file=$1 kernel=$2 warps=$3
+  shift 3
+  "$tilec" --kernel="$kernel" --arch="$arch" --num-warps="$warps" --emit=cubin -o "$out/$file.cubin" "$@" \
+    2>&1 | grep -E "registers|spill" | sed "s/^/$file: /"
+}
+compile matmul_64x64x32_w4 matmul 4 --set block_m=64 --set block_n=64 --set block_k=32
+compile matmul_128x64x32_w4 matmul 4 --set block_m=128 --set block_n=64 --set block_k=32
+for d in 64 128; do
+  compile flash_attention_fwd_d${d}_m64_n64_w4 flash_attention_fwd 4 --set head_dim=$d
+  compile flash_attention_fwd_causal_d${d}_m64_n64_w4 flash_attention_fwd_causal 4 --set head_dim=$d
+done
