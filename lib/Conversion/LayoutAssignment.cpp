@@ -33,7 +33,23 @@ const LinearLayout *LayoutAssignment::lookup(Value value) const {
 
 std::pair<int64_t, int64_t> LayoutAssignment::dotWarps(int64_t m, int64_t n) const {
   int64_t warpsM = std::min(numWarps, std::max<int64_t>(1, m / 16));
-  return {warpsM, numWarps / warpsM};
+  int64_t warpsN = std::min(numWarps / warpsM, std::max<int64_t>(1, n / 8));
+  return {warpsM, warpsN};
+}
+
+LinearLayout LayoutAssignment::dotAccumulator(int64_t m, int64_t n) const {
+  auto [wm, wn] = dotWarps(m, n);
+  return LinearLayout::mmaAccumulator(m, n, wm, wn).replicatedOver(numWarps);
+}
+
+LinearLayout LayoutAssignment::dotOperandA(int64_t m, int64_t n, int64_t k) const {
+  auto [wm, wn] = dotWarps(m, n);
+  return LinearLayout::mmaOperandA(m, k, wm, wn).replicatedOver(numWarps);
+}
+
+LinearLayout LayoutAssignment::dotOperandB(int64_t m, int64_t n, int64_t k) const {
+  auto [wm, wn] = dotWarps(m, n);
+  return LinearLayout::mmaOperandB(k, n, wm, wn).replicatedOver(numWarps);
 }
 
 LinearLayout LayoutAssignment::defaultLayout(RankedTensorType type) const {
@@ -48,11 +64,8 @@ LinearLayout LayoutAssignment::defaultLayout(RankedTensorType type) const {
 std::optional<LinearLayout> LayoutAssignment::hintFromUsers(Value value) const {
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
-    if (auto dot = dyn_cast<tile::DotOp>(user); dot && use.getOperandNumber() == 2) {
-      auto [wm, wn] = dotWarps(dot.getType().getDimSize(0), dot.getType().getDimSize(1));
-      return LinearLayout::mmaAccumulator(dot.getType().getDimSize(0),
-                                          dot.getType().getDimSize(1), wm, wn);
-    }
+    if (auto dot = dyn_cast<tile::DotOp>(user); dot && use.getOperandNumber() == 2)
+      return dotAccumulator(dot.getType().getDimSize(0), dot.getType().getDimSize(1));
     if (isa<scf::YieldOp>(user)) {
       Operation *parent = user->getParentOp();
       if (auto loop = dyn_cast<scf::ForOp>(parent))
@@ -174,13 +187,12 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
 
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
     int64_t m = type.getDimSize(0), n = type.getDimSize(1);
-    auto [wm, wn] = dotWarps(m, n);
     int64_t k = dot.getA().getType().getDimSize(1);
-    if (m % (16 * wm) || n % (8 * wn) || k % 16)
-      return op->emitError("tile.dot on the GPU needs M a multiple of ")
-             << 16 * wm << ", N of " << 8 * wn << " and K of 16 (mma.sync m16n8k16), got "
+    if (m % 16 || n % 8 || k % 16)
+      return op->emitError("tile.dot on the GPU needs M a multiple of 16, N of 8 and K of 16 "
+                           "(mma.sync m16n8k16), got ")
              << m << "x" << n << "x" << k;
-    set(dot.getResult(), LinearLayout::mmaAccumulator(m, n, wm, wn));
+    set(dot.getResult(), dotAccumulator(m, n));
     return success();
   }
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {

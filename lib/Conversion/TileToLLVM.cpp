@@ -286,6 +286,12 @@ TileRegs KernelLowering::exchange(const TileRegs &src, const LinearLayout &dst, 
 
 LogicalResult KernelLowering::run() {
   MLIRContext *ctx = kernel.getContext();
+  for (BlockArgument arg : kernel.getArguments())
+    if (!isa<tile::PointerType, IntegerType, FloatType>(arg.getType()))
+      return kernel.emitError("the GPU lowering takes pointers and scalars as kernel arguments; "
+                              "argument ")
+             << arg.getArgNumber() << " is " << arg.getType()
+             << " (make descriptors inside the kernel with tile.make_desc)";
   b.setInsertionPoint(kernel);
   SmallVector<Type> argTypes;
   for (Type type : kernel.getArgumentTypes())
@@ -716,6 +722,8 @@ static std::pair<Value, Value> blockElement(OpBuilder &b, Location loc, const De
 }
 
 LogicalResult KernelLowering::lowerLoadBlock(tile::LoadBlockOp op) {
+  if (!descriptors.count(op.getDesc()))
+    return op.emitError("the GPU lowering needs the descriptor made by tile.make_desc in the kernel");
   const Descriptor &d = descriptors[op.getDesc()];
   const LinearLayout &l = *layouts.lookup(op);
   SmallVector<Value> offsets;
@@ -739,6 +747,8 @@ LogicalResult KernelLowering::lowerLoadBlock(tile::LoadBlockOp op) {
 }
 
 LogicalResult KernelLowering::lowerStoreBlock(tile::StoreBlockOp op) {
+  if (!descriptors.count(op.getDesc()))
+    return op.emitError("the GPU lowering needs the descriptor made by tile.make_desc in the kernel");
   const Descriptor &d = descriptors[op.getDesc()];
   const TileRegs &value = tiles[op.getValue()];
   if (!registerClass(d.elementType).first)
@@ -811,9 +821,9 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   int64_t m = op.getType().getDimSize(0), n = op.getType().getDimSize(1);
   int64_t k = op.getA().getType().getDimSize(1);
   auto [wm, wn] = layouts.dotWarps(m, n);
-  LinearLayout accLayout = LinearLayout::mmaAccumulator(m, n, wm, wn);
-  TileRegs a = operandIn(op.getA(), LinearLayout::mmaOperandA(m, k, wm, wn));
-  TileRegs bOp = operandIn(op.getB(), LinearLayout::mmaOperandB(k, n, wm, wn));
+  LinearLayout accLayout = layouts.dotAccumulator(m, n);
+  TileRegs a = operandIn(op.getA(), layouts.dotOperandA(m, n, k));
+  TileRegs bOp = operandIn(op.getB(), layouts.dotOperandB(m, n, k));
   TileRegs acc = operandIn(op.getC(), accLayout);
 
   auto pack = [&](Value lo, Value hi) {

@@ -125,6 +125,13 @@ LinearLayout LinearLayout::mmaOperandB(int64_t k, int64_t n, int64_t warpsM, int
   return LinearLayout({k, n}, regs, lanes, warps);
 }
 
+LinearLayout LinearLayout::replicatedOver(int64_t warps) const {
+  std::vector<Coords> warpBasesOut = warpBases;
+  while ((int64_t{1} << warpBasesOut.size()) < warps)
+    warpBasesOut.push_back(Coords(dims.size(), 0));
+  return LinearLayout(dims, regBases, laneBases, warpBasesOut);
+}
+
 static Coords dropDim(const Coords &c, int64_t dim) {
   Coords out;
   for (int64_t i = 0; i < static_cast<int64_t>(c.size()); ++i)

@@ -42,8 +42,13 @@ public:
 
   int64_t warps() const { return numWarps; }
 
-  /// The warp grid (warpsM, warpsN) of a dot with an MxN result.
+  /// The warp grid (warpsM, warpsN) of a dot with an MxN result: warps along
+  /// M first, then N; warps beyond warpsM·warpsN hold copies.
   std::pair<int64_t, int64_t> dotWarps(int64_t m, int64_t n) const;
+  /// The mma.sync layouts of a dot: accumulator (MxN), A (MxK), B (KxN).
+  LinearLayout dotAccumulator(int64_t m, int64_t n) const;
+  LinearLayout dotOperandA(int64_t m, int64_t n, int64_t k) const;
+  LinearLayout dotOperandB(int64_t m, int64_t n, int64_t k) const;
   LinearLayout defaultLayout(mlir::RankedTensorType type) const;
 
 private:

@@ -58,6 +58,9 @@ public:
   /// warps along M.
   static LinearLayout mmaOperandB(int64_t k, int64_t n, int64_t warpsM, int64_t warpsN);
 
+  /// The same layout spread over `numWarps` warps: the warps beyond its own
+  /// hold copies (zero bases).
+  LinearLayout replicatedOver(int64_t numWarps) const;
   /// The layout of the tile without dimension `dim` (a reduction's result):
   /// registers whose only contribution was along `dim` are dropped; lanes and
   /// warps along it become replicas.

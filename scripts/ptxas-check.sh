@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Compiles every registered kernel and every tile program in examples/tile-ir
+# to PTX for sm_80 and sm_90a and assembles it with ptxas. Any failure fails;
+# the register/spill report is kept in $2 (default: ptxas-report.txt).
+# Exit 77 (skipped) where ptxas is not installed.
+set -uo pipefail
+tilec=${1:?usage: ptxas-check.sh path/to/tilec [report]}
+report=${2:-ptxas-report.txt}
+root=$(cd "$(dirname "$0")/.." && pwd)
+ptxas=$(command -v ptxas || true)
+[ -n "$ptxas" ] || ptxas=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
+if [ ! -x "$ptxas" ]; then
+  echo "SKIP: no ptxas (CUDA toolkit) in PATH, \$CUDA_HOME/bin or /usr/local/cuda/bin"
+  exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+: >"$report"
+failures=0
+check() { # label, tilec arguments...
+  local label=$1
+  shift
+  for arch in sm_80 sm_90a; do
+    if out=$("$tilec" "$@" --arch=$arch --emit=cubin -o "$work/$label-$arch.cubin" 2>&1); then
+      regs=$(echo "$out" | grep -oE "Used [0-9]+ registers" | head -1)
+      spills=$(echo "$out" | grep -oE "[0-9]+ bytes spill stores" | head -1)
+      echo "ok   $label $arch: $regs, $spills" | tee -a "$report"
+    else
+      echo "FAIL $label $arch:" | tee -a "$report"
+      echo "$out" | tail -5 | tee -a "$report"
+      failures=$((failures + 1))
+    fi
+  done
+}
+for kernel in $("$tilec" --list-kernels | grep -E '^[a-z]' | cut -d' ' -f1); do
+  check "$kernel" --kernel="$kernel"
+done
+for file in "$root"/examples/tile-ir/*.mlir; do
+  check "$(basename "$file" .mlir)" "$file"
+done
+echo "ptxas: $failures failures; report in $report"
+[ "$failures" -eq 0 ]

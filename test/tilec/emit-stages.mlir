@@ -1,0 +1,34 @@
+// Each --emit stage of the driver, and its errors.
+// RUN: tilec --kernel=matmul --emit=gpu | FileCheck %s --check-prefix=GPU
+// RUN: tilec --kernel=matmul --emit=llvm | FileCheck %s --check-prefix=LLVM
+// RUN: tilec --kernel=matmul --emit=llvm-ir | FileCheck %s --check-prefix=IR
+// RUN: tilec --kernel=matmul --arch=sm_90a --num-warps=8 --emit=ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s --check-prefix=META < %t.json
+// RUN: tilec --kernel=vector_add --emit=ptx --dump-ir-dir=%t.dump -o %t.va.ptx
+// RUN: ls %t.dump | FileCheck %s --check-prefix=DUMP
+// RUN: tilec --kernel=vector_add --emit=ptx --pass-timing -o %t.va2.ptx 2>&1 | FileCheck %s --check-prefix=TIMING
+// RUN: not tilec --kernel=matmul --arch=sm_70 --emit=ptx 2>&1 | FileCheck %s --check-prefix=ARCH
+// RUN: not tilec --kernel=matmul --num-warps=3 --emit=ptx 2>&1 | FileCheck %s --check-prefix=WARPS
+// RUN: not tilec --kernel=matmul --emit=cubin 2>&1 | FileCheck %s --check-prefix=CUBIN
+
+// GPU: tile.dot {{.*}}tilegpu.layouts = ["<64x64, reg =
+// LLVM: llvm.func @matmul({{.*}}nvvm.kernel
+// LLVM: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// IR: define ptx_kernel void @matmul(
+// PTX: .target sm_90a
+// PTX: .entry matmul(
+// PTX: .reqntid 256, 1, 1
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// META: "kernel": "matmul",
+// META: "arch": "sm_90a",
+// META: "num_warps": 8,
+// META: "threads_per_block": 256,
+// META: "params": [{"name": "a", "kind": "tensor", "dtype": "bf16", "rank": 2}
+// META: "function_args": ["!llvm.ptr<1>", "i32", "i32", "i64", "i64",
+// DUMP: builtin_module_no-symbol-name
+// TIMING: Execution time report
+// TIMING: tilec: PTX done after
+// ARCH: tilec: error: unsupported --arch 'sm_70'; accepted: sm_80, sm_90a
+// WARPS: tilec: error: --num-warps must be a power of two in [1, 32], got 3
+// CUBIN: tilec: error: --emit=cubin needs -o FILE.cubin
