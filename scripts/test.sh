@@ -6,3 +6,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh"
 ctest --test-dir "${TILEC_BUILD_DIR:-$root/build}" --output-on-failure -j "$(nproc)"
+# Say why the GPU tests were skipped, if they were.
+ctest --test-dir "${TILEC_BUILD_DIR:-$root/build}" -L gpu -V 2>&1 | grep -E "^[0-9]+: SKIP" || true
