@@ -81,6 +81,35 @@ std::optional<LinearLayout> LayoutAssignment::hintFromUsers(Value value) const {
   return std::nullopt;
 }
 
+static std::optional<LinearLayout> reshapeUnitDims(const LinearLayout &src,
+                                                   ArrayRef<int64_t> shape);
+
+void LayoutAssignment::anchorToLoad(Value operand, const LinearLayout &layout) {
+  // The first dot to ask wins; other users of the same load convert from it.
+  // Not for operands every warp holds whole (B with warps along M): those are
+  // loaded once, coalesced, and staged in shared memory by the lowering.
+  for (const Coords &basis : layout.warps())
+    if (llvm::all_of(basis, [](int64_t x) { return x == 0; }))
+      return;
+  Operation *def = operand.getDefiningOp();
+  if (auto load = dyn_cast_or_null<tile::LoadBlockOp>(def)) {
+    loadAnchors.try_emplace(load.getResult(), layout);
+    return;
+  }
+  if (auto trans = dyn_cast_or_null<tile::TransOp>(def)) {
+    ArrayRef<int64_t> order = trans.getOrder();
+    std::vector<int64_t> inverse(order.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      inverse[order[i]] = static_cast<int64_t>(i);
+    anchorToLoad(trans.getSrc(), layout.transpose(inverse));
+    return;
+  }
+  if (auto reshape = dyn_cast_or_null<tile::ReshapeOp>(def))
+    if (std::optional<LinearLayout> l =
+            reshapeUnitDims(layout, reshape.getSrc().getType().getShape()))
+      anchorToLoad(reshape.getSrc(), *l);
+}
+
 LogicalResult LayoutAssignment::run() {
   WalkResult shapes = kernel.walk([&](Operation *op) {
     for (Type type : op->getResultTypes())
@@ -95,6 +124,14 @@ LogicalResult LayoutAssignment::run() {
   });
   if (shapes.wasInterrupted())
     return failure();
+  kernel.walk([&](tile::DotOp dot) {
+    int64_t m = dot.getType().getDimSize(0), n = dot.getType().getDimSize(1);
+    int64_t k = dot.getA().getType().getDimSize(1);
+    if (m % 16 || n % 8 || k % 16)
+      return;
+    anchorToLoad(dot.getA(), dotOperandA(m, n, k));
+    anchorToLoad(dot.getB(), dotOperandB(m, n, k));
+  });
   return visitBlock(kernel.getBody().front());
 }
 
@@ -216,6 +253,11 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
   if (isa<tile::SplatOp, arith::ConstantOp, tile::BroadcastOp>(op)) {
     std::optional<LinearLayout> hint = hintFromUsers(op->getResult(0));
     set(op->getResult(0), hint ? *hint : defaultLayout(type));
+    return success();
+  }
+  if (auto load = dyn_cast<tile::LoadBlockOp>(op)) {
+    auto anchor = loadAnchors.find(load.getResult());
+    set(load.getResult(), anchor != loadAnchors.end() ? anchor->second : defaultLayout(type));
     return success();
   }
   if (auto load = dyn_cast<tile::LoadOp>(op)) {

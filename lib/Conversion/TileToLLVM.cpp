@@ -105,10 +105,23 @@ private:
   LogicalResult lowerFor(scf::ForOp op);
   LogicalResult lowerIf(scf::IfOp op);
   LogicalResult lowerLoadBlock(tile::LoadBlockOp op);
+  /// The uniform condition under which a block access may use `width`-element
+  /// vectors: unit innermost stride, aligned base, strides, size and offset.
+  Value vectorAccessAllowed(const Descriptor &d, ArrayRef<Value> offsets, int64_t width);
+  SmallVector<Value> loadVectors(const Descriptor &d, ArrayRef<Value> offsets,
+                                 const LinearLayout &l, int64_t width, Value padding);
+  void storeVectors(const Descriptor &d, ArrayRef<Value> offsets, const TileRegs &value,
+                    int64_t width);
+  /// Elements to and from one 32-bit word.
+  Value packWord(ArrayRef<Value> elements);
+  SmallVector<Value> unpackWord(Value word, Type element);
   LogicalResult lowerStoreBlock(tile::StoreBlockOp op);
   LogicalResult lowerLoad(tile::LoadOp op);
   LogicalResult lowerStore(tile::StoreOp op);
   LogicalResult lowerDot(tile::DotOp op);
+  struct StagedOperand stage(const TileRegs &tile, Type element);
+  SmallVector<Value> loadFragmentB(const struct StagedOperand &staged, Value k, Value n,
+                                   Type element);
   LogicalResult lowerReduce(tile::ReduceOp op);
   Value castScalar(Value value, Type to);
   LLVM::InlineAsmOp inlineAsm(TypeRange results, ValueRange operands, StringRef text,
@@ -721,6 +734,133 @@ static std::pair<Value, Value> blockElement(OpBuilder &b, Location loc, const De
   return {ptr, inBounds};
 }
 
+/// How many consecutive registers of `layout` hold consecutive elements
+/// along the last dimension (the low register bits step 1, 2, 4, ... there),
+/// capped at 16 bytes; 1 when fewer than 4 bytes would be moved together.
+static int64_t vectorWidth(const LinearLayout &layout, unsigned elementBits) {
+  int64_t last = layout.rank() - 1, width = 1;
+  for (const Coords &basis : layout.regs()) {
+    Coords step(layout.rank(), 0);
+    step[last] = width;
+    if (basis != step || 2 * width * elementBits > 128)
+      break;
+    width *= 2;
+  }
+  return width * elementBits >= 32 ? width : 1;
+}
+
+Value KernelLowering::vectorAccessAllowed(const Descriptor &d, ArrayRef<Value> offsets,
+                                          int64_t width) {
+  size_t last = d.shape.size() - 1;
+  unsigned bytes = d.elementType.getIntOrFloatBitWidth() / 8;
+  auto isZero = [&](Value v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
+                                 v.getType().isInteger(64) ? constI64(0) : constI32(0));
+  };
+  auto remainder = [&](Value v, int64_t by) {
+    return arith::RemSIOp::create(
+        b, loc, v, v.getType().isInteger(64) ? constI64(by) : constI32(by));
+  };
+  Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d.strides[last],
+                                   constI64(1));
+  Value address = LLVM::PtrToIntOp::create(b, loc, i64(), d.base);
+  ok = arith::AndIOp::create(b, loc, ok, isZero(remainder(address, width * bytes)));
+  for (size_t dim = 0; dim < last; ++dim)
+    ok = arith::AndIOp::create(b, loc, ok, isZero(remainder(d.strides[dim], width)));
+  ok = arith::AndIOp::create(b, loc, ok, isZero(remainder(d.shape[last], width)));
+  ok = arith::AndIOp::create(b, loc, ok, isZero(remainder(offsets[last], width)));
+  return ok;
+}
+
+SmallVector<Value> KernelLowering::loadVectors(const Descriptor &d, ArrayRef<Value> offsets,
+                                               const LinearLayout &l, int64_t width,
+                                               Value padding) {
+  Type element = d.elementType;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  int64_t words = width * bits / 32, perWord = 32 / bits;
+  Value padWord = packWord(SmallVector<Value>(perWord, padding));
+  std::string text, constraints;
+  for (int64_t w = 0; w < words; ++w) {
+    text += "mov.b32 $" + std::to_string(w) + ", $" + std::to_string(words + 2) + ";\n\t";
+    constraints += "=r,";
+  }
+  text += "@$" + std::to_string(words + 1) + " ld.global";
+  text += words == 1 ? ".b32 $0" : ".v" + std::to_string(words) + ".b32 {";
+  for (int64_t w = 0; words > 1 && w < words; ++w)
+    text += (w ? ", $" : "$") + std::to_string(w);
+  text += words == 1 ? "" : "}";
+  text += ", [$" + std::to_string(words) + "];";
+  constraints += "l,b,r";
+  Type result = words == 1 ? Type(i32())
+                           : LLVM::LLVMStructType::getLiteral(
+                                 b.getContext(), SmallVector<Type>(words, i32()));
+  SmallVector<Value> regs;
+  for (int64_t first = 0; first < l.numRegs(); first += width) {
+    auto [ptr, inBounds] = blockElement(b, loc, d, offsets, coords(l, first), ptrType(kGlobal));
+    Value loaded = inlineAsm(result, ValueRange{ptr, inBounds, padWord}, text, constraints,
+                             /*sideEffects=*/true)
+                       .getResult(0);
+    for (int64_t w = 0; w < words; ++w) {
+      Value word = words == 1 ? loaded
+                              : Value(LLVM::ExtractValueOp::create(b, loc, loaded,
+                                                                   ArrayRef<int64_t>{w}));
+      SmallVector<Value> elements = unpackWord(word, element);
+      regs.append(elements.begin(), elements.end());
+    }
+  }
+  return regs;
+}
+
+void KernelLowering::storeVectors(const Descriptor &d, ArrayRef<Value> offsets,
+                                  const TileRegs &value, int64_t width) {
+  unsigned bits = d.elementType.getIntOrFloatBitWidth();
+  int64_t words = width * bits / 32, perWord = 32 / bits;
+  // Operands: address, predicate, then the words.
+  std::string text, constraints = "l,b";
+  for (int64_t w = 0; w < words; ++w)
+    constraints += ",r";
+  if (words == 1) {
+    text = "@$1 st.global.b32 [$0], $2;";
+  } else {
+    text = "@$1 st.global.v" + std::to_string(words) + ".b32 [$0], {";
+    for (int64_t w = 0; w < words; ++w)
+      text += (w ? ", $" : "$") + std::to_string(w + 2);
+    text += "};";
+  }
+  for (int64_t first = 0; first < value.layout.numRegs(); first += width) {
+    auto [ptr, inBounds] =
+        blockElement(b, loc, d, offsets, coords(value.layout, first), ptrType(kGlobal));
+    SmallVector<Value> operands = {ptr, inBounds};
+    for (int64_t w = 0; w < words; ++w)
+      operands.push_back(packWord(ArrayRef<Value>(value.regs).slice(first + w * perWord, perWord)));
+    inlineAsm(TypeRange{}, operands, text, constraints, /*sideEffects=*/true);
+  }
+}
+
+Value KernelLowering::packWord(ArrayRef<Value> elements) {
+  if (elements.size() == 1)
+    return elements[0].getType() == i32()
+               ? elements[0]
+               : Value(LLVM::BitcastOp::create(b, loc, i32(), elements[0]));
+  Type vector = VectorType::get({static_cast<int64_t>(elements.size())}, elements[0].getType());
+  Value v = LLVM::UndefOp::create(b, loc, vector);
+  for (size_t i = 0; i < elements.size(); ++i)
+    v = LLVM::InsertElementOp::create(b, loc, v, elements[i], constI32(i));
+  return LLVM::BitcastOp::create(b, loc, i32(), v);
+}
+
+SmallVector<Value> KernelLowering::unpackWord(Value word, Type element) {
+  unsigned count = 32 / element.getIntOrFloatBitWidth();
+  if (count == 1)
+    return {element == i32() ? word : Value(LLVM::BitcastOp::create(b, loc, element, word))};
+  Type vector = VectorType::get({count}, element);
+  Value v = LLVM::BitcastOp::create(b, loc, vector, word);
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < count; ++i)
+    out.push_back(LLVM::ExtractElementOp::create(b, loc, v, constI32(i)));
+  return out;
+}
+
 LogicalResult KernelLowering::lowerLoadBlock(tile::LoadBlockOp op) {
   if (!descriptors.count(op.getDesc()))
     return op.emitError("the GPU lowering needs the descriptor made by tile.make_desc in the kernel");
@@ -730,17 +870,39 @@ LogicalResult KernelLowering::lowerLoadBlock(tile::LoadBlockOp op) {
   for (Value o : op.getOffsets())
     offsets.push_back(scalars[o]);
   Type element = d.elementType;
+  if (!registerClass(element).first)
+    return op.emitError("the GPU lowering loads 16-, 32- and 64-bit elements, not ") << element;
   Value padding =
       op.getPadding() == tile::PaddingOption::nan
           ? constOf(element, std::numeric_limits<double>::quiet_NaN())
           : constOf(element, 0.0);
+  auto scalarLoads = [&]() {
+    SmallVector<Value> regs;
+    for (int64_t r = 0; r < l.numRegs(); ++r) {
+      auto [ptr, inBounds] = blockElement(b, loc, d, offsets, coords(l, r), ptrType(kGlobal));
+      regs.push_back(predicatedLoad(ptr, inBounds, element, padding, op));
+    }
+    return regs;
+  };
   TileRegs out{l, {}, {}};
-  for (int64_t r = 0; r < l.numRegs(); ++r) {
-    auto [ptr, inBounds] = blockElement(b, loc, d, offsets, coords(l, r), ptrType(kGlobal));
-    Value v = predicatedLoad(ptr, inBounds, element, padding, op);
-    if (!v)
-      return failure();
-    out.regs.push_back(v);
+  int64_t width = vectorWidth(l, element.getIntOrFloatBitWidth());
+  if (width == 1 || element.getIntOrFloatBitWidth() > 32) {
+    out.regs = scalarLoads();
+  } else {
+    // Vector accesses need the tensor contiguous and aligned along its last
+    // dimension; that is known only at run time, so both paths exist and a
+    // uniform branch picks one.
+    Value vectorOk = vectorAccessAllowed(d, offsets, width);
+    auto branch = scf::IfOp::create(b, loc, SmallVector<Type>(l.numRegs(), element), vectorOk,
+                                    /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&branch.getThenRegion().front());
+      scf::YieldOp::create(b, loc, loadVectors(d, offsets, l, width, padding));
+      b.setInsertionPointToStart(&branch.getElseRegion().front());
+      scf::YieldOp::create(b, loc, scalarLoads());
+    }
+    out.regs.assign(branch.getResults().begin(), branch.getResults().end());
   }
   tiles[op] = out;
   return success();
@@ -760,11 +922,26 @@ LogicalResult KernelLowering::lowerStoreBlock(tile::StoreBlockOp op) {
   TileRegs src = value.splat ? convert(value, layouts.defaultLayout(op.getValue().getType()),
                                        d.elementType)
                              : value;
-  for (int64_t r = 0; r < src.layout.numRegs(); ++r) {
-    auto [ptr, inBounds] =
-        blockElement(b, loc, d, offsets, coords(src.layout, r), ptrType(kGlobal));
-    predicatedStore(ptr, src.regs[r], inBounds);
+  auto scalarStores = [&]() {
+    for (int64_t r = 0; r < src.layout.numRegs(); ++r) {
+      auto [ptr, inBounds] =
+          blockElement(b, loc, d, offsets, coords(src.layout, r), ptrType(kGlobal));
+      predicatedStore(ptr, src.regs[r], inBounds);
+    }
+  };
+  unsigned bits = d.elementType.getIntOrFloatBitWidth();
+  int64_t width = vectorWidth(src.layout, bits);
+  if (width == 1 || bits > 32) {
+    scalarStores();
+    return success();
   }
+  Value vectorOk = vectorAccessAllowed(d, offsets, width);
+  auto branch = scf::IfOp::create(b, loc, TypeRange{}, vectorOk, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(branch.getThenRegion().front().getTerminator());
+  storeVectors(d, offsets, src, width);
+  b.setInsertionPoint(branch.getElseRegion().front().getTerminator());
+  scalarStores();
   return success();
 }
 
@@ -814,6 +991,76 @@ static int64_t log2Of(int64_t x) {
   return bits;
 }
 
+/// A B operand staged in shared memory: the tile stored once by the threads
+/// that loaded it, read back one mma fragment at a time right before its mma.
+struct StagedOperand {
+  Value base;           ///< shared-memory address of element (0, 0)
+  bool kContiguous;     ///< elements (k, n) and (k+1, n) are adjacent
+  int64_t pitch;        ///< elements between rows of the fast dimension
+};
+
+/// Stores `tile` (K x N) in shared memory with its fast dimension following
+/// its registers (so threads write whole vectors) and rows padded by 16 bytes
+/// (so a warp reading one fragment column hits distinct banks).
+StagedOperand KernelLowering::stage(const TileRegs &tile, Type element) {
+  const LinearLayout &l = tile.layout;
+  int64_t k = l.shape()[0], n = l.shape()[1];
+  bool kContiguous = !l.regs().empty() && l.regs()[0][0] == 1 && l.regs()[0][1] == 0;
+  int64_t rows = kContiguous ? n : k, fast = kContiguous ? k : n;
+  int64_t pitch = fast + 16 / static_cast<int64_t>(element.getIntOrFloatBitWidth() / 8);
+  unsigned bytes = element.getIntOrFloatBitWidth() / 8;
+  sharedBytes = std::max(sharedBytes, rows * pitch * int64_t(bytes));
+  Value base = LLVM::AddressOfOp::create(b, loc, ptrType(kShared), "tilec_smem");
+  StagedOperand staged{base, kContiguous, pitch};
+  barrier();
+  int64_t width = std::max<int64_t>(1, vectorWidth(l, element.getIntOrFloatBitWidth()));
+  if (!kContiguous && !(l.regs().size() && l.regs()[0] == Coords{0, 1}))
+    width = 1;
+  for (int64_t first = 0; first < l.numRegs(); first += width) {
+    SmallVector<Value> c = coords(l, first);
+    Value row = kContiguous ? c[1] : c[0], col = kContiguous ? c[0] : c[1];
+    Value index = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, constI32(pitch)), col);
+    Value address = sharedAddress(index, element);
+    if (width == 1) {
+      LLVM::StoreOp::create(b, loc, tile.regs[first], address);
+      continue;
+    }
+    Type vector = VectorType::get({width}, element);
+    Value v = LLVM::UndefOp::create(b, loc, vector);
+    for (int64_t i = 0; i < width; ++i)
+      v = LLVM::InsertElementOp::create(b, loc, v, tile.regs[first + i], constI32(i));
+    LLVM::StoreOp::create(b, loc, v, address, /*alignment=*/width * bytes);
+  }
+  barrier();
+  return staged;
+}
+
+/// The two 32-bit registers of the B fragment (k16 x n8) for this lane, whose
+/// first element is at (k, n).
+SmallVector<Value> KernelLowering::loadFragmentB(const StagedOperand &staged, Value k, Value n,
+                                                 Type element) {
+  auto at = [&](Value kk, Value nn) {
+    Value row = staged.kContiguous ? nn : kk, col = staged.kContiguous ? kk : nn;
+    return sharedAddress(
+        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, constI32(staged.pitch)),
+                              col),
+        element);
+  };
+  SmallVector<Value> words;
+  for (int64_t half = 0; half < 2; ++half) {
+    Value k0 = arith::AddIOp::create(b, loc, k, constI32(8 * half));
+    if (staged.kContiguous) {
+      words.push_back(LLVM::LoadOp::create(b, loc, i32(), at(k0, n), /*alignment=*/4));
+    } else {
+      Value k1 = arith::AddIOp::create(b, loc, k0, constI32(1));
+      words.push_back(packWord({LLVM::LoadOp::create(b, loc, element, at(k0, n)),
+                                LLVM::LoadOp::create(b, loc, element, at(k1, n))}));
+    }
+  }
+  return words;
+}
+
 LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   Type element = op.getA().getType().getElementType();
   if (!element.isBF16() && !element.isF16())
@@ -822,17 +1069,21 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   int64_t k = op.getA().getType().getDimSize(1);
   auto [wm, wn] = layouts.dotWarps(m, n);
   LinearLayout accLayout = layouts.dotAccumulator(m, n);
+  LinearLayout bLayout = layouts.dotOperandB(m, n, k);
   TileRegs a = operandIn(op.getA(), layouts.dotOperandA(m, n, k));
-  TileRegs bOp = operandIn(op.getB(), layouts.dotOperandB(m, n, k));
   TileRegs acc = operandIn(op.getC(), accLayout);
 
-  auto pack = [&](Value lo, Value hi) {
-    Type pair = VectorType::get({2}, element);
-    Value v = LLVM::UndefOp::create(b, loc, pair);
-    v = LLVM::InsertElementOp::create(b, loc, v, lo, constI32(0));
-    v = LLVM::InsertElementOp::create(b, loc, v, hi, constI32(1));
-    return LLVM::BitcastOp::create(b, loc, i32(), v).getResult();
-  };
+  // B in registers when it is already there (or a splat); otherwise staged in
+  // shared memory and read one fragment at a time.
+  const TileRegs &bSource = tiles[op.getB()];
+  std::optional<TileRegs> bRegs;
+  std::optional<StagedOperand> staged;
+  if (bSource.splat || bSource.layout == bLayout ||
+      tilec::registerLocalMove(bSource.layout, bLayout, [](const Coords &c) { return c; }))
+    bRegs = operandIn(op.getB(), bLayout);
+  else
+    staged = stage(bSource, element);
+
   std::string asmText = std::string("mma.sync.aligned.m16n8k16.row.col.f32.") +
                         (element.isBF16() ? "bf16.bf16" : "f16.f16") +
                         ".f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};";
@@ -842,17 +1093,24 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   int64_t kTiles = k / 16, mTiles = m / (16 * wm), nTiles = n / (8 * wn);
   int64_t kBits = log2Of(kTiles), nBits = log2Of(nTiles);
   SmallVector<Value> regs = acc.regs;
-  for (int64_t mi = 0; mi < mTiles; ++mi)
+  for (int64_t ki = 0; ki < kTiles; ++ki)
     for (int64_t ni = 0; ni < nTiles; ++ni) {
-      int64_t cBase = ni << 2 | mi << (2 + nBits);
-      for (int64_t ki = 0; ki < kTiles; ++ki) {
+      int64_t bBase = ki << 2 | ni << (2 + kBits);
+      SmallVector<Value> bWords;
+      if (bRegs) {
+        bWords = {packWord({bRegs->regs[bBase], bRegs->regs[bBase + 1]}),
+                  packWord({bRegs->regs[bBase + 2], bRegs->regs[bBase + 3]})};
+      } else {
+        SmallVector<Value> first = coords(bLayout, bBase);
+        bWords = loadFragmentB(*staged, first[0], first[1], element);
+      }
+      for (int64_t mi = 0; mi < mTiles; ++mi) {
         int64_t aBase = ki << 3 | mi << (3 + kBits);
-        int64_t bBase = ki << 2 | ni << (2 + kBits);
+        int64_t cBase = ni << 2 | mi << (2 + nBits);
         SmallVector<Value> operands;
         for (int64_t i = 0; i < 8; i += 2)
-          operands.push_back(pack(a.regs[aBase + i], a.regs[aBase + i + 1]));
-        for (int64_t i = 0; i < 4; i += 2)
-          operands.push_back(pack(bOp.regs[bBase + i], bOp.regs[bBase + i + 1]));
+          operands.push_back(packWord({a.regs[aBase + i], a.regs[aBase + i + 1]}));
+        operands.append(bWords.begin(), bWords.end());
         for (int64_t i = 0; i < 4; ++i)
           operands.push_back(regs[cBase + i]);
         auto mma = inlineAsm(result, operands, asmText, "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3",

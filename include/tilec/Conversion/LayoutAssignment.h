@@ -13,8 +13,11 @@
 // * splats, constants and broadcasts take the layout of the computed value
 //   they are combined with, so they cost nothing;
 // * loop-carried values take the layout their loop body yields (iterated to a
-//   fixed point); everything else gets a blocked layout with 16-byte vectors
-//   along the last dimension.
+//   fixed point);
+// * a block load that feeds (through trans / unit-dim reshapes) a dot
+//   operand loads straight into the operand layout: no shared-memory exchange;
+// * everything else gets a blocked layout with 16-byte vectors along the last
+//   dimension.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,10 +61,15 @@ private:
   /// from its users, if one of them has already decided.
   std::optional<LinearLayout> hintFromUsers(mlir::Value value) const;
   void set(mlir::Value value, LinearLayout layout) { layouts[value] = std::move(layout); }
+  /// Walks back from a dot operand through trans and unit-dim reshapes to the
+  /// block load that produces it, and asks that load to produce `layout`
+  /// directly, so the operand needs no exchange through shared memory.
+  void anchorToLoad(mlir::Value operand, const LinearLayout &layout);
 
   mlir::func::FuncOp kernel;
   int64_t numWarps;
   llvm::DenseMap<mlir::Value, LinearLayout> layouts;
+  llvm::DenseMap<mlir::Value, LinearLayout> loadAnchors;
 };
 
 } // namespace tilec
