@@ -36,11 +36,12 @@ func.func @copy(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) {
 // -----
 
 // tile.dot becomes mma.sync m16n8k16: 4 warps split a 32x16 result 2x2, so
-// each warp issues one 16x8x16 mma. A loads straight into its operand layout;
-// B, which two warps share, is staged in shared memory once (16 rows of
-// 16 + 8 padding elements) and read back one fragment at a time.
+// each warp issues one 16x8x16 mma. Both operands are shared by two warps, so
+// neither loads straight into its operand layout: A moves through shared
+// memory (32x16 bf16, 1024 bytes), B is staged once (16 rows of 16 + 8 padding
+// elements) and read back one fragment at a time.
 // CHECK-LABEL: llvm.func @mma(
-// CHECK-SAME: tilec.shared_bytes = 768
+// CHECK-SAME: tilec.shared_bytes = 1024
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-NOT: mma.sync
 func.func @mma(%pa: !tile.ptr<bf16>, %pb: !tile.ptr<bf16>, %pc: !tile.ptr<f32>, %n: i32, %s: i64) {
