@@ -6,6 +6,7 @@
 #include "tilec/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
@@ -24,6 +25,26 @@ static bool isPowerOf2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 static bool isLayoutFree(Value value) {
   Operation *def = value.getDefiningOp();
   return def && isa<tile::SplatOp, arith::ConstantOp, tile::BroadcastOp>(def);
+}
+
+/// True for tiles computed only from scalars, iotas and constants by
+/// elementwise, expand_dims and broadcast ops (index and mask arithmetic):
+/// the lowering re-creates them in any layout, so they never impose theirs.
+static bool isCheap(Value value, int depth = 12) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth <= 0)
+    return false;
+  if (isa<tile::SplatOp, arith::ConstantOp, tile::IotaOp>(def))
+    return true;
+  bool elementwise = def->getNumResults() == 1 && def->getNumRegions() == 0 &&
+                     (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) ||
+                      isa<tile::CastOp, tile::ExpandDimsOp, tile::BroadcastOp>(def));
+  if (!elementwise)
+    return false;
+  for (Value operand : def->getOperands())
+    if (isa<RankedTensorType>(operand.getType()) && !isCheap(operand, depth - 1))
+      return false;
+  return true;
 }
 
 const LinearLayout *LayoutAssignment::lookup(Value value) const {
@@ -62,23 +83,43 @@ LinearLayout LayoutAssignment::defaultLayout(RankedTensorType type) const {
 }
 
 std::optional<LinearLayout> LayoutAssignment::hintFromUsers(Value value) const {
+  // Every layout a user has already decided for a value of this shape.
+  SmallVector<LinearLayout> candidates;
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
-    if (auto dot = dyn_cast<tile::DotOp>(user); dot && use.getOperandNumber() == 2)
-      return dotAccumulator(dot.getType().getDimSize(0), dot.getType().getDimSize(1));
+    if (auto dot = dyn_cast<tile::DotOp>(user); dot && use.getOperandNumber() == 2) {
+      candidates.push_back(dotAccumulator(dot.getType().getDimSize(0), dot.getType().getDimSize(1)));
+      continue;
+    }
     if (isa<scf::YieldOp>(user)) {
-      Operation *parent = user->getParentOp();
-      if (auto loop = dyn_cast<scf::ForOp>(parent))
+      if (auto loop = dyn_cast<scf::ForOp>(user->getParentOp()))
         if (const LinearLayout *l = lookup(loop.getRegionIterArgs()[use.getOperandNumber()]))
-          return *l;
+          candidates.push_back(*l);
       continue;
     }
     for (Value other : user->getOperands())
-      if (other != value && other.getType() == value.getType() && !isLayoutFree(other))
+      if (other != value && other.getType() == value.getType() && !isLayoutFree(other) &&
+          !isCheap(other) && !tentative.contains(other))
         if (const LinearLayout *l = lookup(other))
-          return *l;
+          candidates.push_back(*l);
   }
-  return std::nullopt;
+  if (candidates.empty())
+    return std::nullopt;
+  // A broadcast prefers the candidate in which it moves no data; use-list
+  // order must not decide that.
+  if (auto bcast = value.getDefiningOp<tile::BroadcastOp>())
+    if (const LinearLayout *src = lookup(bcast.getSrc()))
+      for (const LinearLayout &candidate : candidates) {
+        auto readsOwnRegisters = registerLocalMove(*src, candidate, [&](Coords c) {
+          for (size_t d = 0; d < c.size(); ++d)
+            if (src->shape()[d] == 1)
+              c[d] = 0;
+          return c;
+        });
+        if (readsOwnRegisters)
+          return candidate;
+      }
+  return candidates.front();
 }
 
 static std::optional<LinearLayout> reshapeUnitDims(const LinearLayout &src,
@@ -181,7 +222,10 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
     for (auto [arg, init] : llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
       if (auto type = dyn_cast<RankedTensorType>(arg.getType())) {
         const LinearLayout *l = lookup(init);
-        set(arg, l && !isLayoutFree(init) ? *l : defaultLayout(type));
+        bool decided = l && !isLayoutFree(init) && !tentative.contains(init);
+        set(arg, decided ? *l : defaultLayout(type));
+        if (!decided)
+          tentative.insert(arg);
       }
     for (int round = 0; round < 4; ++round) {
       if (failed(visitBlock(*loop.getBody())))
@@ -194,6 +238,8 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
           set(arg, *y);
           stable = false;
         }
+        if (y && !isLayoutFree(yielded))
+          tentative.erase(arg);
       }
       if (stable)
         break;
@@ -267,7 +313,8 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
   // Elementwise ops and casts: the layout of the first computed tile operand.
   const LinearLayout *chosen = nullptr;
   for (Value operand : op->getOperands())
-    if (isa<RankedTensorType>(operand.getType()) && !isLayoutFree(operand))
+    if (isa<RankedTensorType>(operand.getType()) && !isLayoutFree(operand) &&
+        !isCheap(operand) && !tentative.contains(operand))
       if ((chosen = lookup(operand)))
         break;
   if (!chosen)

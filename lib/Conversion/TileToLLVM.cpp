@@ -89,11 +89,15 @@ private:
   TileRegs exchange(const TileRegs &src, const LinearLayout &dst, Type elementType,
                     MoveKind kind);
   Value sharedAddress(Value elementIndex, Type elementType);
-  TileRegs &tileOf(Value value) { return tiles[value]; }
-  /// The value of `value` in `layout` (its own layout if none is given).
-  TileRegs operandIn(Value value, const LinearLayout &layout) {
-    return convert(tiles[value], layout, getElementTypeOrSelf(value.getType()));
-  }
+  /// The value of `value` in `layout`: its registers if they already fit,
+  /// else the cheap computation that produced it re-run in `layout` (index
+  /// and mask arithmetic), else an exchange through shared memory.
+  TileRegs operandIn(Value value, const LinearLayout &layout,
+                     MoveKind kind = MoveKind::Identity);
+  /// Re-creates `value` directly in `layout` when it is computed only from
+  /// scalars, iotas and constants by elementwise, expand_dims and broadcast
+  /// ops (at most `budget` of them).
+  std::optional<TileRegs> rematerialize(Value value, const LinearLayout &layout, int &budget);
 
   // Lowering.
   LogicalResult lowerBlock(Block &block);
@@ -249,6 +253,86 @@ TileRegs KernelLowering::convert(const TileRegs &src, const LinearLayout &dst, T
   return exchange(src, dst, elementType, kind);
 }
 
+TileRegs KernelLowering::operandIn(Value value, const LinearLayout &layout, MoveKind kind) {
+  const TileRegs &src = tiles[value];
+  Type element = scalarType(value.getType());
+  if ((kind == MoveKind::Identity && src.layout == layout) || src.splat)
+    return convert(src, layout, element, kind);
+  if (tilec::registerLocalMove(src.layout, layout, [&](const Coords &c) {
+        return mapCoords(c, kind, src.layout, layout);
+      }))
+    return convert(src, layout, element, kind);
+  if (kind == MoveKind::Identity) {
+    int budget = 24;
+    if (std::optional<TileRegs> again = rematerialize(value, layout, budget))
+      return *again;
+  }
+  return convert(src, layout, element, kind);
+}
+
+std::optional<TileRegs> KernelLowering::rematerialize(Value value, const LinearLayout &layout,
+                                                      int &budget) {
+  Operation *def = value.getDefiningOp();
+  if (!def || --budget < 0)
+    return std::nullopt;
+  auto filled = [&](Value scalar) {
+    return TileRegs{layout, SmallVector<Value>(layout.numRegs(), scalar), scalar};
+  };
+  if (tiles.count(value) && tiles[value].splat)
+    return filled(tiles[value].splat);
+  if (isa<tile::IotaOp>(def)) {
+    TileRegs out{layout, {}, {}};
+    for (int64_t r = 0; r < layout.numRegs(); ++r)
+      out.regs.push_back(coords(layout, r)[0]);
+    return out;
+  }
+  if (auto expand = dyn_cast<tile::ExpandDimsOp>(def)) {
+    std::optional<TileRegs> src =
+        rematerialize(expand.getSrc(), layout.dropUnitDim(expand.getAxis()), budget);
+    if (!src)
+      return std::nullopt;
+    return TileRegs{layout, src->regs, src->splat};
+  }
+  if (auto bcast = dyn_cast<tile::BroadcastOp>(def)) {
+    std::vector<int64_t> collapsed;
+    ArrayRef<int64_t> from = bcast.getSrc().getType().getShape();
+    for (int64_t d = 0; d < static_cast<int64_t>(from.size()); ++d)
+      if (from[d] == 1 && layout.shape()[d] != 1)
+        collapsed.push_back(d);
+    std::optional<TileRegs> src = rematerialize(bcast.getSrc(), layout.collapse(collapsed), budget);
+    if (!src)
+      return std::nullopt;
+    return TileRegs{layout, src->regs, src->splat};
+  }
+  bool elementwise = def->getNumResults() == 1 && def->getNumRegions() == 0 &&
+                     (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) ||
+                      isa<tile::CastOp>(def));
+  if (!elementwise)
+    return std::nullopt;
+  SmallVector<TileRegs> operands;
+  for (Value operand : def->getOperands()) {
+    if (!isa<RankedTensorType>(operand.getType())) {
+      operands.push_back(filled(scalars[operand]));
+      continue;
+    }
+    std::optional<TileRegs> t = rematerialize(operand, layout, budget);
+    if (!t)
+      return std::nullopt;
+    operands.push_back(*t);
+  }
+  Type resultType = scalarType(def->getResult(0).getType());
+  TileRegs out{layout, {}, {}};
+  for (int64_t r = 0; r < layout.numRegs(); ++r) {
+    SmallVector<Value> regOperands;
+    for (const TileRegs &t : operands)
+      regOperands.push_back(t.regs[r]);
+    out.regs.push_back(isa<tile::CastOp>(def)
+                           ? castScalar(regOperands[0], resultType)
+                           : scalarOp(def, regOperands, resultType)->getResult(0));
+  }
+  return out;
+}
+
 Value KernelLowering::sharedAddress(Value elementIndex, Type elementType) {
   unsigned bytes = isa<LLVM::LLVMPointerType>(elementType)
                        ? 8
@@ -260,6 +344,9 @@ Value KernelLowering::sharedAddress(Value elementIndex, Type elementType) {
 
 TileRegs KernelLowering::exchange(const TileRegs &src, const LinearLayout &dst, Type elementType,
                                   MoveKind kind) {
+  if (std::getenv("TILEC_DEBUG_EXCHANGE"))
+    llvm::errs() << "exchange at " << loc << ": " << src.layout.str() << " -> " << dst.str()
+                 << "\n";
   Type stored = elementType.isInteger(1) ? b.getI8Type() : elementType;
   unsigned bytes = isa<LLVM::LLVMPointerType>(stored) ? 8 : stored.getIntOrFloatBitWidth() / 8;
   sharedBytes = std::max(sharedBytes, src.layout.numElements() * int64_t(bytes));
@@ -390,8 +477,16 @@ LogicalResult KernelLowering::lower(Operation *op) {
         return success();
       })
       .Case([&](tile::BroadcastOp bcast) {
-        tiles[bcast] = convert(tiles[bcast.getSrc()], *layouts.lookup(bcast),
-                               scalarType(bcast.getType()), MoveKind::Broadcast);
+        const LinearLayout &l = *layouts.lookup(bcast);
+        const TileRegs &src = tiles[bcast.getSrc()];
+        bool local = src.splat || tilec::registerLocalMove(src.layout, l, [&](const Coords &c) {
+                       return mapCoords(c, MoveKind::Broadcast, src.layout, l);
+                     });
+        int budget = 24;
+        std::optional<TileRegs> again;
+        if (!local)
+          again = rematerialize(bcast, l, budget);
+        tiles[bcast] = again ? *again : operandIn(bcast.getSrc(), l, MoveKind::Broadcast);
         return success();
       })
       .Case<tile::ExpandDimsOp, tile::TransOp>([&](Operation *reshape) {

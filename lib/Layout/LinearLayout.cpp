@@ -160,6 +160,30 @@ LinearLayout LinearLayout::slice(int64_t dim) const {
   return LinearLayout(shape, regs, lanes, warps);
 }
 
+LinearLayout LinearLayout::collapse(const std::vector<int64_t> &collapsed) const {
+  auto zero = [&](Coords c) {
+    for (int64_t d : collapsed)
+      c[d] = 0;
+    return c;
+  };
+  std::vector<int64_t> shape = dims;
+  for (int64_t d : collapsed)
+    shape[d] = 1;
+  std::vector<Coords> regs, lanes, warps;
+  for (const Coords &b : regBases) regs.push_back(zero(b));
+  for (const Coords &b : laneBases) lanes.push_back(zero(b));
+  for (const Coords &b : warpBases) warps.push_back(zero(b));
+  return LinearLayout(shape, regs, lanes, warps);
+}
+
+LinearLayout LinearLayout::dropUnitDim(int64_t dim) const {
+  std::vector<Coords> regs, lanes, warps;
+  for (const Coords &b : regBases) regs.push_back(dropDim(b, dim));
+  for (const Coords &b : laneBases) lanes.push_back(dropDim(b, dim));
+  for (const Coords &b : warpBases) warps.push_back(dropDim(b, dim));
+  return LinearLayout(dropDim(dims, dim), regs, lanes, warps);
+}
+
 LinearLayout LinearLayout::expandDims(int64_t dim) const {
   auto insert = [dim](Coords c) {
     c.insert(c.begin() + dim, 0);

@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace tilec {
 
@@ -70,6 +71,9 @@ private:
   int64_t numWarps;
   llvm::DenseMap<mlir::Value, LinearLayout> layouts;
   llvm::DenseMap<mlir::Value, LinearLayout> loadAnchors;
+  /// Loop-carried values that start as constants: their layout is decided by
+  /// what the loop body makes of them, so they do not impose theirs.
+  llvm::DenseSet<mlir::Value> tentative;
 };
 
 } // namespace tilec

@@ -65,6 +65,11 @@ public:
   /// registers whose only contribution was along `dim` are dropped; lanes and
   /// warps along it become replicas.
   LinearLayout slice(int64_t dim) const;
+  /// The same placement with every basis's components along `dims` set to 0
+  /// and those dimensions of size 1: what a broadcast reads in this layout.
+  LinearLayout collapse(const std::vector<int64_t> &dims) const;
+  /// Removes a size-1 dimension, keeping every register (unlike slice).
+  LinearLayout dropUnitDim(int64_t dim) const;
   /// The same placement with a size-1 dimension inserted before `dim`.
   LinearLayout expandDims(int64_t dim) const;
   /// The same placement with dimensions permuted (result dim i = source dim order[i]).
