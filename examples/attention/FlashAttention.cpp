@@ -129,10 +129,10 @@ std::vector<ParamSpec> attentionParams() {
   return {
       {.name = "head_dim", .type = T::Choice, .defaultValue = "64", .help = "d",
        .choices = {"16", "32", "64", "128", "256"}},
-      {.name = "block_m", .type = T::Int, .defaultValue = "64", .help = "query rows per program",
-       .min = 16, .max = 256},
-      {.name = "block_n", .type = T::Int, .defaultValue = "64", .help = "keys per loop step",
-       .min = 16, .max = 256},
+      {.name = "block_m", .type = T::Int, .defaultValue = "0",
+       .help = "query rows per program (0: by head_dim)", .min = 0, .max = 256},
+      {.name = "block_n", .type = T::Int, .defaultValue = "0",
+       .help = "keys per loop step (0: by head_dim)", .min = 0, .max = 256},
       {.name = "dtype", .type = T::Choice, .defaultValue = "bf16", .help = "Q, K, V, O type",
        .choices = {"bf16", "f16"}},
   };
@@ -153,8 +153,12 @@ std::vector<ParamSpec> attentionSizes() {
 AttentionConfig configFrom(const Params &params) {
   AttentionConfig cfg;
   cfg.headDim = std::stoll(params.get("head_dim"));
-  cfg.blockM = params.getInt("block_m");
-  cfg.blockN = params.getInt("block_n");
+  // Tiles that fit the sm_80 code generation's registers without spilling,
+  // measured on the H200 (bench/RESULTS.md): fewer keys per step as d grows.
+  int64_t defaultM = cfg.headDim <= 64 ? 128 : 64;
+  int64_t defaultN = cfg.headDim <= 128 ? 32 : 16;
+  cfg.blockM = params.getInt("block_m") ? params.getInt("block_m") : defaultM;
+  cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : defaultN;
   cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
   return cfg;
 }

@@ -6,6 +6,6 @@
 // MM: ran matmul on the CPU interpreter: grid (1, 1, 1)
 // MM: c 561 elements: {{.*}}: ok
 
-// FA: ran flash_attention_fwd_causal on the CPU interpreter: grid (2, 2, 1)
+// FA: ran flash_attention_fwd_causal on the CPU interpreter: grid (1, 2, 1)
 // FA: o {{.+}} NaN 0, inf mismatches 0: ok
 // FA: lse {{.+}} NaN 0, inf mismatches 0: ok
