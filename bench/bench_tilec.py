@@ -139,15 +139,60 @@ def attention(args):
     return rows
 
 
+def memory(args):
+    """Peak device memory of one forward pass: tilec against PyTorch's math
+    backend, which materializes the N x N scores (B=1, H=8, d=128, bf16)."""
+    rows = []
+    ptx = next(p for p in sorted(os.listdir(args.ptx_dir))
+               if p.startswith("flash_attention_fwd_d128") and p.endswith(".ptx"))
+    kernel = Kernel(os.path.join(args.ptx_dir, ptx))
+    bm = int(next(p[1:] for p in ptx[:-4].split("_") if p.startswith("m") and p[1:].isdigit()))
+    print(f"# {torch.cuda.get_device_name()}: peak device memory of one forward, B=1 H=8 d=128 bf16 (GiB)")
+    print("N\tinputs+outputs\ttilec peak\tmath peak")
+    for n in [16384, 32768]:
+        b, h, d = 1, 8, 128
+        torch.cuda.empty_cache()
+        g = torch.Generator(device="cuda").manual_seed(0)
+        q, k, v = (torch.randn(b, h, n, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
+        o = torch.empty_like(q)
+        lse = torch.empty(b * h, n, device="cuda", dtype=torch.float32)
+        torch.cuda.synchronize()
+        base = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        flat = lambda t: t.view(b * h, n, d)
+        kernel.launcher((cdiv(n, bm), b * h, 1), [flat(q), flat(k), flat(v), flat(o), lse])()
+        torch.cuda.synchronize()
+        ours = torch.cuda.max_memory_allocated()
+        del o, lse
+        torch.cuda.empty_cache()
+        torch.cuda.reset_peak_memory_stats()
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        try:
+            with sdpa_kernel(SDPBackend.MATH):
+                out = F.scaled_dot_product_attention(q, k, v)
+            torch.cuda.synchronize()
+            math_peak = torch.cuda.max_memory_allocated() / 2**30
+            del out
+        except torch.OutOfMemoryError:
+            math_peak = float("nan")
+        row = {"N": n, "inputs_outputs_gib": base / 2**30, "tilec_peak_gib": ours / 2**30,
+               "math_peak_gib": math_peak}
+        rows.append(row)
+        print(f"{n}\t{base / 2**30:.3f}\t{ours / 2**30:.3f}\t{math_peak:.3f}", flush=True)
+        del q, k, v
+        torch.cuda.empty_cache()
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["matmul", "attention"])
+    ap.add_argument("what", choices=["matmul", "attention", "memory"])
     ap.add_argument("--ptx-dir", default="bench-ptx")
     ap.add_argument("--seqlens", default="1024,4096")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
-    rows = matmul(args) if args.what == "matmul" else attention(args)
-    bad = [r for r in rows if not r["relerr"] < 2e-2]
+    rows = {"matmul": matmul, "attention": attention, "memory": memory}[args.what](args)
+    bad = [r for r in rows if "relerr" in r and not r["relerr"] < 2e-2]
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "rows": rows}, f, indent=1)

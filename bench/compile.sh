@@ -15,11 +15,9 @@ compile() { # file kernel warps [--set ...]
 }
 compile matmul_64x64x32_w4 matmul 4 --set block_m=64 --set block_n=64 --set block_k=32
 compile matmul_128x64x32_w4 matmul 4 --set block_m=128 --set block_n=64 --set block_k=32
+# Attention with the default tiles for each head dim (block_m/block_n 0 = by head_dim).
 for d in 64 128; do
-  compile flash_attention_fwd_d${d}_m64_n64_w4 flash_attention_fwd 4 --set head_dim=$d
-  compile flash_attention_fwd_causal_d${d}_m64_n64_w4 flash_attention_fwd_causal 4 --set head_dim=$d
-  # Other tilings, to see which way the sm_80 code generation wants to go.
-  compile flash_attention_fwd_d${d}_m128_n64_w8 flash_attention_fwd 8 --set head_dim=$d --set block_m=128
-  compile flash_attention_fwd_d${d}_m64_n32_w4 flash_attention_fwd 4 --set head_dim=$d --set block_n=32
-  compile flash_attention_fwd_d${d}_m128_n32_w4 flash_attention_fwd 4 --set head_dim=$d --set block_m=128 --set block_n=32
+  m=$([ $d -le 64 ] && echo 128 || echo 64)
+  compile flash_attention_fwd_d${d}_m${m}_n32_w4 flash_attention_fwd 4 --set head_dim=$d
+  compile flash_attention_fwd_causal_d${d}_m${m}_n32_w4 flash_attention_fwd_causal 4 --set head_dim=$d
 done
