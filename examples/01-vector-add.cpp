@@ -50,4 +50,5 @@ static RegisterKernel registration({
     .sizes = {{.name = "n", .type = ParamSpec::Type::Int, .defaultValue = "3000",
                .help = "vector length", .min = 1}},
     .plan = vectorAddPlan,
+    .grid = [](const Params &p) { return "[cdiv(n, " + p.get("block") + "), 1, 1]"; },
 });

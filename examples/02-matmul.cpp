@@ -64,4 +64,8 @@ static RegisterKernel registration({
               {.name = "n", .type = ParamSpec::Type::Int, .defaultValue = "72", .help = "columns of B", .min = 1},
               {.name = "k", .type = ParamSpec::Type::Int, .defaultValue = "50", .help = "columns of A", .min = 1}},
     .plan = matmulPlan,
+    .grid = [](const Params &p) {
+      return "[cdiv(a.shape[0], " + p.get("block_m") + "), cdiv(b.shape[1], " + p.get("block_n") +
+             "), 1]";
+    },
 });

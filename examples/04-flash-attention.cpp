@@ -45,6 +45,9 @@ void registerAttention(const char *name, const char *summary, std::vector<ParamS
       .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
         return planAttention(config(p), variant(p), sizes, seed);
       },
+      .grid = [=](const Params &p) {
+        return "[cdiv(q.shape[1], " + std::to_string(config(p).blockM) + "), q.shape[0], 1]";
+      },
   });
 }
 

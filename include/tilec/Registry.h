@@ -102,6 +102,9 @@ struct KernelDef {
   /// Runtime problem sizes for CPU runs (`--size key=value`), and the plan.
   std::vector<ParamSpec> sizes;
   std::function<RunPlan(const Params &params, const Params &sizes, uint64_t seed)> plan;
+  /// The launch grid as the launch metadata states it, in terms of the
+  /// parameters' shapes and scalars, e.g. "[cdiv(q.shape[1], 64), q.shape[0], 1]".
+  std::function<std::string(const Params &params)> grid;
 };
 
 /// All registered kernels, by name.

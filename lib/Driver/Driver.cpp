@@ -16,6 +16,7 @@
 #include "tilec/Support/Numeric.h"
 #include "tilec/Target/PTX.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -241,7 +242,7 @@ bool validTarget(GpuTarget &target) {
 
 /// The JSON that tells a runtime how to launch the kernel.
 std::string launchMetadata(ModuleOp module, const KernelSignature &signature,
-                           const GpuTarget &target) {
+                           const GpuTarget &target, const std::string &grid) {
   std::string name;
   int64_t shared = 0;
   std::vector<std::string> args;
@@ -269,10 +270,10 @@ std::string launchMetadata(ModuleOp module, const KernelSignature &signature,
   return fmt::format("{{\n  \"kernel\": \"{}\",\n  \"arch\": \"{}\",\n  \"num_warps\": {},\n"
                      "  \"threads_per_block\": {},\n  \"shared_bytes\": {},\n"
                      "  \"params\": [{}],\n  \"function_args\": [{}],\n"
-                     "  \"grid\": \"one program per block of the output: see the kernel's "
-                     "registration (--list-kernels)\"\n}}\n",
+                     "  \"grid\": \"{}\"\n}}\n",
                      name, target.arch, target.numWarps, 32 * target.numWarps, shared,
-                     fmt::join(params, ", "), fmt::join(args, ", "));
+                     fmt::join(params, ", "), fmt::join(args, ", "),
+                     grid.empty() ? "not stated by the kernel; one program per output block" : grid);
 }
 
 int writeText(const std::string &path, const std::string &text) {
@@ -364,7 +365,8 @@ int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
     return 1;
   }
   if (writeText(dir + "/kernel.ptx", *ptx) ||
-      writeText(dir + "/kernel.json", launchMetadata(module, signature, target)))
+      writeText(dir + "/kernel.json",
+                launchMetadata(module, signature, target, def.grid ? def.grid(params) : "")))
     return 1;
   std::vector<std::string> buffers, args;
   for (size_t i = 0; i < plan.memory.size(); ++i) {
@@ -409,8 +411,32 @@ int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
   return 0;
 }
 
-int emitStages(MLIRContext &context, ModuleOp module, const std::string &kernel,
-               const KernelSignature &signature) {
+/// The parameters of a kernel read from a file: its pointer and scalar
+/// arguments, named by position.
+KernelSignature signatureOf(ModuleOp module) {
+  KernelSignature signature;
+  module.walk([&](func::FuncOp fn) {
+    for (BlockArgument arg : fn.getArguments()) {
+      Type type = arg.getType();
+      KernelParam param{fmt::format("arg{}", arg.getArgNumber()), KernelParam::Kind::Scalar,
+                        DType::I32, 0};
+      if (auto ptr = dyn_cast<tile::PointerType>(type)) {
+        param.kind = KernelParam::Kind::Pointer;
+        type = ptr.getPointeeType();
+      }
+      if (type.isBF16()) param.dtype = DType::BF16;
+      else if (type.isF16()) param.dtype = DType::F16;
+      else if (type.isF32()) param.dtype = DType::F32;
+      else if (type.isInteger(64)) param.dtype = DType::I64;
+      else if (type.isInteger(1)) param.dtype = DType::I1;
+      signature.push_back(param);
+    }
+  });
+  return signature;
+}
+
+int emitStages(MLIRContext &context, ModuleOp module, const KernelDef *def,
+               const Params &params, KernelSignature signature) {
   if (emit == Emit::Tile) {
     if (simplify(context, module))
       return 1;
@@ -462,7 +488,8 @@ int emitStages(MLIRContext &context, ModuleOp module, const std::string &kernel,
   if (ptxPath != "-") {
     llvm::SmallString<256> meta(ptxPath);
     llvm::sys::path::replace_extension(meta, "json");
-    if (writeText(meta.str().str(), launchMetadata(module, signature, target)))
+    std::string grid = def && def->grid ? def->grid(params) : "";
+    if (writeText(meta.str().str(), launchMetadata(module, signature, target, grid)))
       return 1;
   }
   if (emit == Emit::Cubin) {
@@ -520,7 +547,7 @@ int driverMain(int argc, char **argv) {
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     if (!module)
       return 1;
-    return emitStages(context, *module, "", signature);
+    return emitStages(context, *module, nullptr, params, signatureOf(*module));
   }
 
   def = lookupKernel(params);
@@ -540,7 +567,7 @@ int driverMain(int argc, char **argv) {
     return runOnCpu(*module, *def, params, signature);
   if (!exportCase.empty())
     return writeCase(*module, *def, params, signature);
-  return emitStages(context, *module, def ? def->name : "", signature);
+  return emitStages(context, *module, def, params, signature);
 }
 
 } // namespace tilec

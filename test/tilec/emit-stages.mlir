@@ -8,6 +8,8 @@
 // RUN: tilec --kernel=vector_add --emit=ptx --dump-ir-dir=%t.dump -o %t.va.ptx
 // RUN: ls %t.dump | FileCheck %s --check-prefix=DUMP
 // RUN: tilec --kernel=vector_add --emit=ptx --pass-timing -o %t.va2.ptx 2>&1 | FileCheck %s --check-prefix=TIMING
+// RUN: tilec %S/../../examples/tile-ir/01-vector-add.mlir --emit=ptx -o %t.file.ptx
+// RUN: FileCheck %s --check-prefix=FILEMETA < %t.file.json
 // RUN: not tilec --kernel=matmul --arch=sm_70 --emit=ptx 2>&1 | FileCheck %s --check-prefix=ARCH
 // RUN: not tilec --kernel=matmul --num-warps=3 --emit=ptx 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not tilec --kernel=matmul --emit=cubin 2>&1 | FileCheck %s --check-prefix=CUBIN
@@ -26,9 +28,11 @@
 // META: "threads_per_block": 256,
 // META: "params": [{"name": "a", "kind": "tensor", "dtype": "bf16", "rank": 2}
 // META: "function_args": ["!llvm.ptr<1>", "i32", "i32", "i64", "i64",
+// META: "grid": "[cdiv(a.shape[0], 64), cdiv(b.shape[1], 64), 1]"
 // DUMP: builtin_module_no-symbol-name
 // TIMING: Execution time report
 // TIMING: tilec: PTX done after
 // ARCH: tilec: error: unsupported --arch 'sm_70'; accepted: sm_80, sm_90a
 // WARPS: tilec: error: --num-warps must be a power of two in [1, 32], got 3
 // CUBIN: tilec: error: --emit=cubin needs -o FILE.cubin
+// FILEMETA: "params": [{"name": "arg0", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg1", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg2", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg3", "kind": "scalar", "dtype": "i32", "rank": 0}]
