@@ -191,16 +191,25 @@ std::optional<Params> problemSizes(const KernelDef &def) {
   return problem;
 }
 
-int runOnCpu(ModuleOp module, const KernelDef &def, const Params &params,
-             const KernelSignature &signature) {
+/// The kernel's run for the --size and --seed of the command line, or an
+/// error when it describes none or the sizes are wrong.
+std::optional<RunPlan> runPlan(const KernelDef &def, const Params &params) {
   if (!def.plan) {
-    printError(fmt::format("kernel '{}' does not describe a CPU run", def.name));
-    return 1;
+    printError(fmt::format("kernel '{}' does not describe a run (no problem sizes)", def.name));
+    return std::nullopt;
   }
   std::optional<Params> problem = problemSizes(def);
   if (!problem)
+    return std::nullopt;
+  return def.plan(params, *problem, seed);
+}
+
+int runOnCpu(ModuleOp module, const KernelDef &def, const Params &params,
+             const KernelSignature &signature) {
+  std::optional<RunPlan> maybePlan = runPlan(def, params);
+  if (!maybePlan)
     return 1;
-  RunPlan plan = def.plan(params, *problem, seed);
+  RunPlan &plan = *maybePlan;
   auto start = std::chrono::steady_clock::now();
   if (!interpret(module, def.name, signature, plan.args, plan.grid, plan.memory))
     return 1;
@@ -343,13 +352,10 @@ int writeBytes(const std::string &path, const void *data, size_t bytes) {
 /// Writes a case for tilec-run-case: PTX, metadata, inputs, expected outputs.
 int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
               const KernelSignature &signature) {
-  if (!def.plan) {
-    printError(fmt::format("kernel '{}' does not describe a run", def.name));
+  std::optional<RunPlan> maybePlan = runPlan(def, params);
+  if (!maybePlan)
     return 1;
-  }
-  std::optional<Params> problem = problemSizes(def);
-  if (!problem)
-    return 1;
+  RunPlan &plan = *maybePlan;
   GpuTarget target;
   if (!validTarget(target))
     return 1;
@@ -358,7 +364,6 @@ int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
   FailureOr<std::string> ptx = translateToPTX(module, target);
   if (failed(ptx))
     return 1;
-  RunPlan plan = def.plan(params, *problem, seed);
   std::string dir = exportCase;
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
     printError(fmt::format("cannot create {}: {}", dir, ec.message()));

@@ -3,6 +3,7 @@
 #include "tilec/Runtime/Runtime.h"
 
 #include "tilec/Runtime/Json.h"
+#include "tilec/Support/Numeric.h"
 
 #include <climits>
 #include <cstdint>
@@ -335,13 +336,6 @@ bool Device::time(const Kernel &kernel, std::array<int64_t, 3> grid, const std::
   api.cuEventDestroy(start);
   api.cuEventDestroy(stop);
   return ok;
-}
-
-static std::optional<DType> parseDType(const std::string &name) {
-  for (DType t : {DType::I1, DType::I32, DType::I64, DType::F16, DType::BF16, DType::F32})
-    if (toString(t) == name)
-      return t;
-  return std::nullopt;
 }
 
 bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error) {

@@ -21,6 +21,13 @@ std::string_view toString(DType type) {
   return "?";
 }
 
+std::optional<DType> parseDType(std::string_view name) {
+  for (DType t : {DType::I1, DType::I32, DType::I64, DType::F16, DType::BF16, DType::F32})
+    if (toString(t) == name)
+      return t;
+  return std::nullopt;
+}
+
 bool isFloat(DType type) {
   return type == DType::F16 || type == DType::BF16 || type == DType::F32;
 }

@@ -51,13 +51,6 @@ int fail(const std::string &dir, const std::string &message) {
   return 1;
 }
 
-std::optional<DType> parseDType(const std::string &name) {
-  for (DType t : {DType::I1, DType::I32, DType::I64, DType::F16, DType::BF16, DType::F32})
-    if (toString(t) == name)
-      return t;
-  return std::nullopt;
-}
-
 std::vector<int64_t> ints(const json::Value *array) {
   std::vector<int64_t> out;
   if (array)

@@ -12,9 +12,14 @@
 #include "tilec/DSL/Types.h"
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace tilec {
+
+/// The type named `name` ("bf16", "f32", ...), as `toString` spells it.
+std::optional<DType> parseDType(std::string_view name);
 
 /// Rounds `value` to the nearest value of `dtype` (ties to even for floats;
 /// integers wrap to their width like the hardware).
