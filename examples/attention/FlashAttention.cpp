@@ -156,7 +156,7 @@ AttentionConfig configFrom(const Params &params) {
   // Tiles that fit the sm_80 code generation's registers without spilling,
   // measured on the H200 (bench/RESULTS.md): fewer keys per step as d grows.
   int64_t defaultM = cfg.headDim <= 64 ? 128 : 64;
-  int64_t defaultN = cfg.headDim <= 128 ? 32 : 16;
+  int64_t defaultN = cfg.headDim <= 64 ? 32 : 16;
   cfg.blockM = params.getInt("block_m") ? params.getInt("block_m") : defaultM;
   cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : defaultN;
   cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
