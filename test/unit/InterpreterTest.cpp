@@ -4,6 +4,7 @@
 #include "tilec/InitAll.h"
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Support/Numeric.h"
+#include "tilec/Target/PTX.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -165,6 +166,37 @@ TEST(Encoding, RoundTripsEveryTypeBitExactly) {
   EXPECT_EQ(encode(DType::F16, {1.0}), (std::vector<uint8_t>{0x00, 0x3C}));
   EXPECT_EQ(encode(DType::BF16, {1.0}), (std::vector<uint8_t>{0x80, 0x3F}));
   EXPECT_EQ(encode(DType::F16, {-2.0}), (std::vector<uint8_t>{0x00, 0xC0}));
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(InterpreterTest, ConditionalsFollowTheProgram) {
+  // Program 0 writes 10, the others 20 + their id; and only program 1 also
+  // doubles its value (ifThen).
+  KernelBuilder k(context, "branches");
+  Tile out = k.pointer("out", DType::F32);
+  Tile pid = k.programId(0);
+  std::vector<Tile> chosen = k.ifElse(
+      pid == 0, [&] { return std::vector<Tile>{k.constant(10, DType::F32)}; },
+      [&] { return std::vector<Tile>{pid.to(DType::F32) + 20.0}; });
+  Tile slot = out + pid + k.iota(1) * 0;
+  store(slot, k.splat(chosen[0], {1}));
+  k.ifThen(pid == 1, [&] { store(slot, k.splat(chosen[0] * 2.0, {1})); });
+  KernelSignature sig = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  std::vector<HostBuffer> memory = {{"out", DType::F32, std::vector<double>(3, 0.0)}};
+  ASSERT_TRUE(interpret(*module, "branches", sig, {PointerBinding{0}}, {3, 1, 1}, memory));
+  EXPECT_EQ(memory[0].data, (std::vector<double>{10, 42, 22}));
+
+  // The same kernel goes through the GPU pipeline (scf.if with results and
+  // without) and comes out as PTX.
+  ASSERT_TRUE(mlir::succeeded(lowerToLLVMDialect(*module, GpuTarget{})));
+  mlir::FailureOr<std::string> ptx = translateToPTX(*module, GpuTarget{});
+  ASSERT_TRUE(mlir::succeeded(ptx));
+  EXPECT_NE(ptx->find(".entry branches("), std::string::npos);
 }
 
 } // namespace
