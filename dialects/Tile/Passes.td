@@ -17,6 +17,20 @@ def TileDecomposeOnlineSoftmax : Pass<"tile-decompose-online-softmax"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
 }
 
+def TilePrefetchLoads : Pass<"tile-prefetch-loads"> {
+  let summary = "Load the next iteration's blocks one iteration ahead";
+  let description = [{
+    Software pipelining by one stage through loop-carried values: a
+    `tile.load_block` in an `scf.for` body whose descriptor is loop-invariant
+    and whose offsets are loop-invariant or the induction variable is issued
+    for `iv + step` at the top of the body and handed to the next iteration;
+    the first block is loaded before the loop. The load's latency then
+    overlaps the iteration's compute. The extra load after the last
+    iteration is out of range, so it reads padding and touches no memory.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TileAnnotateLayouts : Pass<"tile-annotate-layouts"> {
   let summary = "Attach the assigned distributed layout to every tile value (for reading)";
   let description = [{

@@ -77,6 +77,10 @@ cl::opt<std::string> arch("arch", cl::desc("GPU architecture: sm_80 or sm_90a"),
                           cl::init("sm_80"), cl::cat(category));
 cl::opt<int64_t> numWarps("num-warps", cl::desc("Warps per program (threads per block / 32)"),
                           cl::init(4), cl::cat(category));
+cl::opt<bool> prefetchLoads("prefetch-loads",
+                            cl::desc("Load loop blocks one iteration ahead (tile-prefetch-loads; "
+                                     "off by default: slower today, see bench/RESULTS.md)"),
+                            cl::init(false), cl::cat(category));
 cl::opt<std::string> dumpDir("dump-ir-dir",
                              cl::desc("Write the IR after every GPU pipeline pass into DIR"),
                              cl::value_desc("DIR"), cl::init(""), cl::cat(category));
@@ -246,6 +250,7 @@ bool validTarget(GpuTarget &target) {
   }
   target.arch = arch;
   target.numWarps = numWarps;
+  target.prefetchLoads = prefetchLoads;
   return true;
 }
 

@@ -31,6 +31,8 @@ LogicalResult annotateLayouts(ModuleOp module, const GpuTarget &target) {
   pm.addPass(createTileDecomposeOnlineSoftmax());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (target.prefetchLoads)
+    pm.addPass(createTilePrefetchLoads());
   pm.addPass(createTileAnnotateLayouts(TileAnnotateLayoutsOptions{target.numWarps}));
   return pm.run(module);
 }
@@ -50,6 +52,8 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, const GpuTarget &target,
   pm.addPass(createTileDecomposeOnlineSoftmax());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (target.prefetchLoads)
+    pm.addPass(createTilePrefetchLoads());
   pm.addPass(createTileToLLVM(TileToLLVMOptions{target.numWarps}));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());

@@ -4,7 +4,8 @@
 // its double-precision reference, at several sizes: ragged (not multiples of
 // the blocks), seq_q != seq_k both ways (rows a causal mask leaves empty),
 // batch and heads > 1, large logits, d = 128, f16, other block sizes. The
-// kernel is run as built and again after canonicalize + cse, so the folds are
+// kernel is run as built, after canonicalize + cse, and after the GPU
+// pipeline's tile-level rewrites (load prefetching), so every rewrite is
 // checked against the same reference.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,7 @@
 #include "tilec/DSL/DSL.h"
 #include "tilec/InitAll.h"
 #include "tilec/Interpreter/Interpreter.h"
+#include "tilec/Passes.h"
 #include "tilec/Registry.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -44,7 +46,7 @@ std::string caseName(const Case &c) {
 
 /// Builds the kernel, runs its plan, and returns the worst normalized error
 /// over its outputs after checking there is no NaN and no infinity out of place.
-void runCase(const Case &c, bool canonicalize) {
+void runCase(const Case &c, bool canonicalize, bool prefetch = false) {
   const KernelDef *def = Registry::global().find(c.kernel);
   ASSERT_NE(def, nullptr) << c.kernel << " is not registered";
   Params params(def->params), sizes(def->sizes);
@@ -63,6 +65,8 @@ void runCase(const Case &c, bool canonicalize) {
     mlir::PassManager pm(&context);
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
+    if (prefetch)
+      pm.addPass(createTilePrefetchLoads());
     ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
   }
 
@@ -87,6 +91,7 @@ class KernelTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(KernelTest, MatchesReference) { runCase(GetParam(), /*canonicalize=*/false); }
 TEST_P(KernelTest, MatchesReferenceAfterCanonicalize) { runCase(GetParam(), true); }
+TEST_P(KernelTest, MatchesReferenceWithPrefetchedLoads) { runCase(GetParam(), true, true); }
 
 std::vector<Case> allCases() {
   std::vector<Case> cases = {

@@ -14,6 +14,10 @@ struct GpuTarget {
   std::string arch = "sm_80";   ///< sm_80 or sm_90a
   std::string features = "+ptx80";
   int64_t numWarps = 4;
+  /// Issue loop block loads one iteration ahead (tile-prefetch-loads). Off by
+  /// default: on the H200 it costs more in register spills than it hides in
+  /// latency with today's code generation (bench/RESULTS.md).
+  bool prefetchLoads = false;
 };
 
 /// tile dialect -> per-thread code -> LLVM + NVVM dialects: the GPU pipeline
