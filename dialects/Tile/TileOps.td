@@ -278,9 +278,10 @@ def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
 def Tile_TransOp : Tile_Op<"trans", [Pure]> {
   let summary = "permute the dimensions of a tile";
   let description = [{
-    `result[i_order[0], ..., ] = src[i_0, ...]`: dimension `d` of the result is
-    dimension `order[d]` of the source. For 2-D tiles `order = [1, 0]` is the
-    transpose used for `Q·Kᵀ`.
+    Dimension `d` of the result is dimension `order[d]` of the source: the
+    element of the result at index `i` is the source element whose index
+    along dimension `order[d]` is `i[d]`. For 2-D tiles `order = [1, 0]` is
+    the transpose used for `Q·Kᵀ`.
 
     Example:
     ```mlir
