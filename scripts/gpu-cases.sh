@@ -36,4 +36,8 @@ done
 case_ gqa_group2 flash_attention_fwd_gqa --set group=2 --size heads=4 --size seq_q=50 --size seq_k=77
 case_ mqa flash_attention_fwd_gqa --set group=4 --size batch=2 --size heads=4 --size seq_q=50 --size seq_k=77
 case_ large_logits flash_attention_fwd --size seq_q=64 --size seq_k=100 --size amplitude=10
+# --assume-aligned kernels (vector accesses only; d and the strides are aligned).
+case_ aligned_fwd_d64 flash_attention_fwd --assume-aligned --size batch=2 --size heads=2 --size seq_q=130 --size seq_k=77
+case_ aligned_causal_d128 flash_attention_fwd_causal --assume-aligned --set head_dim=128 --size seq_q=77 --size seq_k=130
+case_ aligned_matmul matmul --assume-aligned --size m=100 --size n=72 --size k=64
 echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1))"

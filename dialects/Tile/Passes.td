@@ -59,7 +59,11 @@ def TileToLLVM : Pass<"tile-to-llvm", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",
-           "Warps per program (threads per block / 32)">
+           "Warps per program (threads per block / 32)">,
+    Option<"assumeAligned", "assume-aligned", "bool", /*default=*/"false",
+           "Assume every tensor argument is contiguous and 16-byte aligned along its "
+           "last dimension (the runtime checks it): block accesses use 16-byte "
+           "vectors with no scalar fallback">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",

@@ -58,8 +58,9 @@ enum class MoveKind { Identity, Broadcast, Reshape };
 
 class KernelLowering {
 public:
-  KernelLowering(func::FuncOp kernel, tilec::LayoutAssignment &layouts)
-      : kernel(kernel), layouts(layouts), b(kernel.getContext()), loc(kernel.getLoc()) {}
+  KernelLowering(func::FuncOp kernel, tilec::LayoutAssignment &layouts, bool assumeAligned)
+      : kernel(kernel), layouts(layouts), b(kernel.getContext()), loc(kernel.getLoc()),
+        assumeAligned(assumeAligned) {}
 
   LogicalResult run();
 
@@ -112,6 +113,7 @@ private:
   /// The uniform condition under which a block access may use `width`-element
   /// vectors: unit innermost stride, aligned base, strides, size and offset.
   Value vectorAccessAllowed(const Descriptor &d, ArrayRef<Value> offsets, int64_t width);
+  void trapUnlessVectorOffset(Value offset, int64_t width);
   SmallVector<Value> loadVectors(const Descriptor &d, ArrayRef<Value> offsets,
                                  const LinearLayout &l, int64_t width, Value padding);
   void storeVectors(const Descriptor &d, ArrayRef<Value> offsets, const TileRegs &value,
@@ -148,6 +150,7 @@ private:
   DenseMap<Value, TileRegs> tiles;
   DenseMap<Value, Descriptor> descriptors;
   int64_t sharedBytes = 0;
+  bool assumeAligned;
 };
 
 Value KernelLowering::constOf(Type type, double v) {
@@ -416,6 +419,8 @@ LogicalResult KernelLowering::run() {
     return failure();
   function->setAttr("tilec.num_warps", b.getI64IntegerAttr(layouts.warps()));
   function->setAttr("tilec.shared_bytes", b.getI64IntegerAttr(sharedBytes));
+  if (assumeAligned)
+    function->setAttr("tilec.aligned_tensors", b.getUnitAttr());
   return success();
 }
 
@@ -867,6 +872,19 @@ Value KernelLowering::vectorAccessAllowed(const Descriptor &d, ArrayRef<Value> o
   return ok;
 }
 
+void KernelLowering::trapUnlessVectorOffset(Value offset, int64_t width) {
+  // With aligned tensors, a block offset along the last dimension that is not
+  // a multiple of the vector width would read the wrong elements: stop the
+  // kernel loudly instead (the block sizes of tilec's kernels never do this).
+  Value misaligned = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::RemSIOp::create(b, loc, offset, constI32(width)), constI32(0));
+  auto guard = scf::IfOp::create(b, loc, TypeRange{}, misaligned, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard insertion(b);
+  b.setInsertionPoint(guard.getThenRegion().front().getTerminator());
+  LLVM::Trap::create(b, loc);
+}
+
 SmallVector<Value> KernelLowering::loadVectors(const Descriptor &d, ArrayRef<Value> offsets,
                                                const LinearLayout &l, int64_t width,
                                                Value padding) {
@@ -983,6 +1001,9 @@ LogicalResult KernelLowering::lowerLoadBlock(tile::LoadBlockOp op) {
   int64_t width = vectorWidth(l, element.getIntOrFloatBitWidth());
   if (width == 1 || element.getIntOrFloatBitWidth() > 32) {
     out.regs = scalarLoads();
+  } else if (assumeAligned) {
+    trapUnlessVectorOffset(offsets.back(), width);
+    out.regs = loadVectors(d, offsets, l, width, padding);
   } else {
     // Vector accesses need the tensor contiguous and aligned along its last
     // dimension; that is known only at run time, so both paths exist and a
@@ -1028,6 +1049,11 @@ LogicalResult KernelLowering::lowerStoreBlock(tile::StoreBlockOp op) {
   int64_t width = vectorWidth(src.layout, bits);
   if (width == 1 || bits > 32) {
     scalarStores();
+    return success();
+  }
+  if (assumeAligned) {
+    trapUnlessVectorOffset(offsets.back(), width);
+    storeVectors(d, offsets, src, width);
     return success();
   }
   Value vectorOk = vectorAccessAllowed(d, offsets, width);
@@ -1378,7 +1404,7 @@ struct TileToLLVM : tilec::impl::TileToLLVMBase<TileToLLVM> {
       tilec::LayoutAssignment layouts(kernel, numWarps);
       if (failed(layouts.run()))
         return signalPassFailure();
-      KernelLowering lowering(kernel, layouts);
+      KernelLowering lowering(kernel, layouts, assumeAligned);
       if (failed(lowering.run()))
         return signalPassFailure();
       kernel.erase();

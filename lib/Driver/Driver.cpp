@@ -81,6 +81,12 @@ cl::opt<bool> prefetchLoads("prefetch-loads",
                             cl::desc("Load loop blocks one iteration ahead (tile-prefetch-loads; "
                                      "off by default: slower today, see bench/RESULTS.md)"),
                             cl::init(false), cl::cat(category));
+cl::opt<bool> assumeAligned(
+    "assume-aligned",
+    cl::desc("Tensor arguments are contiguous and 16-byte aligned along their last dimension "
+             "(base, other strides and last size multiples of 16 bytes): vector accesses "
+             "only; recorded in the metadata and checked by the runtime at launch"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> dumpDir("dump-ir-dir",
                              cl::desc("Write the IR after every GPU pipeline pass into DIR"),
                              cl::value_desc("DIR"), cl::init(""), cl::cat(category));
@@ -251,6 +257,7 @@ bool validTarget(GpuTarget &target) {
   target.arch = arch;
   target.numWarps = numWarps;
   target.prefetchLoads = prefetchLoads;
+  target.assumeAligned = assumeAligned;
   return true;
 }
 
@@ -259,11 +266,13 @@ std::string launchMetadata(ModuleOp module, const KernelSignature &signature,
                            const GpuTarget &target, const std::string &grid) {
   std::string name;
   int64_t shared = 0;
+  bool aligned = false;
   std::vector<std::string> args;
   module.walk([&](LLVM::LLVMFuncOp fn) {
     if (!fn->hasAttr("tilec.shared_bytes"))
       return;
     name = fn.getName().str();
+    aligned = fn->hasAttr("tilec.aligned_tensors");
     shared = cast<IntegerAttr>(fn->getAttr("tilec.shared_bytes")).getInt();
     for (Type t : fn.getArgumentTypes()) {
       std::string text;
@@ -283,10 +292,11 @@ std::string launchMetadata(ModuleOp module, const KernelSignature &signature,
   }
   return fmt::format("{{\n  \"kernel\": \"{}\",\n  \"arch\": \"{}\",\n  \"num_warps\": {},\n"
                      "  \"threads_per_block\": {},\n  \"shared_bytes\": {},\n"
+                     "  \"aligned_tensors\": {},\n"
                      "  \"params\": [{}],\n  \"function_args\": [{}],\n"
                      "  \"grid\": \"{}\"\n}}\n",
                      name, target.arch, target.numWarps, 32 * target.numWarps, shared,
-                     fmt::join(params, ", "), fmt::join(args, ", "),
+                     aligned ? "true" : "false", fmt::join(params, ", "), fmt::join(args, ", "),
                      grid.empty() ? "not stated by the kernel; one program per output block" : grid);
 }
 

@@ -239,6 +239,18 @@ bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &
         if (t->shape[d] < 0 || t->shape[d] > INT32_MAX)
           return mismatch("dimension " + std::to_string(d) + " = " +
                           std::to_string(t->shape[d]) + " is outside [0, 2^31)");
+      if (meta.alignedTensors) {
+        int64_t perVector = 16 / static_cast<int64_t>(byteSize(param.dtype));
+        bool ok = t->address % 16 == 0 && t->strides.back() == 1 &&
+                  t->shape.back() % perVector == 0;
+        for (size_t d = 0; d + 1 < t->strides.size(); ++d)
+          ok = ok && t->strides[d] % perVector == 0;
+        if (!ok)
+          return mismatch("the kernel was compiled with --assume-aligned and needs a 16-byte "
+                          "aligned base, innermost stride 1, and other strides and the "
+                          "innermost size multiples of " +
+                          std::to_string(perVector) + " elements");
+      }
       push(&t->address, 8);
       for (int64_t d : t->shape) {
         int32_t v = static_cast<int32_t>(d);
@@ -293,6 +305,13 @@ bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &
 }
 
 } // namespace
+
+std::string checkArguments(const KernelMetadata &meta, const std::vector<Arg> &args) {
+  PackedArgs packed;
+  std::string error;
+  pack(meta, args, packed, error);
+  return error;
+}
 
 bool Device::launch(const Kernel &kernel, std::array<int64_t, 3> grid,
                     const std::vector<Arg> &args, std::string &error) {
@@ -363,6 +382,8 @@ bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &e
   meta.numWarps = static_cast<int64_t>(warps->number);
   meta.threadsPerBlock = static_cast<int64_t>(threads->number);
   meta.sharedBytes = static_cast<int64_t>(shared->number);
+  if (const json::Value *aligned = doc->get("aligned_tensors"))
+    meta.alignedTensors = aligned->kind == json::Value::Kind::Bool && aligned->boolean;
   for (const json::Value &p : params->array) {
     const json::Value *name = p.get("name"), *kind = p.get("kind"), *dtype = p.get("dtype"),
                       *rank = p.get("rank");

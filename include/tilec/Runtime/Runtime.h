@@ -33,6 +33,10 @@ struct KernelMetadata {
   int64_t numWarps = 0;
   int64_t threadsPerBlock = 0;
   int64_t sharedBytes = 0;
+  /// Compiled with --assume-aligned: every tensor argument must have a
+  /// 16-byte aligned base, unit innermost stride, and its other strides and
+  /// innermost size multiples of 16 bytes.
+  bool alignedTensors = false;
   KernelSignature params;
   /// The compiled function's argument types, e.g. "!llvm.ptr<1>", "i32".
   std::vector<std::string> functionArgs;
@@ -48,6 +52,11 @@ struct PointerArg {
   uint64_t address = 0;
 };
 using Arg = std::variant<TensorArg, PointerArg, double>;
+
+/// Checks launch arguments against a kernel's parameters (count, kinds,
+/// ranks, sizes, alignment requirements); empty when they fit, else what is
+/// wrong. `launch` runs this first; it needs no GPU.
+std::string checkArguments(const KernelMetadata &meta, const std::vector<Arg> &args);
 
 struct Kernel {
   void *module = nullptr;

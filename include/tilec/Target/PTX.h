@@ -18,6 +18,10 @@ struct GpuTarget {
   /// default: on the H200 it costs more in register spills than it hides in
   /// latency with today's code generation (bench/RESULTS.md).
   bool prefetchLoads = false;
+  /// Tensor arguments are contiguous and 16-byte aligned along their last
+  /// dimension (recorded in the metadata, checked by the runtime): block
+  /// accesses need no scalar fallback.
+  bool assumeAligned = false;
 };
 
 /// tile dialect -> per-thread code -> LLVM + NVVM dialects: the GPU pipeline
