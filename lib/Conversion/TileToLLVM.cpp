@@ -23,6 +23,7 @@
 
 #include <limits>
 #include <map>
+#include <set>
 
 namespace tilec {
 #define GEN_PASS_DEF_TILETOLLVM
@@ -114,6 +115,8 @@ private:
   /// vectors: unit innermost stride, aligned base, strides, size and offset.
   Value vectorAccessAllowed(const Descriptor &d, ArrayRef<Value> offsets, int64_t width);
   void trapUnlessVectorOffset(Value offset, int64_t width);
+  /// Records that `d`'s tensor is accessed with vectors and no fallback.
+  void requireAligned(const Descriptor &d, Value offset, int64_t width);
   SmallVector<Value> loadVectors(const Descriptor &d, ArrayRef<Value> offsets,
                                  const LinearLayout &l, int64_t width, Value padding);
   void storeVectors(const Descriptor &d, ArrayRef<Value> offsets, const TileRegs &value,
@@ -151,6 +154,8 @@ private:
   DenseMap<Value, Descriptor> descriptors;
   int64_t sharedBytes = 0;
   bool assumeAligned;
+  /// Kernel arguments (base pointers) accessed with vectors and no fallback.
+  std::set<int64_t> alignedArgs;
 };
 
 Value KernelLowering::constOf(Type type, double v) {
@@ -419,8 +424,10 @@ LogicalResult KernelLowering::run() {
     return failure();
   function->setAttr("tilec.num_warps", b.getI64IntegerAttr(layouts.warps()));
   function->setAttr("tilec.shared_bytes", b.getI64IntegerAttr(sharedBytes));
-  if (assumeAligned)
-    function->setAttr("tilec.aligned_tensors", b.getUnitAttr());
+  if (!alignedArgs.empty())
+    function->setAttr("tilec.aligned_args",
+                      b.getDenseI64ArrayAttr(SmallVector<int64_t>(alignedArgs.begin(),
+                                                                  alignedArgs.end())));
   return success();
 }
 
@@ -872,6 +879,12 @@ Value KernelLowering::vectorAccessAllowed(const Descriptor &d, ArrayRef<Value> o
   return ok;
 }
 
+void KernelLowering::requireAligned(const Descriptor &d, Value offset, int64_t width) {
+  if (auto arg = dyn_cast<BlockArgument>(d.base))
+    alignedArgs.insert(arg.getArgNumber());
+  trapUnlessVectorOffset(offset, width);
+}
+
 void KernelLowering::trapUnlessVectorOffset(Value offset, int64_t width) {
   // With aligned tensors, a block offset along the last dimension that is not
   // a multiple of the vector width would read the wrong elements: stop the
@@ -1002,7 +1015,7 @@ LogicalResult KernelLowering::lowerLoadBlock(tile::LoadBlockOp op) {
   if (width == 1 || element.getIntOrFloatBitWidth() > 32) {
     out.regs = scalarLoads();
   } else if (assumeAligned) {
-    trapUnlessVectorOffset(offsets.back(), width);
+    requireAligned(d, offsets.back(), width);
     out.regs = loadVectors(d, offsets, l, width, padding);
   } else {
     // Vector accesses need the tensor contiguous and aligned along its last
@@ -1052,7 +1065,7 @@ LogicalResult KernelLowering::lowerStoreBlock(tile::StoreBlockOp op) {
     return success();
   }
   if (assumeAligned) {
-    trapUnlessVectorOffset(offsets.back(), width);
+    requireAligned(d, offsets.back(), width);
     storeVectors(d, offsets, src, width);
     return success();
   }

@@ -37,6 +37,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <set>
 #include <cstdio>
 
 using namespace mlir;
@@ -83,9 +84,10 @@ cl::opt<bool> prefetchLoads("prefetch-loads",
                             cl::init(false), cl::cat(category));
 cl::opt<bool> assumeAligned(
     "assume-aligned",
-    cl::desc("Tensor arguments are contiguous and 16-byte aligned along their last dimension "
-             "(base, other strides and last size multiples of 16 bytes): vector accesses "
-             "only; recorded in the metadata and checked by the runtime at launch"),
+    cl::desc("Block accesses that can use 16-byte vectors use them with no scalar fallback; "
+             "their tensors are marked \"aligned\" in the metadata (contiguous, 16-byte "
+             "aligned base, other strides and last size multiples of 16 bytes) and the "
+             "runtime checks that at launch"),
     cl::init(false), cl::cat(category));
 cl::opt<std::string> dumpDir("dump-ir-dir",
                              cl::desc("Write the IR after every GPU pipeline pass into DIR"),
@@ -266,13 +268,14 @@ std::string launchMetadata(ModuleOp module, const KernelSignature &signature,
                            const GpuTarget &target, const std::string &grid) {
   std::string name;
   int64_t shared = 0;
-  bool aligned = false;
+  std::set<int64_t> alignedArgs;
   std::vector<std::string> args;
   module.walk([&](LLVM::LLVMFuncOp fn) {
     if (!fn->hasAttr("tilec.shared_bytes"))
       return;
     name = fn.getName().str();
-    aligned = fn->hasAttr("tilec.aligned_tensors");
+    if (auto list = fn->getAttrOfType<DenseI64ArrayAttr>("tilec.aligned_args"))
+      alignedArgs.insert(list.asArrayRef().begin(), list.asArrayRef().end());
     shared = cast<IntegerAttr>(fn->getAttr("tilec.shared_bytes")).getInt();
     for (Type t : fn.getArgumentTypes()) {
       std::string text;
@@ -282,21 +285,25 @@ std::string launchMetadata(ModuleOp module, const KernelSignature &signature,
     }
   });
   std::vector<std::string> params;
+  int64_t firstArg = 0;
   for (const KernelParam &p : signature) {
+    bool aligned = alignedArgs.count(firstArg) > 0;
+    firstArg += p.numFunctionArgs();
     const char *kind = p.kind == KernelParam::Kind::Tensor    ? "tensor"
                        : p.kind == KernelParam::Kind::Pointer ? "pointer"
                                                               : "scalar";
     params.push_back(fmt::format("{{\"name\": \"{}\", \"kind\": \"{}\", \"dtype\": "
-                                 "\"{}\", \"rank\": {}}}",
-                                 p.name, kind, toString(p.dtype), p.rank));
+                                 "\"{}\", \"rank\": {}{}}}",
+                                 p.name, kind, toString(p.dtype), p.rank,
+                                 aligned ? ", \"aligned\": true" : ""));
   }
   return fmt::format("{{\n  \"kernel\": \"{}\",\n  \"arch\": \"{}\",\n  \"num_warps\": {},\n"
                      "  \"threads_per_block\": {},\n  \"shared_bytes\": {},\n"
-                     "  \"aligned_tensors\": {},\n"
+
                      "  \"params\": [{}],\n  \"function_args\": [{}],\n"
                      "  \"grid\": \"{}\"\n}}\n",
                      name, target.arch, target.numWarps, 32 * target.numWarps, shared,
-                     aligned ? "true" : "false", fmt::join(params, ", "), fmt::join(args, ", "),
+                     fmt::join(params, ", "), fmt::join(args, ", "),
                      grid.empty() ? "not stated by the kernel; one program per output block" : grid);
 }
 

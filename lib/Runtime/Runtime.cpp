@@ -239,7 +239,7 @@ bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &
         if (t->shape[d] < 0 || t->shape[d] > INT32_MAX)
           return mismatch("dimension " + std::to_string(d) + " = " +
                           std::to_string(t->shape[d]) + " is outside [0, 2^31)");
-      if (meta.alignedTensors) {
+      if (param.aligned) {
         int64_t perVector = 16 / static_cast<int64_t>(byteSize(param.dtype));
         bool ok = t->address % 16 == 0 && t->strides.back() == 1 &&
                   t->shape.back() % perVector == 0;
@@ -382,8 +382,6 @@ bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &e
   meta.numWarps = static_cast<int64_t>(warps->number);
   meta.threadsPerBlock = static_cast<int64_t>(threads->number);
   meta.sharedBytes = static_cast<int64_t>(shared->number);
-  if (const json::Value *aligned = doc->get("aligned_tensors"))
-    meta.alignedTensors = aligned->kind == json::Value::Kind::Bool && aligned->boolean;
   for (const json::Value &p : params->array) {
     const json::Value *name = p.get("name"), *kind = p.get("kind"), *dtype = p.get("dtype"),
                       *rank = p.get("rank");
@@ -396,6 +394,8 @@ bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &e
                       static_cast<unsigned>(rank->number)};
     if (kind->string == "tensor")
       param.kind = KernelParam::Kind::Tensor;
+    if (const json::Value *aligned = p.get("aligned"))
+      param.aligned = aligned->kind == json::Value::Kind::Bool && aligned->boolean;
     else if (kind->string == "pointer")
       param.kind = KernelParam::Kind::Pointer;
     meta.params.push_back(param);

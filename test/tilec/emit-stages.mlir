@@ -10,6 +10,8 @@
 // RUN: tilec --kernel=vector_add --emit=ptx --pass-timing -o %t.va2.ptx 2>&1 | FileCheck %s --check-prefix=TIMING
 // RUN: tilec %S/../../examples/tile-ir/01-vector-add.mlir --emit=ptx -o %t.file.ptx
 // RUN: FileCheck %s --check-prefix=FILEMETA < %t.file.json
+// RUN: tilec --kernel=flash_attention_fwd --assume-aligned --emit=ptx -o %t.al.ptx
+// RUN: FileCheck %s --check-prefix=ALIGNED < %t.al.json
 // RUN: not tilec --kernel=matmul --arch=sm_70 --emit=ptx 2>&1 | FileCheck %s --check-prefix=ARCH
 // RUN: not tilec --kernel=matmul --num-warps=3 --emit=ptx 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not tilec --kernel=matmul --emit=cubin 2>&1 | FileCheck %s --check-prefix=CUBIN
@@ -36,3 +38,5 @@
 // WARPS: tilec: error: --num-warps must be a power of two in [1, 32], got 3
 // CUBIN: tilec: error: --emit=cubin needs -o FILE.cubin
 // FILEMETA: "params": [{"name": "arg0", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg1", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg2", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg3", "kind": "scalar", "dtype": "i32", "rank": 0}]
+// ALIGNED: {"name": "q", "kind": "tensor", "dtype": "bf16", "rank": 3, "aligned": true}
+// ALIGNED-SAME: {"name": "lse", "kind": "tensor", "dtype": "f32", "rank": 2}]

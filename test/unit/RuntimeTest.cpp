@@ -21,8 +21,7 @@ const char *kMetadata = R"json({
   "num_warps": 4,
   "threads_per_block": 128,
   "shared_bytes": 70000,
-  "aligned_tensors": true,
-  "params": [{"name": "q", "kind": "tensor", "dtype": "bf16", "rank": 3},
+  "params": [{"name": "q", "kind": "tensor", "dtype": "bf16", "rank": 3, "aligned": true},
              {"name": "scale", "kind": "scalar", "dtype": "f32", "rank": 0}],
   "function_args": ["!llvm.ptr<1>", "i32", "i32", "i32", "i64", "i64", "i64", "f32"],
   "grid": "[cdiv(q.shape[1], 64), q.shape[0], 1]"
@@ -50,7 +49,7 @@ TEST(Metadata, ReadsWhatTilecWrites) {
   EXPECT_EQ(meta.kernel, "attention");
   EXPECT_EQ(meta.threadsPerBlock, 128);
   EXPECT_EQ(meta.sharedBytes, 70000);
-  EXPECT_TRUE(meta.alignedTensors);
+  EXPECT_TRUE(meta.params[0].aligned);
   ASSERT_EQ(meta.params.size(), 2u);
   EXPECT_EQ(meta.params[0].kind, KernelParam::Kind::Tensor);
   EXPECT_EQ(meta.params[0].dtype, DType::BF16);
@@ -94,7 +93,7 @@ TEST_F(LaunchArguments, EnforcesTheAlignmentTheKernelWasCompiledFor) {
   EXPECT_NE(checkArguments(meta, {ragged, 0.125}), "");
   TensorArg strided{0x10000, {16, 1000, 64}, {64000, 128, 2}};
   EXPECT_NE(checkArguments(meta, {strided, 0.125}), "");
-  meta.alignedTensors = false;
+  meta.params[0].aligned = false;
   EXPECT_EQ(checkArguments(meta, {ragged, 0.125}), "");
 }
 

@@ -32,6 +32,10 @@ struct KernelParam {
   Kind kind;
   DType dtype;
   unsigned rank = 0; ///< tensors only
+  /// Tensors only: the compiled kernel accesses it with 16-byte vectors and
+  /// no fallback (--assume-aligned), so a launch must pass it contiguous and
+  /// 16-byte aligned along its last dimension.
+  bool aligned = false;
 
   /// Number of arguments of the compiled function that this parameter takes.
   unsigned numFunctionArgs() const { return kind == Kind::Tensor ? 1 + 2 * rank : 1; }

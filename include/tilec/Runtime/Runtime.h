@@ -33,10 +33,6 @@ struct KernelMetadata {
   int64_t numWarps = 0;
   int64_t threadsPerBlock = 0;
   int64_t sharedBytes = 0;
-  /// Compiled with --assume-aligned: every tensor argument must have a
-  /// 16-byte aligned base, unit innermost stride, and its other strides and
-  /// innermost size multiples of 16 bytes.
-  bool alignedTensors = false;
   KernelSignature params;
   /// The compiled function's argument types, e.g. "!llvm.ptr<1>", "i32".
   std::vector<std::string> functionArgs;
