@@ -1172,27 +1172,46 @@ StagedOperand KernelLowering::stage(const TileRegs &tile, Type element) {
 
 /// The two 32-bit registers of the B fragment (k16 x n8) for this lane, whose
 /// first element is at (k, n).
+/// The two 32-bit registers of the B fragment (k16 x n8) for this lane, whose
+/// first element is at (k, n), with one ldmatrix.x2: lanes 0-15 point at the
+/// sixteen 16-byte rows of the two 8x8 matrices, `.trans` when the staged
+/// tile keeps n (not k) contiguous.
 SmallVector<Value> KernelLowering::loadFragmentB(const StagedOperand &staged, Value k, Value n,
                                                  Type element) {
-  auto at = [&](Value kk, Value nn) {
-    Value row = staged.kContiguous ? nn : kk, col = staged.kContiguous ? kk : nn;
-    return sharedAddress(
-        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, constI32(staged.pitch)),
-                              col),
-        element);
-  };
-  SmallVector<Value> words;
-  for (int64_t half = 0; half < 2; ++half) {
-    Value k0 = arith::AddIOp::create(b, loc, k, constI32(8 * half));
-    if (staged.kContiguous) {
-      words.push_back(LLVM::LoadOp::create(b, loc, i32(), at(k0, n), /*alignment=*/4));
-    } else {
-      Value k1 = arith::AddIOp::create(b, loc, k0, constI32(1));
-      words.push_back(packWord({LLVM::LoadOp::create(b, loc, element, at(k0, n)),
-                                LLVM::LoadOp::create(b, loc, element, at(k1, n))}));
-    }
+  // The fragment's origin: this lane holds (k0 + 2·(lane % 4), n0 + lane / 4).
+  Value k0 = arith::SubIOp::create(
+      b, loc, k, arith::MulIOp::create(b, loc, arith::AndIOp::create(b, loc, lane, constI32(3)),
+                                       constI32(2)));
+  Value n0 = arith::SubIOp::create(b, loc, n,
+                                   arith::ShRUIOp::create(b, loc, lane, constI32(2)));
+  Value rowInMatrix = arith::AndIOp::create(b, loc, lane, constI32(7));
+  Value matrix = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, lane, constI32(3)), constI32(1));
+  Value eight = constI32(8);
+  Value row, col;
+  if (staged.kContiguous) {
+    // Rows are n; matrix 1 is 8 further along k.
+    row = arith::AddIOp::create(b, loc, n0, rowInMatrix);
+    col = arith::AddIOp::create(b, loc, k0, arith::MulIOp::create(b, loc, matrix, eight));
+  } else {
+    // Rows are k; matrix 1 is 8 rows further.
+    row = arith::AddIOp::create(
+        b, loc, k0,
+        arith::AddIOp::create(b, loc, rowInMatrix, arith::MulIOp::create(b, loc, matrix, eight)));
+    col = n0;
   }
-  return words;
+  Value address = sharedAddress(
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, constI32(staged.pitch)),
+                            col),
+      element);
+  Value raw = LLVM::PtrToIntOp::create(b, loc, i64(), address);
+  std::string text = std::string("ldmatrix.sync.aligned.m8n8.x2") +
+                     (staged.kContiguous ? "" : ".trans") + ".shared.b16 {$0, $1}, [$2];";
+  Type pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32(), i32()});
+  Value loaded = inlineAsm(pair, ValueRange{raw}, text, "=r,=r,l", /*sideEffects=*/true)
+                     .getResult(0);
+  return {LLVM::ExtractValueOp::create(b, loc, loaded, ArrayRef<int64_t>{0}),
+          LLVM::ExtractValueOp::create(b, loc, loaded, ArrayRef<int64_t>{1})};
 }
 
 LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
