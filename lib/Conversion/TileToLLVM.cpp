@@ -352,9 +352,6 @@ Value KernelLowering::sharedAddress(Value elementIndex, Type elementType) {
 
 TileRegs KernelLowering::exchange(const TileRegs &src, const LinearLayout &dst, Type elementType,
                                   MoveKind kind) {
-  if (std::getenv("TILEC_DEBUG_EXCHANGE"))
-    llvm::errs() << "exchange at " << loc << ": " << src.layout.str() << " -> " << dst.str()
-                 << "\n";
   Type stored = elementType.isInteger(1) ? b.getI8Type() : elementType;
   unsigned bytes = isa<LLVM::LLVMPointerType>(stored) ? 8 : stored.getIntOrFloatBitWidth() / 8;
   sharedBytes = std::max(sharedBytes, src.layout.numElements() * int64_t(bytes));
