@@ -19,8 +19,7 @@ compile matmul_64x64x32_w4 matmul 4 --assume-aligned --set block_m=64 --set bloc
 compile matmul_128x64x32_w4 matmul 4 --assume-aligned --set block_m=128 --set block_n=64 --set block_k=32
 # Attention with the default tiles for each head dim (block_m/block_n 0 = by head_dim).
 for d in 64 128; do
-  m=$([ $d -le 64 ] && echo 128 || echo 64)
-  n=$([ $d -le 64 ] && echo 32 || echo 16)
-  compile flash_attention_fwd_d${d}_m${m}_n${n}_w4 flash_attention_fwd 4 --assume-aligned --set head_dim=$d
-  compile flash_attention_fwd_causal_d${d}_m${m}_n${n}_w4 flash_attention_fwd_causal 4 --assume-aligned --set head_dim=$d
+  w=$([ $d -le 64 ] && echo 4 || echo 8)
+  compile flash_attention_fwd_d${d}_m128_n32_w$w flash_attention_fwd $w --assume-aligned --set head_dim=$d
+  compile flash_attention_fwd_causal_d${d}_m128_n32_w$w flash_attention_fwd_causal $w --assume-aligned --set head_dim=$d
 done

@@ -150,13 +150,18 @@ std::vector<ParamSpec> attentionSizes() {
   };
 }
 
+int64_t attentionWarps(const Params &params) {
+  return std::stoll(params.get("head_dim")) == 128 ? 8 : 4;
+}
+
 AttentionConfig configFrom(const Params &params) {
   AttentionConfig cfg;
   cfg.headDim = std::stoll(params.get("head_dim"));
-  // Tiles that fit the sm_80 code generation's registers without spilling,
-  // measured on the H200 (bench/RESULTS.md): fewer keys per step as d grows.
-  int64_t defaultM = cfg.headDim <= 64 ? 128 : 64;
-  int64_t defaultN = cfg.headDim <= 64 ? 32 : 16;
+  // The fastest spill-free tiles measured on the H200 (bench/RESULTS.md):
+  // 128x32 up to d = 128 (with 8 warps at d = 128, see attentionWarps), 64x16
+  // beyond.
+  int64_t defaultM = cfg.headDim <= 128 ? 128 : 64;
+  int64_t defaultN = cfg.headDim <= 128 ? 32 : 16;
   cfg.blockM = params.getInt("block_m") ? params.getInt("block_m") : defaultM;
   cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : defaultN;
   cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;

@@ -102,6 +102,8 @@ std::vector<ParamSpec> attentionSizes();
 /// The compile-time parameters every attention kernel takes.
 std::vector<ParamSpec> attentionParams();
 AttentionConfig configFrom(const Params &params);
+/// Warps per program for the default tiles: 8 at d = 128, else 4.
+int64_t attentionWarps(const Params &params);
 
 } // namespace tilec::attention
 

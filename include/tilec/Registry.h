@@ -105,6 +105,9 @@ struct KernelDef {
   /// The launch grid as the launch metadata states it, in terms of the
   /// parameters' shapes and scalars, e.g. "[cdiv(q.shape[1], 64), q.shape[0], 1]".
   std::function<std::string(const Params &params)> grid;
+  /// Warps per program that suit these parameters, used when the command line
+  /// does not say (--num-warps); 4 when absent.
+  std::function<int64_t(const Params &params)> numWarps;
 };
 
 /// All registered kernels, by name.

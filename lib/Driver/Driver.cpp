@@ -76,7 +76,9 @@ cl::opt<Emit> emit(
     cl::cat(category));
 cl::opt<std::string> arch("arch", cl::desc("GPU architecture: sm_80 or sm_90a"),
                           cl::init("sm_80"), cl::cat(category));
-cl::opt<int64_t> numWarps("num-warps", cl::desc("Warps per program (threads per block / 32)"),
+cl::opt<int64_t> numWarps("num-warps",
+                          cl::desc("Warps per program (threads per block / 32); default: the "
+                                   "kernel's choice for its parameters, else 4"),
                           cl::init(4), cl::cat(category));
 cl::opt<bool> prefetchLoads("prefetch-loads",
                             cl::desc("Load loop blocks one iteration ahead (tile-prefetch-loads; "
@@ -246,6 +248,10 @@ int runOnCpu(ModuleOp module, const KernelDef &def, const Params &params,
   return ok ? 0 : 1;
 }
 
+/// The kernel being built, for defaults that depend on it (null for files).
+const KernelDef *currentKernel = nullptr;
+Params currentParams;
+
 bool validTarget(GpuTarget &target) {
   if (arch != "sm_80" && arch != "sm_90a") {
     printError(fmt::format("unsupported --arch '{}'; accepted: sm_80, sm_90a", arch.getValue()));
@@ -258,6 +264,8 @@ bool validTarget(GpuTarget &target) {
   }
   target.arch = arch;
   target.numWarps = numWarps;
+  if (numWarps.getNumOccurrences() == 0 && currentKernel && currentKernel->numWarps)
+    target.numWarps = currentKernel->numWarps(currentParams);
   target.prefetchLoads = prefetchLoads;
   target.assumeAligned = assumeAligned;
   return true;
@@ -580,6 +588,8 @@ int driverMain(int argc, char **argv) {
   def = lookupKernel(params);
   if (!def)
     return 1;
+  currentKernel = def;
+  currentParams = params;
   {
     dsl::KernelBuilder builder(context, def->name);
     def->build(builder, params);

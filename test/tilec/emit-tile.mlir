@@ -30,9 +30,9 @@
 // FA-LABEL: func.func @flash_attention_fwd
 // FA: tile.load_block {{.+}} -> tensor<1x128x128xbf16>
 // FA: scf.for
-// FA: tile.dot {{.+}} -> tensor<128x16xf32>
+// FA: tile.dot {{.+}} -> tensor<128x32xf32>
 // FA: tile.online_softmax {{.+}} scale = 0.0883883461
-// FA: tile.dot {{.+}} : tensor<128x16xbf16>, tensor<16x128xbf16> -> tensor<128x128xf32>
+// FA: tile.dot {{.+}} : tensor<128x32xbf16>, tensor<32x128xbf16> -> tensor<128x128xf32>
 // FA: scf.for
 // FA: scf.for
 // FA: tile.store_block {{.+}} tensor<1x128x128xbf16>
