@@ -17,13 +17,13 @@ for kernel in flash_attention_fwd flash_attention_fwd_causal; do
   "$tilec" --kernel=$kernel --set head_dim=128 --run=cpu \
     --size batch=2 --size heads=2 --size seq_q=200 --size seq_k=177
   if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
-    "$tilec" --kernel=$kernel --set head_dim=128 --arch=sm_80 --emit=cubin --pass-timing \
+    "$tilec" --kernel=$kernel --set head_dim=128 --assume-aligned --arch=sm_80 --emit=cubin --pass-timing \
       -o "$root/out/$kernel.cubin" 2>&1 | grep -E "done after|registers|spill"
   else
-    "$tilec" --kernel=$kernel --set head_dim=128 --arch=sm_80 --emit=ptx -o "$root/out/$kernel.ptx"
+    "$tilec" --kernel=$kernel --set head_dim=128 --assume-aligned --arch=sm_80 --emit=ptx -o "$root/out/$kernel.ptx"
   fi
   echo "   PTX and launch metadata: out/$kernel.ptx, out/$kernel.json"
-  "$tilec" --kernel=$kernel --set head_dim=128 --export-case="$root/out/case-$kernel" \
+  "$tilec" --kernel=$kernel --set head_dim=128 --assume-aligned --export-case="$root/out/case-$kernel" \
     --size batch=2 --size heads=2 --size seq_q=200 --size seq_k=177 >/dev/null
   "$build/bin/tilec-run-case" "$root/out/case-$kernel" || [ $? -eq 77 ]
 done
