@@ -1,0 +1,184 @@
+//===- KernelLowering.h - the state of tile-to-llvm (private) ---*- C++ -*-===//
+//
+// Shared by the files of the tile-to-llvm pass: TileToLLVM.cpp (the pass, the
+// kernel, control flow, elementwise ops, moving tiles between layouts),
+// TileToLLVMMemory.cpp (global and shared-memory accesses) and
+// TileToLLVMCompute.cpp (mma.sync and reductions).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_CONVERSION_KERNELLOWERING_H
+#define TILEC_LIB_CONVERSION_KERNELLOWERING_H
+
+#include "tilec/Conversion/LayoutAssignment.h"
+#include "tilec/Dialect/Tile/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace tilec::lowering {
+
+using namespace mlir;
+using tilec::Coords;
+using tilec::LinearLayout;
+namespace tile = tilec::tile;
+
+constexpr int64_t kGlobal = 1, kShared = 3;
+
+/// A tile in one thread: its layout and the values of its registers. `splat`
+/// is set when every element is that scalar (so it can be re-created in any
+/// layout for free).
+struct TileRegs {
+  LinearLayout layout;
+  SmallVector<Value> regs;
+  Value splat;
+};
+
+struct Descriptor {
+  Value base;
+  Type elementType;
+  SmallVector<Value> shape, strides;
+};
+
+/// How destination coordinates map to source coordinates in a move.
+enum class MoveKind { Identity, Broadcast, Reshape };
+
+/// A B operand staged in shared memory: the tile stored once by the threads
+/// that loaded it, read back one mma fragment at a time right before its mma.
+struct StagedOperand {
+  Value base;           ///< shared-memory address of element (0, 0)
+  bool kContiguous;     ///< elements (k, n) and (k+1, n) are adjacent
+  int64_t pitch;        ///< elements between rows of the fast dimension
+};
+
+/// How many consecutive registers of `layout` hold consecutive elements
+/// along the last dimension (the low register bits step 1, 2, 4, ... there),
+/// capped at 16 bytes; 1 when fewer than 4 bytes would be moved together.
+inline int64_t vectorWidth(const LinearLayout &layout, unsigned elementBits) {
+  int64_t last = layout.rank() - 1, width = 1;
+  for (const Coords &basis : layout.regs()) {
+    Coords step(layout.rank(), 0);
+    step[last] = width;
+    if (basis != step || 2 * width * elementBits > 128)
+      break;
+    width *= 2;
+  }
+  return width * elementBits >= 32 ? width : 1;
+}
+
+class KernelLowering {
+public:
+  KernelLowering(func::FuncOp kernel, tilec::LayoutAssignment &layouts, bool assumeAligned)
+      : kernel(kernel), layouts(layouts), b(kernel.getContext()), loc(kernel.getLoc()),
+        assumeAligned(assumeAligned) {}
+
+  LogicalResult run();
+
+private:
+  // Types and constants.
+  Type i1() { return b.getI1Type(); }
+  Type i32() { return b.getI32Type(); }
+  Type i64() { return b.getI64Type(); }
+  Type ptrType(int64_t space) { return LLVM::LLVMPointerType::get(b.getContext(), space); }
+  Type scalarType(Type type) {
+    Type element = getElementTypeOrSelf(type);
+    return isa<tile::PointerType>(element) ? ptrType(kGlobal) : element;
+  }
+  Value constI32(int64_t v) { return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v)); }
+  Value constI64(int64_t v) { return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v)); }
+  Value constOf(Type type, double v);
+
+  // Thread geometry, computed once in the prologue.
+  SmallVector<Value> threadCoords(const LinearLayout &layout);
+  SmallVector<Value> coords(const LinearLayout &layout, int64_t reg);
+  Value linear(ArrayRef<Value> coords, ArrayRef<int64_t> shape);
+  void barrier() { NVVM::Barrier0Op::create(b, loc); }
+
+  // Moving tiles between layouts.
+  TileRegs convert(const TileRegs &src, const LinearLayout &dst, Type elementType,
+                   MoveKind kind = MoveKind::Identity);
+  TileRegs exchange(const TileRegs &src, const LinearLayout &dst, Type elementType,
+                    MoveKind kind);
+  Value sharedAddress(Value elementIndex, Type elementType);
+  /// The value of `value` in `layout`: its registers if they already fit,
+  /// else the cheap computation that produced it re-run in `layout` (index
+  /// and mask arithmetic), else an exchange through shared memory.
+  TileRegs operandIn(Value value, const LinearLayout &layout,
+                     MoveKind kind = MoveKind::Identity);
+  /// Re-creates `value` directly in `layout` when it is computed only from
+  /// scalars, iotas and constants by elementwise, expand_dims and broadcast
+  /// ops (at most `budget` of them).
+  std::optional<TileRegs> rematerialize(Value value, const LinearLayout &layout, int &budget);
+
+  // Lowering.
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lower(Operation *op);
+  LogicalResult lowerElementwise(Operation *op);
+  LogicalResult lowerScalar(Operation *op);
+  /// `op` on scalar operands, with the math NVPTX cannot lower rewritten.
+  Operation *scalarOp(Operation *op, ValueRange operands, TypeRange types);
+  LogicalResult lowerFor(scf::ForOp op);
+  LogicalResult lowerIf(scf::IfOp op);
+  LogicalResult lowerLoadBlock(tile::LoadBlockOp op);
+  /// The uniform condition under which a block access may use `width`-element
+  /// vectors: unit innermost stride, aligned base, strides, size and offset.
+  Value vectorAccessAllowed(const Descriptor &d, ArrayRef<Value> offsets, int64_t width);
+  void trapUnlessVectorOffset(Value offset, int64_t width);
+  /// Records that `d`'s tensor is accessed with vectors and no fallback.
+  void requireAligned(const Descriptor &d, Value offset, int64_t width);
+  SmallVector<Value> loadVectors(const Descriptor &d, ArrayRef<Value> offsets,
+                                 const LinearLayout &l, int64_t width, Value padding);
+  void storeVectors(const Descriptor &d, ArrayRef<Value> offsets, const TileRegs &value,
+                    int64_t width);
+  /// Elements to and from one 32-bit word.
+  Value packWord(ArrayRef<Value> elements);
+  SmallVector<Value> unpackWord(Value word, Type element);
+  LogicalResult lowerStoreBlock(tile::StoreBlockOp op);
+  LogicalResult lowerLoad(tile::LoadOp op);
+  LogicalResult lowerStore(tile::StoreOp op);
+  LogicalResult lowerDot(tile::DotOp op);
+  StagedOperand stage(const TileRegs &tile, Type element);
+  SmallVector<Value> loadFragmentB(const StagedOperand &staged, Value k, Value n,
+                                   Type element);
+  LogicalResult lowerReduce(tile::ReduceOp op);
+  Value castScalar(Value value, Type to);
+  LLVM::InlineAsmOp inlineAsm(TypeRange results, ValueRange operands, StringRef text,
+                              StringRef constraints, bool sideEffects);
+  Value predicatedLoad(Value ptr, Value pred, Type type, Value other, Operation *op);
+  void predicatedStore(Value ptr, Value value, Value pred);
+  Value combine(tile::ReduceKind kind, Value a, Value c);
+  SmallVector<Value> flatten(ValueRange values, ArrayRef<const LinearLayout *> layouts);
+  void bindFlattened(ValueRange originals, ValueRange flat);
+
+  func::FuncOp kernel;
+  tilec::LayoutAssignment &layouts;
+  OpBuilder b;
+  Location loc;
+  LLVM::LLVMFuncOp function;
+  Operation *prologueEnd = nullptr;
+  Value lane, warp;
+  std::map<std::string, SmallVector<Value>> coordCache;
+  DenseMap<Value, Value> scalars;
+  DenseMap<Value, TileRegs> tiles;
+  DenseMap<Value, Descriptor> descriptors;
+  int64_t sharedBytes = 0;
+  bool assumeAligned;
+  /// Kernel arguments (base pointers) accessed with vectors and no fallback.
+  std::set<int64_t> alignedArgs;
+};
+
+} // namespace tilec::lowering
+
+#endif // TILEC_LIB_CONVERSION_KERNELLOWERING_H

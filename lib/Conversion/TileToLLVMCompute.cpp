@@ -1,0 +1,304 @@
+//===- TileToLLVMCompute.cpp - mma.sync and reductions ----------------------===//
+//
+// tile.dot as mma.sync m16n8k16 (operands in registers, or B staged in
+// shared memory and read one fragment at a time with ldmatrix), and
+// tile.reduce over registers, lanes (shuffles) and warps (shared memory).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+namespace tilec::lowering {
+
+//===----------------------------------------------------------------------===//
+// dot: mma.sync m16n8k16
+//===----------------------------------------------------------------------===//
+
+static int64_t log2Of(int64_t x) {
+  int64_t bits = 0;
+  while ((int64_t{1} << bits) < x)
+    ++bits;
+  return bits;
+}
+
+
+
+/// Stores `tile` (K x N) in shared memory with its fast dimension following
+/// its registers (so threads write whole vectors) and rows padded by 16 bytes
+/// (so a warp reading one fragment column hits distinct banks).
+StagedOperand KernelLowering::stage(const TileRegs &tile, Type element) {
+  const LinearLayout &l = tile.layout;
+  int64_t k = l.shape()[0], n = l.shape()[1];
+  bool kContiguous = !l.regs().empty() && l.regs()[0][0] == 1 && l.regs()[0][1] == 0;
+  int64_t rows = kContiguous ? n : k, fast = kContiguous ? k : n;
+  int64_t pitch = fast + 16 / static_cast<int64_t>(element.getIntOrFloatBitWidth() / 8);
+  unsigned bytes = element.getIntOrFloatBitWidth() / 8;
+  sharedBytes = std::max(sharedBytes, rows * pitch * int64_t(bytes));
+  Value base = LLVM::AddressOfOp::create(b, loc, ptrType(kShared), "tilec_smem");
+  StagedOperand staged{base, kContiguous, pitch};
+  barrier();
+  int64_t width = std::max<int64_t>(1, vectorWidth(l, element.getIntOrFloatBitWidth()));
+  if (!kContiguous && !(l.regs().size() && l.regs()[0] == Coords{0, 1}))
+    width = 1;
+  for (int64_t first = 0; first < l.numRegs(); first += width) {
+    SmallVector<Value> c = coords(l, first);
+    Value row = kContiguous ? c[1] : c[0], col = kContiguous ? c[0] : c[1];
+    Value index = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, constI32(pitch)), col);
+    Value address = sharedAddress(index, element);
+    if (width == 1) {
+      LLVM::StoreOp::create(b, loc, tile.regs[first], address);
+      continue;
+    }
+    Type vector = VectorType::get({width}, element);
+    Value v = LLVM::UndefOp::create(b, loc, vector);
+    for (int64_t i = 0; i < width; ++i)
+      v = LLVM::InsertElementOp::create(b, loc, v, tile.regs[first + i], constI32(i));
+    LLVM::StoreOp::create(b, loc, v, address, /*alignment=*/width * bytes);
+  }
+  barrier();
+  return staged;
+}
+
+/// The two 32-bit registers of the B fragment (k16 x n8) for this lane, whose
+/// first element is at (k, n).
+/// The two 32-bit registers of the B fragment (k16 x n8) for this lane, whose
+/// first element is at (k, n), with one ldmatrix.x2: lanes 0-15 point at the
+/// sixteen 16-byte rows of the two 8x8 matrices, `.trans` when the staged
+/// tile keeps n (not k) contiguous.
+SmallVector<Value> KernelLowering::loadFragmentB(const StagedOperand &staged, Value k, Value n,
+                                                 Type element) {
+  // The fragment's origin: this lane holds (k0 + 2·(lane % 4), n0 + lane / 4).
+  Value k0 = arith::SubIOp::create(
+      b, loc, k, arith::MulIOp::create(b, loc, arith::AndIOp::create(b, loc, lane, constI32(3)),
+                                       constI32(2)));
+  Value n0 = arith::SubIOp::create(b, loc, n,
+                                   arith::ShRUIOp::create(b, loc, lane, constI32(2)));
+  Value rowInMatrix = arith::AndIOp::create(b, loc, lane, constI32(7));
+  Value matrix = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, lane, constI32(3)), constI32(1));
+  Value eight = constI32(8);
+  Value row, col;
+  if (staged.kContiguous) {
+    // Rows are n; matrix 1 is 8 further along k.
+    row = arith::AddIOp::create(b, loc, n0, rowInMatrix);
+    col = arith::AddIOp::create(b, loc, k0, arith::MulIOp::create(b, loc, matrix, eight));
+  } else {
+    // Rows are k; matrix 1 is 8 rows further.
+    row = arith::AddIOp::create(
+        b, loc, k0,
+        arith::AddIOp::create(b, loc, rowInMatrix, arith::MulIOp::create(b, loc, matrix, eight)));
+    col = n0;
+  }
+  Value address = sharedAddress(
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, constI32(staged.pitch)),
+                            col),
+      element);
+  Value raw = LLVM::PtrToIntOp::create(b, loc, i64(), address);
+  std::string text = std::string("ldmatrix.sync.aligned.m8n8.x2") +
+                     (staged.kContiguous ? "" : ".trans") + ".shared.b16 {$0, $1}, [$2];";
+  Type pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32(), i32()});
+  Value loaded = inlineAsm(pair, ValueRange{raw}, text, "=r,=r,l", /*sideEffects=*/true)
+                     .getResult(0);
+  return {LLVM::ExtractValueOp::create(b, loc, loaded, ArrayRef<int64_t>{0}),
+          LLVM::ExtractValueOp::create(b, loc, loaded, ArrayRef<int64_t>{1})};
+}
+
+LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
+  Type element = op.getA().getType().getElementType();
+  if (!element.isBF16() && !element.isF16())
+    return op.emitError("the GPU lowering runs tile.dot on bf16 or f16 inputs; got ") << element;
+  int64_t m = op.getType().getDimSize(0), n = op.getType().getDimSize(1);
+  int64_t k = op.getA().getType().getDimSize(1);
+  auto [wm, wn] = layouts.dotWarps(m, n);
+  LinearLayout accLayout = layouts.dotAccumulator(m, n);
+  LinearLayout bLayout = layouts.dotOperandB(m, n, k);
+  TileRegs a = operandIn(op.getA(), layouts.dotOperandA(m, n, k));
+  TileRegs acc = operandIn(op.getC(), accLayout);
+
+  // B in registers when it is already there (or a splat); otherwise staged in
+  // shared memory and read one fragment at a time.
+  const TileRegs &bSource = tiles[op.getB()];
+  std::optional<TileRegs> bRegs;
+  std::optional<StagedOperand> staged;
+  if (bSource.splat || bSource.layout == bLayout ||
+      tilec::registerLocalMove(bSource.layout, bLayout, [](const Coords &c) { return c; }))
+    bRegs = operandIn(op.getB(), bLayout);
+  else
+    staged = stage(bSource, element);
+
+  std::string asmText = std::string("mma.sync.aligned.m16n8k16.row.col.f32.") +
+                        (element.isBF16() ? "bf16.bf16" : "f16.f16") +
+                        ".f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};";
+  Type f32 = b.getF32Type();
+  Type result = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+
+  int64_t kTiles = k / 16, mTiles = m / (16 * wm), nTiles = n / (8 * wn);
+  int64_t kBits = log2Of(kTiles), nBits = log2Of(nTiles);
+  SmallVector<Value> regs = acc.regs;
+  for (int64_t ki = 0; ki < kTiles; ++ki)
+    for (int64_t ni = 0; ni < nTiles; ++ni) {
+      int64_t bBase = ki << 2 | ni << (2 + kBits);
+      SmallVector<Value> bWords;
+      if (bRegs) {
+        bWords = {packWord({bRegs->regs[bBase], bRegs->regs[bBase + 1]}),
+                  packWord({bRegs->regs[bBase + 2], bRegs->regs[bBase + 3]})};
+      } else {
+        SmallVector<Value> first = coords(bLayout, bBase);
+        bWords = loadFragmentB(*staged, first[0], first[1], element);
+      }
+      for (int64_t mi = 0; mi < mTiles; ++mi) {
+        int64_t aBase = ki << 3 | mi << (3 + kBits);
+        int64_t cBase = ni << 2 | mi << (2 + nBits);
+        SmallVector<Value> operands;
+        for (int64_t i = 0; i < 8; i += 2)
+          operands.push_back(packWord({a.regs[aBase + i], a.regs[aBase + i + 1]}));
+        operands.append(bWords.begin(), bWords.end());
+        for (int64_t i = 0; i < 4; ++i)
+          operands.push_back(regs[cBase + i]);
+        auto mma = inlineAsm(result, operands, asmText, "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3",
+                             /*sideEffects=*/false);
+        for (int64_t i = 0; i < 4; ++i)
+          regs[cBase + i] =
+              LLVM::ExtractValueOp::create(b, loc, mma.getResult(0), ArrayRef<int64_t>{i});
+      }
+    }
+  tiles[op] = TileRegs{accLayout, regs, {}};
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions: registers, then shuffles across lanes, then shared memory
+// across warps.
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::combine(tile::ReduceKind kind, Value a, Value c) {
+  bool isFloat = isa<FloatType>(a.getType());
+  switch (kind) {
+  case tile::ReduceKind::sum:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, a, c))
+                   : Value(arith::AddIOp::create(b, loc, a, c));
+  case tile::ReduceKind::max:
+    return isFloat ? Value(arith::MaximumFOp::create(b, loc, a, c))
+                   : Value(arith::MaxSIOp::create(b, loc, a, c));
+  case tile::ReduceKind::min:
+    return isFloat ? Value(arith::MinimumFOp::create(b, loc, a, c))
+                   : Value(arith::MinSIOp::create(b, loc, a, c));
+  }
+  return a;
+}
+
+static bool onlyAlong(const Coords &basis, int64_t axis) {
+  for (int64_t d = 0; d < static_cast<int64_t>(basis.size()); ++d)
+    if (d != axis && basis[d] != 0)
+      return false;
+  return basis[axis] != 0;
+}
+
+static bool touches(const Coords &basis, int64_t axis) { return basis[axis] != 0; }
+
+LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
+  TileRegs src = tiles[op.getSrc()];
+  const LinearLayout &l = src.layout;
+  int64_t axis = op.getAxis();
+  LinearLayout sliced = l.slice(axis);
+  tile::ReduceKind kind = op.getKind();
+  Type element = op.getSrc().getType().getElementType();
+
+  // Registers: combine over the bits that walk along the axis.
+  std::vector<int64_t> axisBits, keptBits;
+  for (size_t bit = 0; bit < l.regs().size(); ++bit) {
+    const Coords &basis = l.regs()[bit];
+    if (onlyAlong(basis, axis))
+      axisBits.push_back(bit);
+    else if (touches(basis, axis))
+      return op.emitError("the GPU lowering cannot reduce this layout (mixed register bases)");
+    else if (llvm::any_of(basis, [](int64_t x) { return x != 0; }))
+      keptBits.push_back(bit);
+  }
+  SmallVector<Value> values;
+  for (int64_t j = 0; j < (int64_t{1} << keptBits.size()); ++j) {
+    int64_t base = 0;
+    for (size_t i = 0; i < keptBits.size(); ++i)
+      if (j >> i & 1)
+        base |= int64_t{1} << keptBits[i];
+    Value acc;
+    for (int64_t c = 0; c < (int64_t{1} << axisBits.size()); ++c) {
+      int64_t reg = base;
+      for (size_t i = 0; i < axisBits.size(); ++i)
+        if (c >> i & 1)
+          reg |= int64_t{1} << axisBits[i];
+      acc = acc ? combine(kind, acc, src.regs[reg]) : src.regs[reg];
+    }
+    values.push_back(acc);
+  }
+
+  // Lanes: butterfly shuffles over the lane bits along the axis.
+  for (size_t bit = 0; bit < l.lanes().size(); ++bit) {
+    const Coords &basis = l.lanes()[bit];
+    if (!touches(basis, axis))
+      continue;
+    if (!onlyAlong(basis, axis))
+      return op.emitError("the GPU lowering cannot reduce this layout (mixed lane bases)");
+    if (element.getIntOrFloatBitWidth() != 32)
+      return op.emitError("the GPU lowering shuffles 32-bit values only, got ") << element;
+    for (Value &v : values) {
+      Value shuffled = NVVM::ShflOp::create(b, loc, element, constI32(-1), v,
+                                            constI32(int64_t{1} << bit), constI32(31),
+                                            NVVM::ShflKind::bfly, UnitAttr());
+      v = combine(kind, v, shuffled);
+    }
+  }
+
+  // Warps: partial results meet in shared memory.
+  std::vector<int64_t> warpAxisBits;
+  for (size_t bit = 0; bit < l.warps().size(); ++bit) {
+    const Coords &basis = l.warps()[bit];
+    if (!touches(basis, axis))
+      continue;
+    if (!onlyAlong(basis, axis))
+      return op.emitError("the GPU lowering cannot reduce this layout (mixed warp bases)");
+    warpAxisBits.push_back(bit);
+  }
+  if (!warpAxisBits.empty()) {
+    int64_t groups = int64_t{1} << warpAxisBits.size();
+    int64_t outElems = std::max<int64_t>(1, sliced.numElements());
+    unsigned bytes = element.getIntOrFloatBitWidth() / 8;
+    sharedBytes = std::max(sharedBytes, groups * outElems * int64_t(bytes));
+    Value group = constI32(0);
+    for (size_t i = 0; i < warpAxisBits.size(); ++i) {
+      Value bitSet = arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, warp, constI32(warpAxisBits[i])), constI32(1));
+      group = arith::OrIOp::create(b, loc, group,
+                                   arith::ShLIOp::create(b, loc, bitSet, constI32(i)));
+    }
+    barrier();
+    SmallVector<Value> outIndex;
+    for (size_t j = 0; j < values.size(); ++j) {
+      Value index = sliced.rank() ? linear(coords(sliced, j), sliced.shape()) : constI32(0);
+      outIndex.push_back(index);
+      Value slot = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, group, constI32(outElems)), index);
+      LLVM::StoreOp::create(b, loc, values[j], sharedAddress(slot, element));
+    }
+    barrier();
+    for (size_t j = 0; j < values.size(); ++j) {
+      Value acc;
+      for (int64_t g = 0; g < groups; ++g) {
+        Value slot = arith::AddIOp::create(b, loc, constI32(g * outElems), outIndex[j]);
+        Value v = LLVM::LoadOp::create(b, loc, element, sharedAddress(slot, element));
+        acc = acc ? combine(kind, acc, v) : v;
+      }
+      values[j] = acc;
+    }
+  }
+
+  if (sliced.rank() == 0) {
+    scalars[op] = values[0];
+    return success();
+  }
+  tiles[op] = TileRegs{sliced, values, {}};
+  return success();
+}
+
+} // namespace tilec::lowering
