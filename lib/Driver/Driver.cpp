@@ -55,7 +55,7 @@ cl::opt<std::string> kernelName("kernel",
                                          "(see --list-kernels)"),
                                 cl::value_desc("NAME"), cl::init(""), cl::cat(category));
 cl::list<std::string> settings("set",
-                               cl::desc("Set a kernel parameter (repeatable): --set causal=true"),
+                               cl::desc("Set a kernel parameter (repeatable): --set head_dim=128"),
                                cl::value_desc("key=value"), cl::cat(category));
 cl::opt<bool> listKernels("list-kernels",
                           cl::desc("List the registered kernels and their parameters"),
@@ -546,7 +546,9 @@ int driverMain(int argc, char **argv) {
       "  tilec --list-kernels                            registered DSL kernels\n"
       "  tilec --kernel=NAME [--set k=v ...] [-o out]    build one, print its tile IR\n"
       "  tilec --kernel=NAME --run=cpu [--size k=v ...]  run it on the CPU, check it\n"
-      "  tilec input.mlir [-o out]                       verify and simplify a tile file\n");
+      "  tilec --kernel=NAME --emit=ptx -o k.ptx          PTX + launch metadata (k.json)\n"
+      "  tilec --kernel=NAME --export-case=DIR            a case for tilec-run-case (GPU)\n"
+      "  tilec input.mlir [--emit=...] [-o out]          the same for a tile-dialect file\n");
 
   if (listKernels)
     return printKernelList();
