@@ -546,8 +546,8 @@ int driverMain(int argc, char **argv) {
       "  tilec --list-kernels                            registered DSL kernels\n"
       "  tilec --kernel=NAME [--set k=v ...] [-o out]    build one, print its tile IR\n"
       "  tilec --kernel=NAME --run=cpu [--size k=v ...]  run it on the CPU, check it\n"
-      "  tilec --kernel=NAME --emit=ptx -o k.ptx          PTX + launch metadata (k.json)\n"
-      "  tilec --kernel=NAME --export-case=DIR            a case for tilec-run-case (GPU)\n"
+      "  tilec --kernel=NAME --emit=ptx -o k.ptx         PTX + launch metadata (k.json)\n"
+      "  tilec --kernel=NAME --export-case=DIR           a case for tilec-run-case (GPU)\n"
       "  tilec input.mlir [--emit=...] [-o out]          the same for a tile-dialect file\n");
 
   if (listKernels)
