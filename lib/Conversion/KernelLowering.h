@@ -107,6 +107,10 @@ private:
   void barrier() { NVVM::Barrier0Op::create(b, loc); }
 
   // Moving tiles between layouts.
+  /// `src` in `dst` without crossing threads (same registers, repeated or
+  /// picked), or nullopt when data must cross threads.
+  std::optional<TileRegs> moveWithinThreads(const TileRegs &src, const LinearLayout &dst,
+                                            MoveKind kind);
   TileRegs convert(const TileRegs &src, const LinearLayout &dst, Type elementType,
                    MoveKind kind = MoveKind::Identity);
   TileRegs exchange(const TileRegs &src, const LinearLayout &dst, Type elementType,

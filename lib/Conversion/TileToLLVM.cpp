@@ -108,38 +108,38 @@ static Coords mapCoords(const Coords &dst, MoveKind kind, const LinearLayout &sr
   return dst;
 }
 
-TileRegs KernelLowering::convert(const TileRegs &src, const LinearLayout &dst, Type elementType,
-                                 MoveKind kind) {
+std::optional<TileRegs> KernelLowering::moveWithinThreads(const TileRegs &src,
+                                                          const LinearLayout &dst, MoveKind kind) {
   if (kind == MoveKind::Identity && src.layout == dst)
     return src;
   if (src.splat)
     return TileRegs{dst, SmallVector<Value>(dst.numRegs(), src.splat), src.splat};
   auto move = tilec::registerLocalMove(
       src.layout, dst, [&](const Coords &c) { return mapCoords(c, kind, src.layout, dst); });
-  if (move) {
-    TileRegs out{dst, {}, {}};
-    for (int64_t from : *move)
-      out.regs.push_back(src.regs[from]);
-    return out;
-  }
+  if (!move)
+    return std::nullopt;
+  TileRegs out{dst, {}, {}};
+  for (int64_t from : *move)
+    out.regs.push_back(src.regs[from]);
+  return out;
+}
+
+TileRegs KernelLowering::convert(const TileRegs &src, const LinearLayout &dst, Type elementType,
+                                 MoveKind kind) {
+  if (std::optional<TileRegs> moved = moveWithinThreads(src, dst, kind))
+    return *moved;
   return exchange(src, dst, elementType, kind);
 }
 
 TileRegs KernelLowering::operandIn(Value value, const LinearLayout &layout, MoveKind kind) {
   const TileRegs &src = tiles[value];
-  Type element = scalarType(value.getType());
-  if ((kind == MoveKind::Identity && src.layout == layout) || src.splat)
-    return convert(src, layout, element, kind);
-  if (tilec::registerLocalMove(src.layout, layout, [&](const Coords &c) {
-        return mapCoords(c, kind, src.layout, layout);
-      }))
-    return convert(src, layout, element, kind);
-  if (kind == MoveKind::Identity) {
-    int budget = 24;
+  if (std::optional<TileRegs> moved = moveWithinThreads(src, layout, kind))
+    return *moved;
+  int budget = 24;
+  if (kind == MoveKind::Identity)
     if (std::optional<TileRegs> again = rematerialize(value, layout, budget))
       return *again;
-  }
-  return convert(src, layout, element, kind);
+  return exchange(src, layout, scalarType(value.getType()), kind);
 }
 
 std::optional<TileRegs> KernelLowering::rematerialize(Value value, const LinearLayout &layout,
@@ -350,16 +350,16 @@ LogicalResult KernelLowering::lower(Operation *op) {
         return success();
       })
       .Case([&](tile::BroadcastOp bcast) {
+        // Repeat the source within each thread if it holds what it needs;
+        // else re-create the whole broadcast of index arithmetic in place;
+        // else exchange through shared memory.
         const LinearLayout &l = *layouts.lookup(bcast);
         const TileRegs &src = tiles[bcast.getSrc()];
-        bool local = src.splat || tilec::registerLocalMove(src.layout, l, [&](const Coords &c) {
-                       return mapCoords(c, MoveKind::Broadcast, src.layout, l);
-                     });
+        std::optional<TileRegs> out = moveWithinThreads(src, l, MoveKind::Broadcast);
         int budget = 24;
-        std::optional<TileRegs> again;
-        if (!local)
-          again = rematerialize(bcast, l, budget);
-        tiles[bcast] = again ? *again : operandIn(bcast.getSrc(), l, MoveKind::Broadcast);
+        if (!out)
+          out = rematerialize(bcast, l, budget);
+        tiles[bcast] = out ? *out : exchange(src, l, scalarType(bcast.getType()), MoveKind::Broadcast);
         return success();
       })
       .Case<tile::ExpandDimsOp, tile::TransOp>([&](Operation *reshape) {

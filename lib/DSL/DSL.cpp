@@ -357,36 +357,22 @@ Tile binary(BinaryKind kind, const Operand &a, const Operand &c) {
                          : fmt::format("'{}' needs i1 operands (comparisons), got {}",
                                        spelling(kind), typeString(elementOf(lhs))),
                   fallback);
+  // The float op or the signed-integer op of the same arithmetic.
+  auto pick = [&](auto floatOp, auto intOp) -> Value {
+    using FloatOp = decltype(floatOp);
+    using IntOp = decltype(intOp);
+    return isFloatOp ? Value(FloatOp::create(b, loc, lhs, rhs))
+                     : Value(IntOp::create(b, loc, lhs, rhs));
+  };
   Value result;
   switch (kind) {
-  case BinaryKind::Add:
-    result = isFloatOp ? Value(arith::AddFOp::create(b, loc, lhs, rhs))
-                       : Value(arith::AddIOp::create(b, loc, lhs, rhs));
-    break;
-  case BinaryKind::Sub:
-    result = isFloatOp ? Value(arith::SubFOp::create(b, loc, lhs, rhs))
-                       : Value(arith::SubIOp::create(b, loc, lhs, rhs));
-    break;
-  case BinaryKind::Mul:
-    result = isFloatOp ? Value(arith::MulFOp::create(b, loc, lhs, rhs))
-                       : Value(arith::MulIOp::create(b, loc, lhs, rhs));
-    break;
-  case BinaryKind::Div:
-    result = isFloatOp ? Value(arith::DivFOp::create(b, loc, lhs, rhs))
-                       : Value(arith::DivSIOp::create(b, loc, lhs, rhs));
-    break;
-  case BinaryKind::Rem:
-    result = isFloatOp ? Value(arith::RemFOp::create(b, loc, lhs, rhs))
-                       : Value(arith::RemSIOp::create(b, loc, lhs, rhs));
-    break;
-  case BinaryKind::Max:
-    result = isFloatOp ? Value(arith::MaximumFOp::create(b, loc, lhs, rhs))
-                       : Value(arith::MaxSIOp::create(b, loc, lhs, rhs));
-    break;
-  case BinaryKind::Min:
-    result = isFloatOp ? Value(arith::MinimumFOp::create(b, loc, lhs, rhs))
-                       : Value(arith::MinSIOp::create(b, loc, lhs, rhs));
-    break;
+  case BinaryKind::Add: result = pick(arith::AddFOp(), arith::AddIOp()); break;
+  case BinaryKind::Sub: result = pick(arith::SubFOp(), arith::SubIOp()); break;
+  case BinaryKind::Mul: result = pick(arith::MulFOp(), arith::MulIOp()); break;
+  case BinaryKind::Div: result = pick(arith::DivFOp(), arith::DivSIOp()); break;
+  case BinaryKind::Rem: result = pick(arith::RemFOp(), arith::RemSIOp()); break;
+  case BinaryKind::Max: result = pick(arith::MaximumFOp(), arith::MaxSIOp()); break;
+  case BinaryKind::Min: result = pick(arith::MinimumFOp(), arith::MinSIOp()); break;
   case BinaryKind::And: result = arith::AndIOp::create(b, loc, lhs, rhs); break;
   case BinaryKind::Or: result = arith::OrIOp::create(b, loc, lhs, rhs); break;
   }
