@@ -49,6 +49,7 @@ void registerAttention(const char *name, const char *summary, std::vector<ParamS
         return "[cdiv(q.shape[1], " + std::to_string(config(p).blockM) + "), q.shape[0], 1]";
       },
       .numWarps = attentionWarps,
+      .alignedByDefault = true,
   });
 }
 

@@ -36,8 +36,18 @@ done
 case_ gqa_group2 flash_attention_fwd_gqa --set group=2 --size heads=4 --size seq_q=50 --size seq_k=77
 case_ mqa flash_attention_fwd_gqa --set group=4 --size batch=2 --size heads=4 --size seq_q=50 --size seq_k=77
 case_ large_logits flash_attention_fwd --size seq_q=64 --size seq_k=100 --size amplitude=10
-# --assume-aligned kernels (vector accesses only; d and the strides are aligned).
-case_ aligned_fwd_d64 flash_attention_fwd --assume-aligned --size batch=2 --size heads=2 --size seq_q=130 --size seq_k=77
-case_ aligned_causal_d128 flash_attention_fwd_causal --assume-aligned --set head_dim=128 --size seq_q=77 --size seq_k=130
+# Attention compiles with --assume-aligned by default (K and V streamed by
+# cp.async); the general path (scalar fallback, K/V through registers) too.
+case_ aligned_fwd_d64 flash_attention_fwd --size batch=2 --size heads=2 --size seq_q=130 --size seq_k=77
+case_ aligned_causal_d128 flash_attention_fwd_causal --set head_dim=128 --size seq_q=77 --size seq_k=130
+case_ general_fwd_ragged flash_attention_fwd --assume-aligned=false --size seq_q=37 --size seq_k=130
+case_ general_causal_d128 flash_attention_fwd_causal --assume-aligned=false --set head_dim=128 --size seq_q=77 --size seq_k=130
+# Three-slot rings, and streams whose loop runs once or not at all.
+case_ stages3_fwd_d128 flash_attention_fwd --pipeline-stages=3 --set head_dim=128 --size batch=2 --size seq_q=200 --size seq_k=333
+case_ stages3_causal flash_attention_fwd_causal --pipeline-stages=3 --size seq_q=100 --size seq_k=290
+case_ stages4_window flash_attention_fwd_sliding_window --pipeline-stages=4 --size seq_q=300 --size seq_k=300
+case_ one_key_block flash_attention_fwd --size seq_q=64 --size seq_k=20
 case_ aligned_matmul matmul --assume-aligned --size m=100 --size n=72 --size k=64
+case_ aligned_matmul_ragged_k matmul --assume-aligned --size m=130 --size n=200 --size k=72
+case_ aligned_matmul_stages3 matmul --assume-aligned --pipeline-stages=3 --size m=64 --size n=64 --size k=200
 echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1))"

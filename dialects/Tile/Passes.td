@@ -63,7 +63,11 @@ def TileToLLVM : Pass<"tile-to-llvm", "::mlir::ModuleOp"> {
     Option<"assumeAligned", "assume-aligned", "bool", /*default=*/"false",
            "Assume every tensor argument is contiguous and 16-byte aligned along its "
            "last dimension (the runtime checks it): block accesses use 16-byte "
-           "vectors with no scalar fallback">
+           "vectors with no scalar fallback">,
+    Option<"pipelineStages", "pipeline-stages", "int64_t", /*default=*/"2",
+           "Shared-memory slots per streamed block load: a loop's block loads that "
+           "feed only the B operand of a tile.dot are copied with cp.async this "
+           "many - 1 iterations ahead (needs assume-aligned; below 2: off)">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",

@@ -108,6 +108,11 @@ struct KernelDef {
   /// Warps per program that suit these parameters, used when the command line
   /// does not say (--num-warps); 4 when absent.
   std::function<int64_t(const Params &params)> numWarps;
+  /// The kernel's tensors always have 16-byte aligned, contiguous rows (as
+  /// attention's [B·H, N, d] with d a multiple of 8): compile with
+  /// --assume-aligned unless the command line says otherwise. The runtime
+  /// still checks every launch.
+  bool alignedByDefault = false;
 };
 
 /// All registered kernels, by name.

@@ -63,6 +63,27 @@ struct StagedOperand {
   int64_t pitch;        ///< elements between rows of the fast dimension
 };
 
+/// A tile.load_block of a loop body streamed into a ring of shared-memory
+/// slots by cp.async, `stages - 1` iterations ahead of the tile.dot that reads
+/// it as its B operand (through reshapes of unit dimensions and a transpose).
+struct Stream {
+  tile::LoadBlockOp load;
+  tile::DotOp dot;
+  int64_t rows, cols;   ///< the block as rows x cols (unit dimensions dropped)
+  int64_t pitch;        ///< elements between rows in a slot (cols + 16 bytes)
+  bool kContiguous;     ///< the dot reads the block transposed
+  int64_t slotBytes;
+  int64_t ringOffset;   ///< bytes from the start of the ring area
+};
+
+/// The streams of the loop being lowered and where its iteration stands.
+struct StreamingLoop {
+  SmallVector<Stream> streams;
+  int64_t stages;
+  Value step, upper;
+  Value iv, slot;       ///< this iteration's induction variable and slot
+};
+
 /// How many consecutive registers of `layout` hold consecutive elements
 /// along the last dimension (the low register bits step 1, 2, 4, ... there),
 /// capped at 16 bytes; 1 when fewer than 4 bytes would be moved together.
@@ -80,9 +101,10 @@ inline int64_t vectorWidth(const LinearLayout &layout, unsigned elementBits) {
 
 class KernelLowering {
 public:
-  KernelLowering(func::FuncOp kernel, tilec::LayoutAssignment &layouts, bool assumeAligned)
+  KernelLowering(func::FuncOp kernel, tilec::LayoutAssignment &layouts, bool assumeAligned,
+                 int64_t pipelineStages)
       : kernel(kernel), layouts(layouts), b(kernel.getContext()), loc(kernel.getLoc()),
-        assumeAligned(assumeAligned) {}
+        assumeAligned(assumeAligned), pipelineStages(pipelineStages) {}
 
   LogicalResult run();
 
@@ -157,6 +179,24 @@ private:
   SmallVector<Value> loadFragmentB(const StagedOperand &staged, Value k, Value n,
                                    Type element);
   LogicalResult lowerReduce(tile::ReduceOp op);
+
+  // Streaming block loads through shared memory (TileToLLVMPipeline.cpp).
+  /// The block loads of `loop`'s body that can be streamed, in the order
+  /// their dots read them.
+  SmallVector<Stream> planStreams(scf::ForOp loop);
+  /// Sets up the ring for `loop` and issues the first `stages - 1` iterations.
+  void startStreams(scf::ForOp loop, SmallVector<Stream> streams, Value lower, Value upper,
+                    Value step);
+  /// cp.async of `s`'s block at induction value `iv` into ring slot `slot`
+  /// (nothing copied unless `enabled`); one commit group.
+  void issueStream(const Stream &s, Value iv, Value slot, Value enabled);
+  /// Waits for this iteration's block of `s`, makes it visible to the whole
+  /// block, issues the block `stages - 1` iterations ahead into the slot just
+  /// freed, and returns this iteration's slot as a staged operand.
+  StagedOperand awaitStream(const Stream &s);
+  Value slotAddress(const Stream &s, Value slot);
+  /// Places the ring area after the scratch area once both sizes are known.
+  void placeRings();
   Value castScalar(Value value, Type to);
   LLVM::InlineAsmOp inlineAsm(TypeRange results, ValueRange operands, StringRef text,
                               StringRef constraints, bool sideEffects);
@@ -179,6 +219,13 @@ private:
   DenseMap<Value, Descriptor> descriptors;
   int64_t sharedBytes = 0;
   bool assumeAligned;
+  int64_t pipelineStages;
+  /// The loop whose loads are being streamed (one at a time; nested loops
+  /// load as usual), the ops it replaced, and the ring area.
+  std::optional<StreamingLoop> streaming;
+  DenseSet<Operation *> streamedOps;
+  int64_t ringBytes = 0;
+  SmallVector<arith::ConstantOp> ringOffsetConstants;
   /// Kernel arguments (base pointers) accessed with vectors and no fallback.
   std::set<int64_t> alignedArgs;
 };

@@ -283,6 +283,7 @@ LogicalResult KernelLowering::run() {
 
   if (failed(lowerBlock(kernel.getBody().front())))
     return failure();
+  placeRings();
   function->setAttr("tilec.num_warps", b.getI64IntegerAttr(layouts.warps()));
   function->setAttr("tilec.shared_bytes", b.getI64IntegerAttr(sharedBytes));
   if (!alignedArgs.empty())
@@ -301,6 +302,8 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
 
 LogicalResult KernelLowering::lower(Operation *op) {
   loc = op->getLoc();
+  if (streamedOps.contains(op))
+    return success(); // copied by cp.async; its dot reads shared memory
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](func::ReturnOp) {
         LLVM::ReturnOp::create(b, loc, ValueRange{});
@@ -578,13 +581,30 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   for (Value arg : op.getRegionIterArgs())
     carried.push_back(layouts.lookup(arg));
   SmallVector<Value> inits = flatten(op.getInitArgs(), carried);
+  Value lowerBound = scalars[op.getLowerBound()], upperBound = scalars[op.getUpperBound()];
+  Value step = scalars[op.getStep()];
+  // Block loads that feed only dots are streamed by cp.async through rings
+  // of shared-memory slots; the current slot is carried as one more value.
+  SmallVector<Stream> streams;
+  if (!streaming)
+    streams = planStreams(op);
+  bool streamed = !streams.empty();
+  if (streamed) {
+    startStreams(op, std::move(streams), lowerBound, upperBound, step);
+    inits.push_back(constI32(0));
+  }
   LogicalResult status = success();
   auto loop = scf::ForOp::create(
-      b, loc, scalars[op.getLowerBound()], scalars[op.getUpperBound()], scalars[op.getStep()],
-      inits, [&](OpBuilder &nested, Location, Value iv, ValueRange args) {
+      b, loc, lowerBound, upperBound, step, inits,
+      [&](OpBuilder &nested, Location, Value iv, ValueRange args) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
         scalars[op.getInductionVar()] = iv;
+        if (streamed) {
+          streaming->iv = iv;
+          streaming->slot = args.back();
+          args = args.drop_back();
+        }
         bindFlattened(op.getRegionIterArgs(), args);
         Block &body = *op.getBody();
         for (Operation &inner : body.without_terminator())
@@ -595,9 +615,21 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
         SmallVector<Value> yielded =
             succeeded(status) ? flatten(body.getTerminator()->getOperands(), carried)
                               : SmallVector<Value>(args);
+        if (streamed) {
+          Value slot = streaming->slot;
+          Value next = arith::AddIOp::create(b, loc, slot, constI32(1));
+          Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                              constI32(streaming->stages));
+          yielded.push_back(arith::SelectOp::create(b, loc, wraps, constI32(0), next));
+        }
         scf::YieldOp::create(b, loc, yielded);
       });
-  bindFlattened(op.getResults(), loop.getResults());
+  ValueRange results = loop.getResults();
+  if (streamed) {
+    streaming.reset();
+    results = results.drop_back();
+  }
+  bindFlattened(op.getResults(), results);
   return status;
 }
 
@@ -668,7 +700,7 @@ struct TileToLLVM : tilec::impl::TileToLLVMBase<TileToLLVM> {
       tilec::LayoutAssignment layouts(kernel, numWarps);
       if (failed(layouts.run()))
         return signalPassFailure();
-      KernelLowering lowering(kernel, layouts, assumeAligned);
+      KernelLowering lowering(kernel, layouts, assumeAligned, pipelineStages);
       if (failed(lowering.run()))
         return signalPassFailure();
       kernel.erase();

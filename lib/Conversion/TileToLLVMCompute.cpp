@@ -61,8 +61,6 @@ StagedOperand KernelLowering::stage(const TileRegs &tile, Type element) {
 }
 
 /// The two 32-bit registers of the B fragment (k16 x n8) for this lane, whose
-/// first element is at (k, n).
-/// The two 32-bit registers of the B fragment (k16 x n8) for this lane, whose
 /// first element is at (k, n), with one ldmatrix.x2: lanes 0-15 point at the
 /// sixteen 16-byte rows of the two 8x8 matrices, `.trans` when the staged
 /// tile keeps n (not k) contiguous.
@@ -90,10 +88,10 @@ SmallVector<Value> KernelLowering::loadFragmentB(const StagedOperand &staged, Va
         arith::AddIOp::create(b, loc, rowInMatrix, arith::MulIOp::create(b, loc, matrix, eight)));
     col = n0;
   }
-  Value address = sharedAddress(
-      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, constI32(staged.pitch)),
-                            col),
-      element);
+  Value index =
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, constI32(staged.pitch)), col);
+  Value address = LLVM::GEPOp::create(b, loc, ptrType(kShared), element, staged.base,
+                                      ValueRange{index});
   Value raw = LLVM::PtrToIntOp::create(b, loc, i64(), address);
   std::string text = std::string("ldmatrix.sync.aligned.m8n8.x2") +
                      (staged.kContiguous ? "" : ".trans") + ".shared.b16 {$0, $1}, [$2];";
@@ -118,14 +116,20 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
 
   // B in registers when it is already there (or a splat); otherwise staged in
   // shared memory and read one fragment at a time.
-  const TileRegs &bSource = tiles[op.getB()];
   std::optional<TileRegs> bRegs;
   std::optional<StagedOperand> staged;
-  if (bSource.splat || bSource.layout == bLayout ||
-      tilec::registerLocalMove(bSource.layout, bLayout, [](const Coords &c) { return c; }))
+  const Stream *stream = nullptr;
+  for (const Stream &s : streaming ? ArrayRef<Stream>(streaming->streams) : ArrayRef<Stream>())
+    if (s.dot == op)
+      stream = &s;
+  if (stream)
+    staged = awaitStream(*stream);
+  else if (const TileRegs &bSource = tiles[op.getB()];
+           bSource.splat || bSource.layout == bLayout ||
+           tilec::registerLocalMove(bSource.layout, bLayout, [](const Coords &c) { return c; }))
     bRegs = operandIn(op.getB(), bLayout);
   else
-    staged = stage(bSource, element);
+    staged = stage(tiles[op.getB()], element);
 
   std::string asmText = std::string("mma.sync.aligned.m16n8k16.row.col.f32.") +
                         (element.isBF16() ? "bf16.bf16" : "f16.f16") +

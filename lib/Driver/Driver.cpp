@@ -89,8 +89,16 @@ cl::opt<bool> assumeAligned(
     cl::desc("Block accesses that can use 16-byte vectors use them with no scalar fallback; "
              "their tensors are marked \"aligned\" in the metadata (contiguous, 16-byte "
              "aligned base, other strides and last size multiples of 16 bytes) and the "
-             "runtime checks that at launch"),
+             "runtime checks that at launch. Default: the kernel's choice (on for the "
+             "attention kernels, whose rows are d elements); --assume-aligned=false forces "
+             "the general path"),
     cl::init(false), cl::cat(category));
+cl::opt<int64_t> pipelineStages(
+    "pipeline-stages",
+    cl::desc("Shared-memory slots for each loop block load that only feeds a dot's B operand "
+             "(K and V in attention): copied by cp.async stages-1 iterations ahead. Needs "
+             "--assume-aligned; 0 or 1: load through registers instead"),
+    cl::init(2), cl::cat(category));
 cl::opt<std::string> dumpDir("dump-ir-dir",
                              cl::desc("Write the IR after every GPU pipeline pass into DIR"),
                              cl::value_desc("DIR"), cl::init(""), cl::cat(category));
@@ -268,6 +276,9 @@ bool validTarget(GpuTarget &target) {
     target.numWarps = currentKernel->numWarps(currentParams);
   target.prefetchLoads = prefetchLoads;
   target.assumeAligned = assumeAligned;
+  if (assumeAligned.getNumOccurrences() == 0 && currentKernel)
+    target.assumeAligned = currentKernel->alignedByDefault;
+  target.pipelineStages = pipelineStages;
   return true;
 }
 

@@ -54,7 +54,8 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, const GpuTarget &target,
   pm.addPass(createCSEPass());
   if (target.prefetchLoads)
     pm.addPass(createTilePrefetchLoads());
-  pm.addPass(createTileToLLVM(TileToLLVMOptions{target.numWarps, target.assumeAligned}));
+  pm.addPass(createTileToLLVM(
+      TileToLLVMOptions{target.numWarps, target.assumeAligned, target.pipelineStages}));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());

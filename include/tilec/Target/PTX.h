@@ -22,6 +22,9 @@ struct GpuTarget {
   /// dimension (recorded in the metadata, checked by the runtime): block
   /// accesses need no scalar fallback.
   bool assumeAligned = false;
+  /// Shared-memory slots per block load streamed by cp.async (loads of a loop
+  /// that feed only a dot's B operand; needs assumeAligned). Below 2: off.
+  int64_t pipelineStages = 2;
 };
 
 /// tile dialect -> per-thread code -> LLVM + NVVM dialects: the GPU pipeline

@@ -1,0 +1,232 @@
+//===- TileToLLVMPipeline.cpp - block loads streamed by cp.async -----------===//
+//
+// A block load in a loop body whose only use is the B operand of a tile.dot
+// (K of Q·Kᵀ, V of P·V, B of a matmul) never needs registers: its block goes
+// from global to shared memory with cp.async and the dot reads it from there
+// with ldmatrix. Each such load gets a ring of `stages` shared-memory slots;
+// iteration i's block is issued in iteration i - (stages - 1), so copies of
+// later blocks overlap the math of this one.
+//
+// Per iteration and stream, in the order the dots read the streams:
+//   cp.async.wait_group  (this iteration's block has landed for this thread)
+//   bar.sync             (... for every thread; everyone is done with the
+//                         slot read one iteration ago)
+//   cp.async of the block stages - 1 iterations ahead into that freed slot
+//   ldmatrix + mma.sync from this iteration's slot
+// Every issue is one commit group, also when it copies nothing (past the
+// loop's end), so the number of groups younger than a block is a constant:
+// (stages - 1) · streams - 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+namespace tilec::lowering {
+
+/// The shape with unit dimensions dropped.
+static SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> dims;
+  for (int64_t d : shape)
+    if (d != 1)
+      dims.push_back(d);
+  return dims;
+}
+
+SmallVector<Stream> KernelLowering::planStreams(scf::ForOp loop) {
+  SmallVector<Stream> streams;
+  if (!assumeAligned || pipelineStages < 2)
+    return streams;
+  Block *body = loop.getBody();
+  for (auto load : body->getOps<tile::LoadBlockOp>()) {
+    auto type = cast<RankedTensorType>(load.getType());
+    Type element = type.getElementType();
+    if (!(element.isBF16() || element.isF16()) ||
+        load.getPadding() != tile::PaddingOption::zero || !descriptors.count(load.getDesc()) ||
+        !loop.isDefinedOutsideOfLoop(load.getDesc()))
+      continue;
+    // Offsets: the induction variable or loop invariants; the innermost one
+    // invariant (its alignment is checked once, before the loop).
+    bool offsetsOk = loop.isDefinedOutsideOfLoop(load.getOffsets().back());
+    for (Value offset : load.getOffsets())
+      offsetsOk &= offset == loop.getInductionVar() || loop.isDefinedOutsideOfLoop(offset);
+    SmallVector<int64_t> dims = nonUnitDims(type.getShape());
+    if (!offsetsOk || dims.size() != 2 || type.getShape().back() != dims[1] ||
+        dims[1] % 8 != 0)
+      continue;
+
+    // Follow reshapes of unit dimensions and 2-d transposes to one dot's B.
+    Value value = load.getResult();
+    SmallVector<Operation *> views;
+    bool transposed = false;
+    while (value.hasOneUse()) {
+      Operation *user = *value.getUsers().begin();
+      if (user->getBlock() != body)
+        break;
+      if (auto reshape = dyn_cast<tile::ReshapeOp>(user)) {
+        if (nonUnitDims(reshape.getType().getShape()) !=
+            nonUnitDims(cast<RankedTensorType>(value.getType()).getShape()))
+          break;
+      } else if (auto trans = dyn_cast<tile::TransOp>(user)) {
+        if (trans.getType().getRank() != 2)
+          break;
+        transposed = !transposed;
+      } else {
+        break;
+      }
+      views.push_back(user);
+      value = user->getResult(0);
+    }
+    if (!value.hasOneUse())
+      continue;
+    auto dot = dyn_cast<tile::DotOp>(*value.getUsers().begin());
+    if (!dot || dot->getBlock() != body || dot.getB() != value ||
+        cast<RankedTensorType>(value.getType()).getRank() != 2)
+      continue;
+    // Only blocks the dot would stage anyway (not ones already in its layout).
+    int64_t m = dot.getType().getDimSize(0), n = dot.getType().getDimSize(1);
+    int64_t k = dot.getA().getType().getDimSize(1);
+    const LinearLayout *bLayout = layouts.lookup(value);
+    LinearLayout wanted = layouts.dotOperandB(m, n, k);
+    if (!bLayout || *bLayout == wanted ||
+        tilec::registerLocalMove(*bLayout, wanted, [](const Coords &c) { return c; }))
+      continue;
+
+    Stream s;
+    s.load = load;
+    s.dot = dot;
+    s.rows = dims[0];
+    s.cols = dims[1];
+    s.pitch = dims[1] + 8; // 16 bytes of 2-byte elements: conflict-free ldmatrix
+    s.kContiguous = transposed;
+    s.slotBytes = s.rows * s.pitch * 2;
+    streams.push_back(s);
+    streamedOps.insert(load);
+    streamedOps.insert(views.begin(), views.end());
+  }
+  llvm::sort(streams, [](const Stream &x, const Stream &y) {
+    return x.dot->isBeforeInBlock(y.dot);
+  });
+  int64_t offset = 0;
+  for (Stream &s : streams) {
+    s.ringOffset = offset;
+    offset += pipelineStages * s.slotBytes;
+  }
+  ringBytes = std::max(ringBytes, offset);
+  return streams;
+}
+
+Value KernelLowering::slotAddress(const Stream &s, Value slot) {
+  // The ring area starts after the scratch area, whose size is known only at
+  // the end: its offset is a constant patched by placeRings.
+  auto areaStart = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  ringOffsetConstants.push_back(areaStart);
+  Value offset = arith::AddIOp::create(
+      b, loc, areaStart,
+      arith::AddIOp::create(b, loc, constI32(s.ringOffset),
+                            arith::MulIOp::create(b, loc, slot, constI32(s.slotBytes))));
+  Value base = LLVM::AddressOfOp::create(b, loc, ptrType(kShared), "tilec_smem");
+  return LLVM::GEPOp::create(b, loc, ptrType(kShared), b.getI8Type(), base, ValueRange{offset});
+}
+
+void KernelLowering::placeRings() {
+  int64_t start = (sharedBytes + 127) / 128 * 128;
+  for (arith::ConstantOp c : ringOffsetConstants)
+    c.setValueAttr(b.getI32IntegerAttr(start));
+  if (ringBytes)
+    sharedBytes = start + ringBytes;
+}
+
+void KernelLowering::issueStream(const Stream &s, Value iv, Value slot, Value enabled) {
+  tile::LoadBlockOp load = s.load;
+  const Descriptor &d = descriptors[load.getDesc()];
+  auto shape = cast<RankedTensorType>(load.getType()).getShape();
+  Value loopIv = load->getParentOfType<scf::ForOp>().getInductionVar();
+  SmallVector<Value> offsets;
+  for (Value o : load.getOffsets())
+    offsets.push_back(o == loopIv ? iv : scalars[o]);
+  const int64_t threads = 32 * layouts.warps(), chunksPerRow = s.cols / 8;
+  const int64_t chunks = s.rows * chunksPerRow;
+  Value tid = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, constI32(32)), lane);
+  Value slotBase = LLVM::PtrToIntOp::create(b, loc, i64(), slotAddress(s, slot));
+  Value zero = constI32(0), sixteen = constI32(16);
+  for (int64_t first = 0; first < chunks; first += threads) {
+    Value chunk = arith::AddIOp::create(b, loc, tid, constI32(first));
+    Value row = arith::DivUIOp::create(b, loc, chunk, constI32(chunksPerRow));
+    Value col = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, chunk, constI32(chunksPerRow)), constI32(8));
+    // The element's coordinates in the block: `row` spread over the leading
+    // dimensions (all but one of them of size 1), `col` along the last.
+    SmallVector<Value> coords(shape.size(), zero);
+    coords.back() = col;
+    for (size_t dim = 0; dim + 1 < shape.size(); ++dim)
+      if (shape[dim] != 1)
+        coords[dim] = row;
+    Value inBounds = enabled, index = constI64(0);
+    for (size_t dim = 0; dim < shape.size(); ++dim) {
+      Value pos = arith::AddIOp::create(b, loc, offsets[dim], coords[dim]);
+      inBounds = arith::AndIOp::create(
+          b, loc, inBounds,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos, d.shape[dim]));
+      index = arith::AddIOp::create(
+          b, loc, index,
+          arith::MulIOp::create(b, loc, arith::ExtSIOp::create(b, loc, i64(), pos),
+                                d.strides[dim]));
+    }
+    // Out of bounds: copy nothing (the slot gets zeros) from the base.
+    index = arith::SelectOp::create(b, loc, inBounds, index, constI64(0));
+    Value src = LLVM::GEPOp::create(b, loc, ptrType(kGlobal), d.elementType, d.base,
+                                    ValueRange{index});
+    Value srcBytes = arith::SelectOp::create(b, loc, inBounds, sixteen, zero);
+    Value dst = arith::AddIOp::create(
+        b, loc, slotBase,
+        arith::ExtUIOp::create(
+            b, loc, i64(),
+            arith::AddIOp::create(
+                b, loc, arith::MulIOp::create(b, loc, row, constI32(s.pitch * 2)),
+                arith::MulIOp::create(b, loc, col, constI32(2)))));
+    Value inBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, chunk,
+                                          constI32(chunks));
+    inlineAsm(TypeRange{}, ValueRange{dst, src, srcBytes, inBlock},
+              "@$3 cp.async.cg.shared.global [$0], [$1], 16, $2;", "l,l,r,b",
+              /*sideEffects=*/true);
+  }
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+void KernelLowering::startStreams(scf::ForOp loop, SmallVector<Stream> streams, Value lower,
+                                  Value upper, Value step) {
+  for (const Stream &s : streams) {
+    tile::LoadBlockOp load = s.load;
+    requireAligned(descriptors[load.getDesc()], scalars[load.getOffsets().back()], 8);
+  }
+  streaming = StreamingLoop{std::move(streams), pipelineStages, step, upper, {}, {}};
+  // Slots may still be read by slower warps finishing an earlier loop.
+  barrier();
+  for (int64_t stage = 0; stage + 1 < pipelineStages; ++stage) {
+    Value iv = arith::AddIOp::create(b, loc, lower,
+                                     arith::MulIOp::create(b, loc, step, constI32(stage)));
+    Value enabled = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, upper);
+    for (const Stream &s : streaming->streams)
+      issueStream(s, iv, constI32(stage), enabled);
+  }
+}
+
+StagedOperand KernelLowering::awaitStream(const Stream &s) {
+  const StreamingLoop &loop = *streaming;
+  int64_t younger = (loop.stages - 1) * static_cast<int64_t>(loop.streams.size()) - 1;
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, static_cast<int32_t>(younger));
+  barrier();
+  Value ahead = arith::AddIOp::create(
+      b, loc, loop.iv, arith::MulIOp::create(b, loc, loop.step, constI32(loop.stages - 1)));
+  Value enabled = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ahead, loop.upper);
+  // The slot read one iteration ago: (slot + stages - 1) mod stages.
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, loop.slot, constI32(0));
+  Value freed = arith::SelectOp::create(
+      b, loc, isFirst, constI32(loop.stages - 1),
+      arith::SubIOp::create(b, loc, loop.slot, constI32(1)));
+  issueStream(s, ahead, freed, enabled);
+  return StagedOperand{slotAddress(s, loop.slot), s.kContiguous, s.pitch};
+}
+
+} // namespace tilec::lowering
