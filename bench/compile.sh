@@ -23,15 +23,18 @@ for d in 64 128; do
   compile flash_attention_fwd_d${d}_m128_n32_w$w flash_attention_fwd $w --assume-aligned --set head_dim=$d
   compile flash_attention_fwd_causal_d${d}_m128_n32_w$w flash_attention_fwd_causal $w --assume-aligned --set head_dim=$d
 done
-# A tile / stage sweep (SWEEP=1): the defaults above are picked from it.
+# A sweep (SWEEP=1) of tiles, warps, ring slots and Q in shared memory; the
+# defaults above are picked from it.
 if [ "${SWEEP:-0}" = 1 ]; then
-  for st in 2 3; do
-    compile flash_attention_fwd_d64_m128_n64_w4_s$st flash_attention_fwd 4 --pipeline-stages=$st --set head_dim=64 --set block_n=64
-    compile flash_attention_fwd_d64_m128_n32_w4_s$st flash_attention_fwd 4 --pipeline-stages=$st --set head_dim=64
-    compile flash_attention_fwd_d128_m128_n32_w8_s$st flash_attention_fwd 8 --pipeline-stages=$st --set head_dim=128
-    compile flash_attention_fwd_d128_m128_n64_w8_s$st flash_attention_fwd 8 --pipeline-stages=$st --set head_dim=128 --set block_n=64
-    compile flash_attention_fwd_d128_m64_n64_w4_s$st flash_attention_fwd 4 --pipeline-stages=$st --set head_dim=128 --set block_m=64 --set block_n=64
-  done
-  compile flash_attention_fwd_d128_m128_n32_w4_s2 flash_attention_fwd 4 --set head_dim=128
-  compile flash_attention_fwd_d128_m128_n32_w8_s0 flash_attention_fwd 8 --pipeline-stages=0 --set head_dim=128
+  compile flash_attention_fwd_d64_m128_n32_w4_s3 flash_attention_fwd 4 --pipeline-stages=3 --set head_dim=64
+  compile flash_attention_fwd_d64_m128_n32_w4_qs flash_attention_fwd 4 --a-in-shared --set head_dim=64
+  compile flash_attention_fwd_d64_m128_n64_w4_qs flash_attention_fwd 4 --a-in-shared --set head_dim=64 --set block_n=64
+  compile flash_attention_fwd_d64_m64_n64_w4_qs flash_attention_fwd 4 --a-in-shared --set head_dim=64 --set block_m=64 --set block_n=64
+  compile flash_attention_fwd_d128_m128_n32_w8_qs flash_attention_fwd 8 --a-in-shared --set head_dim=128
+  compile flash_attention_fwd_d128_m128_n32_w4_qs flash_attention_fwd 4 --a-in-shared --set head_dim=128
+  compile flash_attention_fwd_d128_m64_n32_w4_qs flash_attention_fwd 4 --a-in-shared --set head_dim=128 --set block_m=64
+  compile flash_attention_fwd_d128_m64_n32_w4 flash_attention_fwd 4 --set head_dim=128 --set block_m=64
+  compile flash_attention_fwd_d128_m128_n64_w8_qs flash_attention_fwd 8 --a-in-shared --set head_dim=128 --set block_n=64
+  compile flash_attention_fwd_causal_d128_m128_n32_w8_qs flash_attention_fwd_causal 8 --a-in-shared --set head_dim=128
+  compile flash_attention_fwd_causal_d64_m128_n32_w4_qs flash_attention_fwd_causal 4 --a-in-shared --set head_dim=64
 fi

@@ -47,6 +47,10 @@ case_ stages3_fwd_d128 flash_attention_fwd --pipeline-stages=3 --set head_dim=12
 case_ stages3_causal flash_attention_fwd_causal --pipeline-stages=3 --size seq_q=100 --size seq_k=290
 case_ stages4_window flash_attention_fwd_sliding_window --pipeline-stages=4 --size seq_q=300 --size seq_k=300
 case_ one_key_block flash_attention_fwd --size seq_q=64 --size seq_k=20
+# Q kept in shared memory (--a-in-shared): 16 and 32 rows per warp.
+case_ a_in_shared_fwd_d128 flash_attention_fwd --a-in-shared --set head_dim=128 --size batch=2 --size seq_q=150 --size seq_k=97
+case_ a_in_shared_causal_d64_w4 flash_attention_fwd_causal --a-in-shared --num-warps=4 --size heads=3 --size seq_q=129 --size seq_k=200
+case_ a_in_shared_window_f16 flash_attention_fwd_sliding_window --a-in-shared --set dtype=f16 --size seq_q=300 --size seq_k=260
 case_ aligned_matmul matmul --assume-aligned --size m=100 --size n=72 --size k=64
 case_ aligned_matmul_ragged_k matmul --assume-aligned --size m=130 --size n=200 --size k=72
 case_ aligned_matmul_stages3 matmul --assume-aligned --pipeline-stages=3 --size m=64 --size n=64 --size k=200

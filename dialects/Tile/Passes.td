@@ -67,7 +67,11 @@ def TileToLLVM : Pass<"tile-to-llvm", "::mlir::ModuleOp"> {
     Option<"pipelineStages", "pipeline-stages", "int64_t", /*default=*/"2",
            "Shared-memory slots per streamed block load: a loop's block loads that "
            "feed only the B operand of a tile.dot are copied with cp.async this "
-           "many - 1 iterations ahead (needs assume-aligned; below 2: off)">
+           "many - 1 iterations ahead (needs assume-aligned; below 2: off)">,
+    Option<"aInShared", "a-in-shared", "bool", /*default=*/"false",
+           "Keep loop-invariant A operands of tile.dot (Q in attention) in shared "
+           "memory, read per fragment with ldmatrix, instead of in registers "
+           "through the loop">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",

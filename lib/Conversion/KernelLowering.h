@@ -102,9 +102,9 @@ inline int64_t vectorWidth(const LinearLayout &layout, unsigned elementBits) {
 class KernelLowering {
 public:
   KernelLowering(func::FuncOp kernel, tilec::LayoutAssignment &layouts, bool assumeAligned,
-                 int64_t pipelineStages)
+                 int64_t pipelineStages, bool aInShared)
       : kernel(kernel), layouts(layouts), b(kernel.getContext()), loc(kernel.getLoc()),
-        assumeAligned(assumeAligned), pipelineStages(pipelineStages) {}
+        assumeAligned(assumeAligned), pipelineStages(pipelineStages), aInShared(aInShared) {}
 
   LogicalResult run();
 
@@ -150,7 +150,10 @@ private:
 
   // Lowering.
   LogicalResult lowerBlock(Block &block);
+  /// Lowers `op`, then keeps its result in shared memory if it is a
+  /// loop-invariant A operand (aInShared).
   LogicalResult lower(Operation *op);
+  LogicalResult lowerOp(Operation *op);
   LogicalResult lowerElementwise(Operation *op);
   LogicalResult lowerScalar(Operation *op);
   /// `op` on scalar operands, with the math NVPTX cannot lower rewritten.
@@ -195,8 +198,20 @@ private:
   /// freed, and returns this iteration's slot as a staged operand.
   StagedOperand awaitStream(const Stream &s);
   Value slotAddress(const Stream &s, Value slot);
-  /// Places the ring area after the scratch area once both sizes are known.
-  void placeRings();
+  /// `offset` bytes into the resident or the ring area of shared memory.
+  Value areaAddress(bool ring, Value offset);
+  /// Places the resident and ring areas after the scratch area once all
+  /// sizes are known.
+  void placeAreas();
+
+  // Loop-invariant A operands kept in shared memory (aInShared).
+  /// `value` is used only as the A operand of dots in loops it is defined
+  /// outside of, in their operand layout.
+  bool isInvariantOperandA(Value value);
+  /// Stores `value` once in the resident area; its dots read it from there.
+  void keepInShared(Value value);
+  SmallVector<Value> loadFragmentA(const StagedOperand &staged, Value m, Value k, Type element);
+  void storeStaged(const TileRegs &tile, Type element, const StagedOperand &to);
   Value castScalar(Value value, Type to);
   LLVM::InlineAsmOp inlineAsm(TypeRange results, ValueRange operands, StringRef text,
                               StringRef constraints, bool sideEffects);
@@ -225,7 +240,12 @@ private:
   std::optional<StreamingLoop> streaming;
   DenseSet<Operation *> streamedOps;
   int64_t ringBytes = 0;
-  SmallVector<arith::ConstantOp> ringOffsetConstants;
+  bool aInShared;
+  DenseMap<Value, StagedOperand> resident;
+  int64_t residentBytes = 0;
+  /// Start offsets of the resident (false) and ring (true) areas, patched
+  /// once the scratch size is known.
+  SmallVector<std::pair<arith::ConstantOp, bool>> areaStarts;
   /// Kernel arguments (base pointers) accessed with vectors and no fallback.
   std::set<int64_t> alignedArgs;
 };

@@ -283,7 +283,7 @@ LogicalResult KernelLowering::run() {
 
   if (failed(lowerBlock(kernel.getBody().front())))
     return failure();
-  placeRings();
+  placeAreas();
   function->setAttr("tilec.num_warps", b.getI64IntegerAttr(layouts.warps()));
   function->setAttr("tilec.shared_bytes", b.getI64IntegerAttr(sharedBytes));
   if (!alignedArgs.empty())
@@ -301,6 +301,15 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
 }
 
 LogicalResult KernelLowering::lower(Operation *op) {
+  if (failed(lowerOp(op)))
+    return failure();
+  for (Value result : op->getResults())
+    if (tiles.count(result) && isInvariantOperandA(result))
+      keepInShared(result);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerOp(Operation *op) {
   loc = op->getLoc();
   if (streamedOps.contains(op))
     return success(); // copied by cp.async; its dot reads shared memory
@@ -700,7 +709,7 @@ struct TileToLLVM : tilec::impl::TileToLLVMBase<TileToLLVM> {
       tilec::LayoutAssignment layouts(kernel, numWarps);
       if (failed(layouts.run()))
         return signalPassFailure();
-      KernelLowering lowering(kernel, layouts, assumeAligned, pipelineStages);
+      KernelLowering lowering(kernel, layouts, assumeAligned, pipelineStages, aInShared);
       if (failed(lowering.run()))
         return signalPassFailure();
       kernel.erase();

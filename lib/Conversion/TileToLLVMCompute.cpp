@@ -23,29 +23,35 @@ static int64_t log2Of(int64_t x) {
 
 
 
-/// Stores `tile` (K x N) in shared memory with its fast dimension following
-/// its registers (so threads write whole vectors) and rows padded by 16 bytes
-/// (so a warp reading one fragment column hits distinct banks).
-StagedOperand KernelLowering::stage(const TileRegs &tile, Type element) {
-  const LinearLayout &l = tile.layout;
+/// Where `tile` (rows x cols of a dot operand) goes in shared memory: its
+/// fast dimension follows its registers (so threads write whole vectors) and
+/// rows are padded by 16 bytes (so the eight rows an ldmatrix reads hit
+/// distinct banks). For a B operand (K x N), `kContiguous` says that k, not n,
+/// is the fast dimension.
+static StagedOperand stagedShape(const LinearLayout &l, Type element, Value base,
+                                 int64_t &bytes) {
   int64_t k = l.shape()[0], n = l.shape()[1];
   bool kContiguous = !l.regs().empty() && l.regs()[0][0] == 1 && l.regs()[0][1] == 0;
   int64_t rows = kContiguous ? n : k, fast = kContiguous ? k : n;
-  int64_t pitch = fast + 16 / static_cast<int64_t>(element.getIntOrFloatBitWidth() / 8);
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t pitch = fast + 16 / elementBytes;
+  bytes = rows * pitch * elementBytes;
+  return StagedOperand{base, kContiguous, pitch};
+}
+
+void KernelLowering::storeStaged(const TileRegs &tile, Type element, const StagedOperand &to) {
+  const LinearLayout &l = tile.layout;
   unsigned bytes = element.getIntOrFloatBitWidth() / 8;
-  sharedBytes = std::max(sharedBytes, rows * pitch * int64_t(bytes));
-  Value base = LLVM::AddressOfOp::create(b, loc, ptrType(kShared), "tilec_smem");
-  StagedOperand staged{base, kContiguous, pitch};
-  barrier();
   int64_t width = std::max<int64_t>(1, vectorWidth(l, element.getIntOrFloatBitWidth()));
-  if (!kContiguous && !(l.regs().size() && l.regs()[0] == Coords{0, 1}))
+  if (!to.kContiguous && !(l.regs().size() && l.regs()[0] == Coords{0, 1}))
     width = 1;
   for (int64_t first = 0; first < l.numRegs(); first += width) {
     SmallVector<Value> c = coords(l, first);
-    Value row = kContiguous ? c[1] : c[0], col = kContiguous ? c[0] : c[1];
+    Value row = to.kContiguous ? c[1] : c[0], col = to.kContiguous ? c[0] : c[1];
     Value index = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, row, constI32(pitch)), col);
-    Value address = sharedAddress(index, element);
+        b, loc, arith::MulIOp::create(b, loc, row, constI32(to.pitch)), col);
+    Value address =
+        LLVM::GEPOp::create(b, loc, ptrType(kShared), element, to.base, ValueRange{index});
     if (width == 1) {
       LLVM::StoreOp::create(b, loc, tile.regs[first], address);
       continue;
@@ -56,8 +62,82 @@ StagedOperand KernelLowering::stage(const TileRegs &tile, Type element) {
       v = LLVM::InsertElementOp::create(b, loc, v, tile.regs[first + i], constI32(i));
     LLVM::StoreOp::create(b, loc, v, address, /*alignment=*/width * bytes);
   }
+}
+
+StagedOperand KernelLowering::stage(const TileRegs &tile, Type element) {
+  int64_t bytes = 0;
+  Value base = LLVM::AddressOfOp::create(b, loc, ptrType(kShared), "tilec_smem");
+  StagedOperand staged = stagedShape(tile.layout, element, base, bytes);
+  sharedBytes = std::max(sharedBytes, bytes);
+  barrier();
+  storeStaged(tile, element, staged);
   barrier();
   return staged;
+}
+
+bool KernelLowering::isInvariantOperandA(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!aInShared || !type || type.getRank() != 2 || value.use_empty() ||
+      !(type.getElementType().isBF16() || type.getElementType().isF16()))
+    return false;
+  const TileRegs &regs = tiles[value];
+  for (OpOperand &use : value.getUses()) {
+    auto dot = dyn_cast<tile::DotOp>(use.getOwner());
+    auto loop = dot ? dot->getParentOfType<scf::ForOp>() : scf::ForOp();
+    if (!dot || use.getOperandNumber() != 0 || !loop || !loop.isDefinedOutsideOfLoop(value))
+      return false;
+    int64_t m = dot.getType().getDimSize(0), n = dot.getType().getDimSize(1);
+    if (regs.splat || regs.layout != layouts.dotOperandA(m, n, type.getDimSize(1)))
+      return false;
+  }
+  return true;
+}
+
+void KernelLowering::keepInShared(Value value) {
+  Type element = cast<RankedTensorType>(value.getType()).getElementType();
+  int64_t bytes = 0;
+  StagedOperand staged = stagedShape(tiles[value].layout, element, {}, bytes);
+  staged.base = areaAddress(/*ring=*/false, constI32(residentBytes));
+  residentBytes += (bytes + 127) / 128 * 128;
+  storeStaged(tiles[value], element, staged);
+  barrier();
+  resident[value] = staged;
+}
+
+/// The four 32-bit registers of the A fragment (m16 x k16) for this lane,
+/// whose first element is at (m, k), with one ldmatrix.x4: lane l points at
+/// row l % 8 of matrix l / 8 (matrices: rows 0-7 / 8-15, then k 0-7 / 8-15),
+/// which yields a0..a3 in mma.sync's order.
+SmallVector<Value> KernelLowering::loadFragmentA(const StagedOperand &staged, Value m, Value k,
+                                                 Type element) {
+  // The fragment's origin: this lane holds (m0 + lane / 4, k0 + 2·(lane % 4)).
+  Value m0 = arith::SubIOp::create(b, loc, m,
+                                   arith::ShRUIOp::create(b, loc, lane, constI32(2)));
+  Value k0 = arith::SubIOp::create(
+      b, loc, k,
+      arith::MulIOp::create(b, loc, arith::AndIOp::create(b, loc, lane, constI32(3)),
+                            constI32(2)));
+  Value rowInFragment = arith::AddIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, lane, constI32(7)),
+      arith::AndIOp::create(b, loc, lane, constI32(8)));
+  Value colInFragment = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, lane, constI32(16)), constI32(1));
+  Value row = arith::AddIOp::create(b, loc, m0, rowInFragment);
+  Value col = arith::AddIOp::create(b, loc, k0, colInFragment);
+  Value index = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, row, constI32(staged.pitch)), col);
+  Value address =
+      LLVM::GEPOp::create(b, loc, ptrType(kShared), element, staged.base, ValueRange{index});
+  Value raw = LLVM::PtrToIntOp::create(b, loc, i64(), address);
+  Type quad = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32(), i32(), i32(), i32()});
+  Value loaded = inlineAsm(quad, ValueRange{raw},
+                           "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",
+                           "=r,=r,=r,=r,l", /*sideEffects=*/true)
+                     .getResult(0);
+  SmallVector<Value> words;
+  for (int64_t i = 0; i < 4; ++i)
+    words.push_back(LLVM::ExtractValueOp::create(b, loc, loaded, ArrayRef<int64_t>{i}));
+  return words;
 }
 
 /// The two 32-bit registers of the B fragment (k16 x n8) for this lane, whose
@@ -111,7 +191,9 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   auto [wm, wn] = layouts.dotWarps(m, n);
   LinearLayout accLayout = layouts.dotAccumulator(m, n);
   LinearLayout bLayout = layouts.dotOperandB(m, n, k);
-  TileRegs a = operandIn(op.getA(), layouts.dotOperandA(m, n, k));
+  LinearLayout aLayout = layouts.dotOperandA(m, n, k);
+  auto residentA = resident.find(op.getA());
+  TileRegs a = residentA == resident.end() ? operandIn(op.getA(), aLayout) : TileRegs{};
   TileRegs acc = operandIn(op.getC(), accLayout);
 
   // B in registers when it is already there (or a splat); otherwise staged in
@@ -140,6 +222,7 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   int64_t kTiles = k / 16, mTiles = m / (16 * wm), nTiles = n / (8 * wn);
   int64_t kBits = log2Of(kTiles), nBits = log2Of(nTiles);
   SmallVector<Value> regs = acc.regs;
+  DenseMap<int64_t, SmallVector<Value>> aFragments;
   for (int64_t ki = 0; ki < kTiles; ++ki)
     for (int64_t ni = 0; ni < nTiles; ++ni) {
       int64_t bBase = ki << 2 | ni << (2 + kBits);
@@ -155,8 +238,18 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
         int64_t aBase = ki << 3 | mi << (3 + kBits);
         int64_t cBase = ni << 2 | mi << (2 + nBits);
         SmallVector<Value> operands;
-        for (int64_t i = 0; i < 8; i += 2)
-          operands.push_back(packWord({a.regs[aBase + i], a.regs[aBase + i + 1]}));
+        if (residentA != resident.end()) {
+          // Read from shared memory once per fragment, at its first use.
+          auto [it, fresh] = aFragments.try_emplace(aBase);
+          if (fresh) {
+            SmallVector<Value> first = coords(aLayout, aBase);
+            it->second = loadFragmentA(residentA->second, first[0], first[1], element);
+          }
+          operands.append(it->second.begin(), it->second.end());
+        } else {
+          for (int64_t i = 0; i < 8; i += 2)
+            operands.push_back(packWord({a.regs[aBase + i], a.regs[aBase + i + 1]}));
+        }
         operands.append(bWords.begin(), bWords.end());
         for (int64_t i = 0; i < 4; ++i)
           operands.push_back(regs[cBase + i]);

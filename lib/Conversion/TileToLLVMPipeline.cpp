@@ -115,25 +115,31 @@ SmallVector<Stream> KernelLowering::planStreams(scf::ForOp loop) {
   return streams;
 }
 
-Value KernelLowering::slotAddress(const Stream &s, Value slot) {
-  // The ring area starts after the scratch area, whose size is known only at
-  // the end: its offset is a constant patched by placeRings.
-  auto areaStart = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-  ringOffsetConstants.push_back(areaStart);
-  Value offset = arith::AddIOp::create(
-      b, loc, areaStart,
-      arith::AddIOp::create(b, loc, constI32(s.ringOffset),
-                            arith::MulIOp::create(b, loc, slot, constI32(s.slotBytes))));
+Value KernelLowering::areaAddress(bool ring, Value offset) {
+  // Both areas start after the scratch area, whose size is known only at the
+  // end: their offsets are constants patched by placeAreas.
+  auto start = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  areaStarts.push_back({start, ring});
   Value base = LLVM::AddressOfOp::create(b, loc, ptrType(kShared), "tilec_smem");
-  return LLVM::GEPOp::create(b, loc, ptrType(kShared), b.getI8Type(), base, ValueRange{offset});
+  return LLVM::GEPOp::create(b, loc, ptrType(kShared), b.getI8Type(), base,
+                             ValueRange{arith::AddIOp::create(b, loc, start, offset)});
 }
 
-void KernelLowering::placeRings() {
-  int64_t start = (sharedBytes + 127) / 128 * 128;
-  for (arith::ConstantOp c : ringOffsetConstants)
-    c.setValueAttr(b.getI32IntegerAttr(start));
-  if (ringBytes)
-    sharedBytes = start + ringBytes;
+Value KernelLowering::slotAddress(const Stream &s, Value slot) {
+  return areaAddress(/*ring=*/true,
+                     arith::AddIOp::create(b, loc, constI32(s.ringOffset),
+                                           arith::MulIOp::create(b, loc, slot,
+                                                                 constI32(s.slotBytes))));
+}
+
+void KernelLowering::placeAreas() {
+  // [scratch | resident operands | rings], each 128-byte aligned.
+  int64_t residentStart = (sharedBytes + 127) / 128 * 128;
+  int64_t ringStart = residentStart + residentBytes;
+  for (auto [constant, ring] : areaStarts)
+    constant.setValueAttr(b.getI32IntegerAttr(ring ? ringStart : residentStart));
+  if (residentBytes || ringBytes)
+    sharedBytes = ringStart + ringBytes;
 }
 
 void KernelLowering::issueStream(const Stream &s, Value iv, Value slot, Value enabled) {

@@ -99,6 +99,11 @@ cl::opt<int64_t> pipelineStages(
              "(K and V in attention): copied by cp.async stages-1 iterations ahead. Needs "
              "--assume-aligned; 0 or 1: load through registers instead"),
     cl::init(2), cl::cat(category));
+cl::opt<bool> aInShared(
+    "a-in-shared",
+    cl::desc("Keep loop-invariant A operands of dots (Q in attention) in shared memory and "
+             "read them per fragment with ldmatrix, freeing their registers for the loop"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> dumpDir("dump-ir-dir",
                              cl::desc("Write the IR after every GPU pipeline pass into DIR"),
                              cl::value_desc("DIR"), cl::init(""), cl::cat(category));
@@ -279,6 +284,7 @@ bool validTarget(GpuTarget &target) {
   if (assumeAligned.getNumOccurrences() == 0 && currentKernel)
     target.assumeAligned = currentKernel->alignedByDefault;
   target.pipelineStages = pipelineStages;
+  target.aInShared = aInShared;
   return true;
 }
 

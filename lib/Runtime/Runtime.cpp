@@ -381,6 +381,8 @@ bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &e
   meta.arch = arch->string;
   meta.numWarps = static_cast<int64_t>(warps->number);
   meta.threadsPerBlock = static_cast<int64_t>(threads->number);
+  if (const json::Value *grid = doc->get("grid"); grid && grid->isString())
+    meta.grid = grid->string;
   meta.sharedBytes = static_cast<int64_t>(shared->number);
   for (const json::Value &p : params->array) {
     const json::Value *name = p.get("name"), *kind = p.get("kind"), *dtype = p.get("dtype"),

@@ -55,7 +55,8 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, const GpuTarget &target,
   if (target.prefetchLoads)
     pm.addPass(createTilePrefetchLoads());
   pm.addPass(createTileToLLVM(
-      TileToLLVMOptions{target.numWarps, target.assumeAligned, target.pipelineStages}));
+      TileToLLVMOptions{target.numWarps, target.assumeAligned,
+                                         target.pipelineStages, target.aInShared}));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());

@@ -36,6 +36,9 @@ struct KernelMetadata {
   KernelSignature params;
   /// The compiled function's argument types, e.g. "!llvm.ptr<1>", "i32".
   std::vector<std::string> functionArgs;
+  /// The launch grid rule, e.g. "[cdiv(q.shape[1], 128), q.shape[0], 1]"
+  /// (empty when the kernel states none).
+  std::string grid;
 };
 bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error);
 

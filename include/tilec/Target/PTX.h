@@ -25,6 +25,9 @@ struct GpuTarget {
   /// Shared-memory slots per block load streamed by cp.async (loads of a loop
   /// that feed only a dot's B operand; needs assumeAligned). Below 2: off.
   int64_t pipelineStages = 2;
+  /// Loop-invariant A operands of dots (Q) live in shared memory, not in
+  /// registers through the loop.
+  bool aInShared = false;
 };
 
 /// tile dialect -> per-thread code -> LLVM + NVVM dialects: the GPU pipeline

@@ -1,0 +1,371 @@
+//===- main.cpp - tilec-bench: time attention kernels on the GPU ----------===//
+//
+// Times tilec's attention PTX on the BENCHMARKS.md grid with the CUDA driver
+// only (no LLVM, no Python): batch·seqlen = 16384 tokens, hidden 2048 (heads
+// = 2048 / d), Q, K, V, O as [B·H, N, d] bf16 with random non-zero values.
+// FLOPs = 4·B·H·N²·d, halved when causal. Time = median over 7 repeats of
+// the mean of 20 back-to-back launches (CUDA events) after 5 warm-up
+// launches. Every run is checked first: sampled output rows and their
+// log-sum-exp against a double-precision reference on the same inputs.
+//
+//   tilec-bench --ptx-dir=bench-ptx [--seqlens=1024,4096] [--filter=d128]
+//               [--json=out.json]
+//
+// Kernels: every flash_attention*.ptx in the directory with its metadata
+// beside it, named ..._d{head_dim}_... (bench/compile.sh writes them).
+// Exit: 0 all checked and timed, 1 a failure, 77 no GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/Runtime.h"
+#include "tilec/Support/Numeric.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <dirent.h>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace tilec;
+
+namespace {
+
+constexpr int kSkip = 77;
+
+struct Options {
+  std::string ptxDir = "bench-ptx", filter, json;
+  std::vector<int64_t> seqlens = {1024, 4096};
+};
+
+struct Row {
+  std::string kernel;
+  int64_t d, n, batch, heads;
+  bool causal;
+  double ms, tflops, error;
+};
+
+bool readFile(const std::string &path, std::string &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  out = text.str();
+  return true;
+}
+
+int usage(const std::string &why) {
+  std::fprintf(stderr,
+               "tilec-bench: %s\n"
+               "usage: tilec-bench --ptx-dir=DIR [--seqlens=N,N,...] [--filter=TEXT] "
+               "[--json=FILE]\n"
+               "  times every DIR/flash_attention*_d{D}_*.ptx (with its .json metadata) on "
+               "the BENCHMARKS.md grid\n",
+               why.c_str());
+  return 2;
+}
+
+bool parseOptions(int argc, char **argv, Options &opts, std::string &error) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char *name) -> const char * {
+      std::string prefix = std::string(name) + "=";
+      return arg.rfind(prefix, 0) == 0 ? argv[i] + prefix.size() : nullptr;
+    };
+    if (const char *v = value("--ptx-dir")) {
+      opts.ptxDir = v;
+    } else if (const char *v = value("--filter")) {
+      opts.filter = v;
+    } else if (const char *v = value("--json")) {
+      opts.json = v;
+    } else if (const char *v = value("--seqlens")) {
+      opts.seqlens.clear();
+      std::stringstream list(v);
+      for (std::string item; std::getline(list, item, ',');) {
+        char *end = nullptr;
+        long long n = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || *end || n < 1 || n > 16384) {
+          error = "--seqlens wants lengths in [1, 16384], got '" + item + "'";
+          return false;
+        }
+        opts.seqlens.push_back(n);
+      }
+    } else {
+      error = "unknown argument '" + arg + "'";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The head dimension from a name like flash_attention_fwd_d128_m128_....
+int64_t headDimFromName(const std::string &name) {
+  for (size_t at = name.find("_d"); at != std::string::npos; at = name.find("_d", at + 1)) {
+    size_t digits = at + 2, end = digits;
+    while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end])))
+      ++end;
+    if (end > digits && (end == name.size() || name[end] == '_'))
+      return std::stoll(name.substr(digits, end - digits));
+  }
+  return 0;
+}
+
+/// Rows per program from the metadata's grid rule "[cdiv(q.shape[1], 128), ...]".
+int64_t blockRowsFromGrid(const std::string &grid) {
+  size_t comma = grid.find(", ");
+  return comma == std::string::npos ? 0 : std::atoll(grid.c_str() + comma + 2);
+}
+
+/// Double-precision attention for one query row (scale 1/√d, causal aligned
+/// bottom-right, which is top-left here since seq_q = seq_k): output and lse.
+void referenceRow(const std::vector<double> &q, const std::vector<double> &k,
+                  const std::vector<double> &v, int64_t bh, int64_t row, int64_t n, int64_t d,
+                  bool causal, std::vector<double> &out, double &lse) {
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+  int64_t keys = causal ? row + 1 : n;
+  std::vector<double> s(keys);
+  double mx = -std::numeric_limits<double>::infinity();
+  for (int64_t j = 0; j < keys; ++j) {
+    double dot = 0;
+    for (int64_t t = 0; t < d; ++t)
+      dot += q[(bh * n + row) * d + t] * k[(bh * n + j) * d + t];
+    s[j] = dot * scale;
+    mx = std::max(mx, s[j]);
+  }
+  double sum = 0;
+  for (double &x : s)
+    sum += (x = std::exp(x - mx));
+  out.assign(d, 0.0);
+  for (int64_t j = 0; j < keys; ++j)
+    for (int64_t t = 0; t < d; ++t)
+      out[t] += s[j] / sum * v[(bh * n + j) * d + t];
+  lse = mx + std::log(sum);
+}
+
+/// Q, K, V for one (d, N) of the grid, on the device and (as doubles) on the
+/// host for the reference, with O and lse to write into.
+class Problem {
+public:
+  Problem(rt::Device &gpu, int64_t d, int64_t n)
+      : gpu(gpu), d(d), n(n), batch(std::max<int64_t>(1, 16384 / n)), heads(2048 / d),
+        bh(batch * heads) {}
+  ~Problem() {
+    std::string ignored;
+    for (uint64_t address : {q, k, v, o, lse})
+      if (address)
+        gpu.free(address, ignored);
+  }
+
+  bool upload(std::string &error) {
+    const int64_t elements = bh * n * d;
+    std::mt19937_64 rng(n * 1000 + d);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    uint64_t *inputs[3] = {&q, &k, &v};
+    for (int t = 0; t < 3; ++t) {
+      host[t].resize(elements);
+      for (double &x : host[t])
+        x = roundTo(DType::BF16, uniform(rng)); // as the device holds it
+      std::vector<uint8_t> bytes = encode(DType::BF16, host[t]);
+      if (!gpu.alloc(bytes.size(), *inputs[t], error) ||
+          !gpu.copyToDevice(*inputs[t], bytes.data(), bytes.size(), error))
+        return false;
+    }
+    return gpu.alloc(elements * 2, o, error) && gpu.alloc(bh * n * 4, lse, error);
+  }
+
+  /// Checks and times `kernel`; false (and why) on any error.
+  bool run(const std::string &name, const rt::Kernel &kernel, Row &row, std::string &error) {
+    const bool causal = kernel.meta.kernel.find("causal") != std::string::npos;
+    const int64_t blockRows = blockRowsFromGrid(kernel.meta.grid);
+    if (blockRows < 1) {
+      error = "cannot read the rows per program from the grid rule '" + kernel.meta.grid + "'";
+      return false;
+    }
+    auto tensor3 = [&](uint64_t address) {
+      return rt::TensorArg{address, {bh, n, d}, {n * d, d, 1}};
+    };
+    std::vector<rt::Arg> args = {tensor3(q), tensor3(k), tensor3(v), tensor3(o),
+                                 rt::TensorArg{lse, {bh, n}, {n, 1}}};
+    std::array<int64_t, 3> grid = {(n + blockRows - 1) / blockRows, bh, 1};
+    std::vector<uint8_t> poison(bh * n * d * 2, 0xff); // NaN until written
+    double ms = 0, relerr = 0;
+    if (!gpu.copyToDevice(o, poison.data(), poison.size(), error) ||
+        !gpu.launch(kernel, grid, args, error) || !gpu.synchronize(error) ||
+        !check(causal, relerr, error) || !time(kernel, grid, args, ms, error))
+      return false;
+    double flops = 4.0 * bh * double(n) * double(n) * d * (causal ? 0.5 : 1.0);
+    row = {name, d, n, batch, heads, causal, ms, flops / ms * 1e-9, relerr};
+    return true;
+  }
+
+private:
+  /// Sampled rows (first, last and spread, in three heads) of O and lse
+  /// against the reference; `worst` = max |O - ref| / max |ref| over them.
+  bool check(bool causal, double &worst, std::string &error) {
+    std::vector<double> got, want, lseGot, lseWant;
+    for (int64_t h : {int64_t{0}, bh / 2, bh - 1})
+      for (int64_t r : {int64_t{0}, int64_t{1}, n / 3, n / 2 + 7, n - 2, n - 1}) {
+        if (r < 0 || r >= n)
+          continue;
+        std::vector<uint8_t> bytes(d * 2);
+        float l = 0;
+        if (!gpu.copyToHost(bytes.data(), o + (h * n + r) * d * 2, bytes.size(), error) ||
+            !gpu.copyToHost(&l, lse + (h * n + r) * 4, 4, error))
+          return false;
+        std::vector<double> out = decode(DType::BF16, bytes), ref;
+        double refLse = 0;
+        referenceRow(host[0], host[1], host[2], h, r, n, d, causal, ref, refLse);
+        got.insert(got.end(), out.begin(), out.end());
+        want.insert(want.end(), ref.begin(), ref.end());
+        lseGot.push_back(l);
+        lseWant.push_back(refLse);
+      }
+    Comparison out = compareOutputs(got, want), lseCmp = compareOutputs(lseGot, lseWant);
+    worst = out.normalizedError;
+    if (out.within(2e-2) && lseCmp.within(1e-3))
+      return true;
+    std::ostringstream why;
+    why << "output differs from the reference: O normalized error " << out.normalizedError
+        << " (NaN " << out.nanCount << "), lse normalized error " << lseCmp.normalizedError;
+    error = why.str();
+    return false;
+  }
+
+  bool time(const rt::Kernel &kernel, std::array<int64_t, 3> grid,
+            const std::vector<rt::Arg> &args, double &median, std::string &error) {
+    float ms = 0;
+    if (!gpu.time(kernel, grid, args, 5, ms, error)) // warm-up
+      return false;
+    std::vector<double> samples;
+    for (int repeat = 0; repeat < 7; ++repeat) {
+      if (!gpu.time(kernel, grid, args, 20, ms, error))
+        return false;
+      samples.push_back(ms / 20);
+    }
+    std::sort(samples.begin(), samples.end());
+    median = samples[samples.size() / 2];
+    return true;
+  }
+
+  rt::Device &gpu;
+  const int64_t d, n, batch, heads, bh;
+  std::vector<double> host[3];
+  uint64_t q = 0, k = 0, v = 0, o = 0, lse = 0;
+};
+
+std::vector<std::string> attentionKernels(const Options &opts, std::string &error) {
+  std::vector<std::string> names;
+  DIR *dir = opendir(opts.ptxDir.c_str());
+  if (!dir) {
+    error = "cannot open --ptx-dir '" + opts.ptxDir + "'";
+    return names;
+  }
+  while (dirent *entry = readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name.rfind("flash_attention", 0) == 0 && name.size() > 4 &&
+        name.substr(name.size() - 4) == ".ptx" && name.find(opts.filter) != std::string::npos)
+      names.push_back(name.substr(0, name.size() - 4));
+  }
+  closedir(dir);
+  std::sort(names.begin(), names.end());
+  if (names.empty())
+    error = "no flash_attention*.ptx" +
+            (opts.filter.empty() ? std::string() : " matching '" + opts.filter + "'") + " in " +
+            opts.ptxDir;
+  return names;
+}
+
+void writeJson(const std::string &path, const std::string &device, const std::vector<Row> &rows) {
+  std::ofstream out(path);
+  out << "{\n \"gpu\": \"" << device << "\",\n \"tool\": \"tilec-bench\",\n \"rows\": [";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row &r = rows[i];
+    out << (i ? ",\n  " : "\n  ") << "{\"kernel\": \"" << r.kernel << "\", \"d\": " << r.d
+        << ", \"N\": " << r.n << ", \"B\": " << r.batch << ", \"H\": " << r.heads
+        << ", \"causal\": " << (r.causal ? "true" : "false") << ", \"ms\": " << r.ms
+        << ", \"tflops\": " << r.tflops << ", \"relerr\": " << r.error << "}";
+  }
+  out << "\n ]\n}\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opts;
+  std::string error;
+  if (!parseOptions(argc, argv, opts, error))
+    return usage(error);
+  std::vector<std::string> kernels = attentionKernels(opts, error);
+  if (kernels.empty())
+    return usage(error);
+  rt::Device *gpu = rt::Device::open(error);
+  if (!gpu) {
+    std::fprintf(stderr, "tilec-bench: skipped, no GPU: %s\n", error.c_str());
+    return kSkip;
+  }
+  std::printf("# %s: tilec attention forward, bf16, TFLOP/s (tilec-bench)\n",
+              gpu->name().c_str());
+  std::printf("kernel\td\tN\tB\tH\tcausal\tms\tTFLOP/s\trelerr\n");
+  // Load every kernel, then run them per (N, d) on shared inputs.
+  struct Loaded {
+    std::string name;
+    int64_t d;
+    rt::Kernel kernel;
+  };
+  std::vector<Loaded> loaded;
+  int failures = 0;
+  for (const std::string &name : kernels) {
+    std::string metaText, ptx, base = opts.ptxDir + "/" + name;
+    rt::KernelMetadata meta;
+    Loaded entry{name, headDimFromName(name), {}};
+    if (!readFile(base + ".json", metaText) || !readFile(base + ".ptx", ptx))
+      error = "cannot read " + base + ".ptx and .json";
+    else if (entry.d < 16 || 2048 % entry.d)
+      error = "no head dimension _d{16..256}_ in the name";
+    else if (rt::parseMetadata(metaText, meta, error) &&
+             gpu->load(ptx, meta, entry.kernel, error)) {
+      loaded.push_back(entry);
+      continue;
+    }
+    std::fprintf(stderr, "tilec-bench: %s: %s\n", name.c_str(), error.c_str());
+    ++failures;
+  }
+  std::vector<Row> rows;
+  for (int64_t n : opts.seqlens)
+    for (int64_t d : {16, 32, 64, 128, 256}) {
+      if (std::none_of(loaded.begin(), loaded.end(), [&](const Loaded &l) { return l.d == d; }))
+        continue;
+      Problem problem(*gpu, d, n);
+      if (!problem.upload(error)) {
+        std::fprintf(stderr, "tilec-bench: inputs for d=%lld N=%lld: %s\n",
+                     static_cast<long long>(d), static_cast<long long>(n), error.c_str());
+        ++failures;
+        continue;
+      }
+      for (const Loaded &l : loaded) {
+        if (l.d != d)
+          continue;
+        Row row{};
+        if (!problem.run(l.name, l.kernel, row, error)) {
+          std::fprintf(stderr, "tilec-bench: %s at N=%lld: %s\n", l.name.c_str(),
+                       static_cast<long long>(n), error.c_str());
+          ++failures;
+          continue;
+        }
+        rows.push_back(row);
+        std::printf("%s\t%lld\t%lld\t%lld\t%lld\t%d\t%.4f\t%.1f\t%.2g\n", row.kernel.c_str(),
+                    static_cast<long long>(d), static_cast<long long>(n),
+                    static_cast<long long>(row.batch), static_cast<long long>(row.heads),
+                    row.causal ? 1 : 0, row.ms, row.tflops, row.error);
+        std::fflush(stdout);
+      }
+    }
+  if (!opts.json.empty())
+    writeJson(opts.json, gpu->name(), rows);
+  return failures ? 1 : 0;
+}
