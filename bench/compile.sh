@@ -23,18 +23,28 @@ for d in 64 128; do
   compile flash_attention_fwd_d${d}_m128_n32_w$w flash_attention_fwd $w --assume-aligned --set head_dim=$d
   compile flash_attention_fwd_causal_d${d}_m128_n32_w$w flash_attention_fwd_causal $w --assume-aligned --set head_dim=$d
 done
-# A sweep (SWEEP=1) of tiles, warps, ring slots and Q in shared memory; the
-# defaults above are picked from it.
+# A sweep (SWEEP=1) of tiles, warps, ring slots, Q in shared memory (qs) and
+# programs per SM (occN); the defaults above are picked from it.
 if [ "${SWEEP:-0}" = 1 ]; then
-  compile flash_attention_fwd_d64_m128_n32_w4_s3 flash_attention_fwd 4 --pipeline-stages=3 --set head_dim=64
-  compile flash_attention_fwd_d64_m128_n32_w4_qs flash_attention_fwd 4 --a-in-shared --set head_dim=64
-  compile flash_attention_fwd_d64_m128_n64_w4_qs flash_attention_fwd 4 --a-in-shared --set head_dim=64 --set block_n=64
-  compile flash_attention_fwd_d64_m64_n64_w4_qs flash_attention_fwd 4 --a-in-shared --set head_dim=64 --set block_m=64 --set block_n=64
-  compile flash_attention_fwd_d128_m128_n32_w8_qs flash_attention_fwd 8 --a-in-shared --set head_dim=128
-  compile flash_attention_fwd_d128_m128_n32_w4_qs flash_attention_fwd 4 --a-in-shared --set head_dim=128
-  compile flash_attention_fwd_d128_m64_n32_w4_qs flash_attention_fwd 4 --a-in-shared --set head_dim=128 --set block_m=64
-  compile flash_attention_fwd_d128_m64_n32_w4 flash_attention_fwd 4 --set head_dim=128 --set block_m=64
-  compile flash_attention_fwd_d128_m128_n64_w8_qs flash_attention_fwd 8 --a-in-shared --set head_dim=128 --set block_n=64
-  compile flash_attention_fwd_causal_d128_m128_n32_w8_qs flash_attention_fwd_causal 8 --a-in-shared --set head_dim=128
-  compile flash_attention_fwd_causal_d64_m128_n32_w4_qs flash_attention_fwd_causal 4 --a-in-shared --set head_dim=64
+  sweep() { # tag kernel warps head_dim [flags...]
+    local tag=$1 kernel=$2 warps=$3 d=$4
+    shift 4
+    compile ${kernel}_d${d}_${tag} $kernel $warps --set head_dim=$d "$@"
+  }
+  f=flash_attention_fwd
+  sweep m128_n32_w4_qs $f 4 64 --a-in-shared
+  sweep m128_n32_w4_qs_occ3 $f 4 64 --a-in-shared --min-blocks-per-sm=3
+  sweep m128_n64_w4 $f 4 64 --set block_n=64
+  sweep m128_n64_w4_qs $f 4 64 --a-in-shared --set block_n=64
+  sweep m128_n32_w4_s3 $f 4 64 --pipeline-stages=3
+  sweep m64_n32_w4_qs_occ4 $f 4 64 --a-in-shared --set block_m=64 --min-blocks-per-sm=4
+  sweep m128_n32_w8_qs $f 8 128 --a-in-shared
+  sweep m128_n32_w8_qs_occ2 $f 8 128 --a-in-shared --min-blocks-per-sm=2
+  sweep m128_n32_w4_qs $f 4 128 --a-in-shared
+  sweep m128_n64_w8 $f 8 128 --set block_n=64
+  sweep m128_n64_w8_qs $f 8 128 --a-in-shared --set block_n=64
+  sweep m64_n32_w4_qs_occ3 $f 4 128 --a-in-shared --set block_m=64 --min-blocks-per-sm=3
+  sweep m64_n32_w4_qs_occ4 $f 4 128 --a-in-shared --set block_m=64 --min-blocks-per-sm=4
+  sweep m128_n32_w8_qs_occ2 ${f}_causal 8 128 --a-in-shared --min-blocks-per-sm=2
+  sweep m128_n32_w4_qs_occ3 ${f}_causal 4 64 --a-in-shared --min-blocks-per-sm=3
 fi

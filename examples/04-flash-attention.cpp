@@ -21,15 +21,20 @@ ParamSpec intParam(const char *name, const char *value, const char *help, int64_
           .min = lo};
 }
 
-/// Registers an attention kernel: the shared parameters plus `extra`, and a
-/// variant made from the parameters.
+/// Registers an attention kernel: the shared parameters plus `extra`, a
+/// variant made from the parameters, and its default schedule
+/// (`heavyScores`: see defaultSchedule).
 void registerAttention(const char *name, const char *summary, std::vector<ParamSpec> extra,
                        std::function<AttentionVariant(const Params &)> variant,
+                       bool heavyScores = false,
                        std::function<void(AttentionConfig &, const Params &)> tune = {}) {
   std::vector<ParamSpec> params = attentionParams();
   params.insert(params.end(), extra.begin(), extra.end());
-  auto config = [tune](const Params &p) {
-    AttentionConfig cfg = configFrom(p);
+  auto schedule = [heavyScores](const Params &p) {
+    return defaultSchedule(std::stoll(p.get("head_dim")), heavyScores);
+  };
+  auto config = [=](const Params &p) {
+    AttentionConfig cfg = configFrom(p, schedule(p));
     if (tune)
       tune(cfg, p);
     return cfg;
@@ -48,8 +53,9 @@ void registerAttention(const char *name, const char *summary, std::vector<ParamS
       .grid = [=](const Params &p) {
         return "[cdiv(q.shape[1], " + std::to_string(config(p).blockM) + "), q.shape[0], 1]";
       },
-      .numWarps = attentionWarps,
+      .numWarps = [=](const Params &p) { return schedule(p).warps; },
       .alignedByDefault = true,
+      .aInShared = [=](const Params &p) { return schedule(p).qInShared; },
   });
 }
 
@@ -106,13 +112,14 @@ const int registered = [] {
   registerAttention("flash_attention_fwd_sliding_window",
                     "causal with a window of `window` keys back",
                     {intParam("window", "48", "keys visible behind the diagonal", 0)},
-                    slidingWindow);
+                    slidingWindow, /*heavyScores=*/true);
   registerAttention("flash_attention_fwd_gqa",
                     "grouped-query attention: `group` query heads share a K/V head (MQA: all)",
                     {intParam("group", "2", "query heads per K/V head", 1)}, dense,
-                    [](AttentionConfig &cfg, const Params &p) { cfg.group = p.getInt("group"); });
+                    /*heavyScores=*/false, [](AttentionConfig &cfg, const Params &p) { cfg.group = p.getInt("group"); });
   registerAttention("flash_attention_fwd_alibi", "ALiBi linear position bias per head",
-                    {intParam("heads", "2", "query heads (slopes repeat per batch)", 1)}, alibi);
+                    {intParam("heads", "2", "query heads (slopes repeat per batch)", 1)}, alibi,
+                    /*heavyScores=*/true);
   registerAttention("flash_attention_fwd_softcap", "tanh soft-capping of the scores",
                     {{.name = "cap", .type = ParamSpec::Type::Float, .defaultValue = "20",
                       .help = "logit cap"}},

@@ -2,6 +2,8 @@
 # Compiles every registered kernel and every tile program in examples/tile-ir
 # to PTX for sm_80 and sm_90a and assembles it with ptxas. Any failure fails;
 # the register/spill report is kept in $2 (default: ptxas-report.txt).
+# Every attention kernel at head_dim 64 and 128 (bf16 and f16) must also
+# spill nothing: its default schedule is chosen so.
 # Exit 77 (skipped) where ptxas is not installed.
 set -uo pipefail
 tilec=${1:?usage: ptxas-check.sh path/to/tilec [report]}
@@ -17,13 +19,20 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 : >"$report"
 failures=0
-check() { # label, tilec arguments...
+check() { # [--no-spills] label, tilec arguments...
+  local noSpills=0
+  [ "$1" = --no-spills ] && { noSpills=1; shift; }
   local label=$1
   shift
   for arch in sm_80 sm_90a; do
     if out=$("$tilec" "$@" --arch=$arch --emit=cubin -o "$work/$label-$arch.cubin" 2>&1); then
       regs=$(echo "$out" | grep -oE "Used [0-9]+ registers" | head -1)
       spills=$(echo "$out" | grep -oE "[0-9]+ bytes spill stores" | head -1)
+      if [ "$noSpills" = 1 ] && [ "${spills%% *}" != 0 ]; then
+        echo "FAIL $label $arch: $regs, $spills (must not spill)" | tee -a "$report"
+        failures=$((failures + 1))
+        continue
+      fi
       echo "ok   $label $arch: $regs, $spills" | tee -a "$report"
     else
       echo "FAIL $label $arch:" | tee -a "$report"
@@ -34,6 +43,13 @@ check() { # label, tilec arguments...
 }
 for kernel in $("$tilec" --list-kernels | grep -E '^[a-z]' | cut -d' ' -f1); do
   check "$kernel" --kernel="$kernel"
+done
+for kernel in $("$tilec" --list-kernels | grep -E '^[a-z_]*attention' | cut -d' ' -f1); do
+  for d in 64 128; do
+    for dtype in bf16 f16; do
+      check --no-spills "$kernel-d$d-$dtype" --kernel="$kernel" --set head_dim=$d --set dtype=$dtype
+    done
+  done
 done
 for file in "$root"/examples/tile-ir/*.mlir; do
   check "$(basename "$file" .mlir)" "$file"

@@ -15,4 +15,5 @@ config.test_exec_root = config.suite_exec_root
 llvm_config.use_default_substitutions()  # FileCheck, not, count
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [os.path.join(config.tilec_obj_root, "bin"), config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tilec-opt", "tilec", "tilec-relative-bias", "tilec-run-case"], tool_dirs)
+llvm_config.add_tool_substitutions(["tilec-opt", "tilec", "tilec-relative-bias", "tilec-run-case",
+                                  "tilec-bench"], tool_dirs)

@@ -71,7 +71,10 @@ def TileToLLVM : Pass<"tile-to-llvm", "::mlir::ModuleOp"> {
     Option<"aInShared", "a-in-shared", "bool", /*default=*/"false",
            "Keep loop-invariant A operands of tile.dot (Q in attention) in shared "
            "memory, read per fragment with ldmatrix, instead of in registers "
-           "through the loop">
+           "through the loop">,
+    Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t", /*default=*/"0",
+           "Ask ptxas to fit this many programs on one SM (registers per thread at "
+           "most 64K / (threads · this)); 0: no limit">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",

@@ -150,20 +150,21 @@ std::vector<ParamSpec> attentionSizes() {
   };
 }
 
-int64_t attentionWarps(const Params &params) {
-  return std::stoll(params.get("head_dim")) == 128 ? 8 : 4;
+AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores) {
+  if (headDim <= 64)
+    return heavyScores ? AttentionSchedule{128, 32, 4, false} : AttentionSchedule{128, 64, 4, false};
+  if (headDim <= 128)
+    // 32 query rows per warp with Q in shared memory (FlashAttention-2's
+    // shape); the heavy variants keep 64 rows per program.
+    return heavyScores ? AttentionSchedule{64, 32, 4, true} : AttentionSchedule{128, 32, 4, true};
+  return {64, 16, 4, false};
 }
 
-AttentionConfig configFrom(const Params &params) {
+AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule) {
   AttentionConfig cfg;
   cfg.headDim = std::stoll(params.get("head_dim"));
-  // The fastest spill-free tiles measured on the H200 (bench/RESULTS.md):
-  // 128x32 up to d = 128 (with 8 warps at d = 128, see attentionWarps), 64x16
-  // beyond.
-  int64_t defaultM = cfg.headDim <= 128 ? 128 : 64;
-  int64_t defaultN = cfg.headDim <= 128 ? 32 : 16;
-  cfg.blockM = params.getInt("block_m") ? params.getInt("block_m") : defaultM;
-  cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : defaultN;
+  cfg.blockM = params.getInt("block_m") ? params.getInt("block_m") : schedule.blockM;
+  cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : schedule.blockN;
   cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
   return cfg;
 }

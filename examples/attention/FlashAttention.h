@@ -101,9 +101,21 @@ RunPlan planAttention(const AttentionConfig &cfg, const AttentionVariant &varian
 std::vector<ParamSpec> attentionSizes();
 /// The compile-time parameters every attention kernel takes.
 std::vector<ParamSpec> attentionParams();
-AttentionConfig configFrom(const Params &params);
-/// Warps per program for the default tiles: 8 at d = 128, else 4.
-int64_t attentionWarps(const Params &params);
+
+/// How a kernel runs when the command line does not say: tiles, warps, and
+/// whether Q waits in shared memory (tilec --a-in-shared) rather than in
+/// registers. The fastest spill-free choices measured on the H200
+/// (bench/RESULTS.md, 2026-11-29 sweeps).
+struct AttentionSchedule {
+  int64_t blockM, blockN, warps;
+  bool qInShared;
+};
+/// `heavyScores`: the variant adds per-score work that needs registers (a
+/// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.
+AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores);
+
+/// The config for `params`, tiles from the schedule unless block_m/block_n say.
+AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule);
 
 } // namespace tilec::attention
 

@@ -26,6 +26,11 @@ static AttentionVariant relativeBias(double slope) {
           }};
 }
 
+// A score modifier with per-score work: the schedule of the heavier variants.
+static AttentionSchedule schedule(const Params &p) {
+  return defaultSchedule(std::stoll(p.get("head_dim")), /*heavyScores=*/true);
+}
+
 static RegisterKernel registration({
     .name = "relative_bias_attention",
     .summary = "attention with a distance penalty, defined outside the compiler",
@@ -36,10 +41,18 @@ static RegisterKernel registration({
       return params;
     }(),
     .build = [](dsl::KernelBuilder &k, const Params &p) {
-      buildFlashAttention(k, configFrom(p), relativeBias(p.getFloat("slope")));
+      buildFlashAttention(k, configFrom(p, schedule(p)), relativeBias(p.getFloat("slope")));
     },
     .sizes = attentionSizes(),
     .plan = [](const Params &p, const Params &sizes, uint64_t seed) {
-      return planAttention(configFrom(p), relativeBias(p.getFloat("slope")), sizes, seed);
+      return planAttention(configFrom(p, schedule(p)), relativeBias(p.getFloat("slope")), sizes,
+                           seed);
     },
+    .grid = [](const Params &p) {
+      return "[cdiv(q.shape[1], " + std::to_string(configFrom(p, schedule(p)).blockM) +
+             "), q.shape[0], 1]";
+    },
+    .numWarps = [](const Params &p) { return schedule(p).warps; },
+    .alignedByDefault = true,
+    .aInShared = [](const Params &p) { return schedule(p).qInShared; },
 });

@@ -113,6 +113,10 @@ struct KernelDef {
   /// --assume-aligned unless the command line says otherwise. The runtime
   /// still checks every launch.
   bool alignedByDefault = false;
+  /// Whether loop-invariant dot A operands stay in shared memory
+  /// (--a-in-shared) for these parameters, used when the command line does
+  /// not say; off when absent.
+  std::function<bool(const Params &params)> aInShared;
 };
 
 /// All registered kernels, by name.

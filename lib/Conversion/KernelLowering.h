@@ -102,9 +102,10 @@ inline int64_t vectorWidth(const LinearLayout &layout, unsigned elementBits) {
 class KernelLowering {
 public:
   KernelLowering(func::FuncOp kernel, tilec::LayoutAssignment &layouts, bool assumeAligned,
-                 int64_t pipelineStages, bool aInShared)
+                 int64_t pipelineStages, bool aInShared, int64_t minBlocksPerSM)
       : kernel(kernel), layouts(layouts), b(kernel.getContext()), loc(kernel.getLoc()),
-        assumeAligned(assumeAligned), pipelineStages(pipelineStages), aInShared(aInShared) {}
+        assumeAligned(assumeAligned), pipelineStages(pipelineStages), aInShared(aInShared),
+        minBlocksPerSM(minBlocksPerSM) {}
 
   LogicalResult run();
 
@@ -125,6 +126,11 @@ private:
   // Thread geometry, computed once in the prologue.
   SmallVector<Value> threadCoords(const LinearLayout &layout);
   SmallVector<Value> coords(const LinearLayout &layout, int64_t reg);
+  /// coords(layout, reg) as this thread's coordinates plus a constant, when
+  /// the register bits never overlap the lane and warp bits (XOR is then
+  /// addition): addresses of all registers share one base and differ by
+  /// immediates. Else the constant is zero.
+  std::pair<SmallVector<Value>, Coords> splitCoords(const LinearLayout &layout, int64_t reg);
   Value linear(ArrayRef<Value> coords, ArrayRef<int64_t> shape);
   void barrier() { NVVM::Barrier0Op::create(b, loc); }
 
@@ -179,8 +185,10 @@ private:
   LogicalResult lowerStore(tile::StoreOp op);
   LogicalResult lowerDot(tile::DotOp op);
   StagedOperand stage(const TileRegs &tile, Type element);
-  SmallVector<Value> loadFragmentB(const StagedOperand &staged, Value k, Value n,
-                                   Type element);
+  /// The B fragment (k16 x n8) whose first element for this lane is at
+  /// `first` + `offset`.
+  SmallVector<Value> loadFragmentB(const StagedOperand &staged, ArrayRef<Value> first,
+                                   const Coords &offset, Type element);
   LogicalResult lowerReduce(tile::ReduceOp op);
 
   // Streaming block loads through shared memory (TileToLLVMPipeline.cpp).
@@ -210,7 +218,8 @@ private:
   bool isInvariantOperandA(Value value);
   /// Stores `value` once in the resident area; its dots read it from there.
   void keepInShared(Value value);
-  SmallVector<Value> loadFragmentA(const StagedOperand &staged, Value m, Value k, Type element);
+  SmallVector<Value> loadFragmentA(const StagedOperand &staged, ArrayRef<Value> first,
+                                   const Coords &offset, Type element);
   void storeStaged(const TileRegs &tile, Type element, const StagedOperand &to);
   Value castScalar(Value value, Type to);
   LLVM::InlineAsmOp inlineAsm(TypeRange results, ValueRange operands, StringRef text,
@@ -241,6 +250,7 @@ private:
   DenseSet<Operation *> streamedOps;
   int64_t ringBytes = 0;
   bool aInShared;
+  int64_t minBlocksPerSM;
   DenseMap<Value, StagedOperand> resident;
   int64_t residentBytes = 0;
   /// Start offsets of the resident (false) and ring (true) areas, patched

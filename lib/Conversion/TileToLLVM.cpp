@@ -72,6 +72,22 @@ SmallVector<Value> KernelLowering::coords(const LinearLayout &layout, int64_t re
   return result;
 }
 
+std::pair<SmallVector<Value>, Coords> KernelLowering::splitCoords(const LinearLayout &layout,
+                                                                  int64_t reg) {
+  for (int64_t d = 0; d < layout.rank(); ++d) {
+    int64_t threadBits = 0, regBits = 0;
+    for (const Coords &basis : layout.lanes())
+      threadBits |= basis[d];
+    for (const Coords &basis : layout.warps())
+      threadBits |= basis[d];
+    for (const Coords &basis : layout.regs())
+      regBits |= basis[d];
+    if (threadBits & regBits)
+      return {coords(layout, reg), Coords(layout.rank(), 0)};
+  }
+  return {threadCoords(layout), layout.regPart(reg)};
+}
+
 Value KernelLowering::linear(ArrayRef<Value> coords, ArrayRef<int64_t> shape) {
   Value index = constI32(0);
   for (size_t d = 0; d < shape.size(); ++d)
@@ -284,6 +300,9 @@ LogicalResult KernelLowering::run() {
   if (failed(lowerBlock(kernel.getBody().front())))
     return failure();
   placeAreas();
+  if (minBlocksPerSM > 0)
+    function->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                      b.getI32IntegerAttr(static_cast<int32_t>(minBlocksPerSM)));
   function->setAttr("tilec.num_warps", b.getI64IntegerAttr(layouts.warps()));
   function->setAttr("tilec.shared_bytes", b.getI64IntegerAttr(sharedBytes));
   if (!alignedArgs.empty())
@@ -694,6 +713,16 @@ struct TileToLLVM : tilec::impl::TileToLLVMBase<TileToLLVM> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> kernels(module.getOps<func::FuncOp>());
+    if (pipelineStages < 0 || pipelineStages > 8) {
+      module.emitError("pipeline-stages must be in [0, 8], got ")
+          << static_cast<int64_t>(pipelineStages);
+      return signalPassFailure();
+    }
+    if (minBlocksPerSM < 0 || minBlocksPerSM > 32) {
+      module.emitError("min-blocks-per-sm must be in [0, 32], got ")
+          << static_cast<int64_t>(minBlocksPerSM);
+      return signalPassFailure();
+    }
     if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
       module.emitError("num-warps must be a power of two in [1, 32], got ") << numWarps;
       return signalPassFailure();
@@ -709,7 +738,8 @@ struct TileToLLVM : tilec::impl::TileToLLVMBase<TileToLLVM> {
       tilec::LayoutAssignment layouts(kernel, numWarps);
       if (failed(layouts.run()))
         return signalPassFailure();
-      KernelLowering lowering(kernel, layouts, assumeAligned, pipelineStages, aInShared);
+      KernelLowering lowering(kernel, layouts, assumeAligned, pipelineStages, aInShared,
+                              minBlocksPerSM);
       if (failed(lowering.run()))
         return signalPassFailure();
       kernel.erase();

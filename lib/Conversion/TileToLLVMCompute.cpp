@@ -108,8 +108,10 @@ void KernelLowering::keepInShared(Value value) {
 /// whose first element is at (m, k), with one ldmatrix.x4: lane l points at
 /// row l % 8 of matrix l / 8 (matrices: rows 0-7 / 8-15, then k 0-7 / 8-15),
 /// which yields a0..a3 in mma.sync's order.
-SmallVector<Value> KernelLowering::loadFragmentA(const StagedOperand &staged, Value m, Value k,
+SmallVector<Value> KernelLowering::loadFragmentA(const StagedOperand &staged,
+                                                 ArrayRef<Value> first, const Coords &offset,
                                                  Type element) {
+  Value m = first[0], k = first[1];
   // The fragment's origin: this lane holds (m0 + lane / 4, k0 + 2·(lane % 4)).
   Value m0 = arith::SubIOp::create(b, loc, m,
                                    arith::ShRUIOp::create(b, loc, lane, constI32(2)));
@@ -126,8 +128,10 @@ SmallVector<Value> KernelLowering::loadFragmentA(const StagedOperand &staged, Va
   Value col = arith::AddIOp::create(b, loc, k0, colInFragment);
   Value index = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, row, constI32(staged.pitch)), col);
-  Value address =
-      LLVM::GEPOp::create(b, loc, ptrType(kShared), element, staged.base, ValueRange{index});
+  Value address = LLVM::GEPOp::create(b, loc, ptrType(kShared), element, staged.base,
+                                      ValueRange{index});
+  address = LLVM::GEPOp::create(b, loc, ptrType(kShared), element, address,
+                                ArrayRef<LLVM::GEPArg>{offset[0] * staged.pitch + offset[1]});
   Value raw = LLVM::PtrToIntOp::create(b, loc, i64(), address);
   Type quad = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32(), i32(), i32(), i32()});
   Value loaded = inlineAsm(quad, ValueRange{raw},
@@ -144,8 +148,10 @@ SmallVector<Value> KernelLowering::loadFragmentA(const StagedOperand &staged, Va
 /// first element is at (k, n), with one ldmatrix.x2: lanes 0-15 point at the
 /// sixteen 16-byte rows of the two 8x8 matrices, `.trans` when the staged
 /// tile keeps n (not k) contiguous.
-SmallVector<Value> KernelLowering::loadFragmentB(const StagedOperand &staged, Value k, Value n,
+SmallVector<Value> KernelLowering::loadFragmentB(const StagedOperand &staged,
+                                                 ArrayRef<Value> first, const Coords &offset,
                                                  Type element) {
+  Value k = first[0], n = first[1];
   // The fragment's origin: this lane holds (k0 + 2·(lane % 4), n0 + lane / 4).
   Value k0 = arith::SubIOp::create(
       b, loc, k, arith::MulIOp::create(b, loc, arith::AndIOp::create(b, loc, lane, constI32(3)),
@@ -172,6 +178,10 @@ SmallVector<Value> KernelLowering::loadFragmentB(const StagedOperand &staged, Va
       arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, constI32(staged.pitch)), col);
   Value address = LLVM::GEPOp::create(b, loc, ptrType(kShared), element, staged.base,
                                       ValueRange{index});
+  int64_t rowOffset = staged.kContiguous ? offset[1] : offset[0];
+  int64_t colOffset = staged.kContiguous ? offset[0] : offset[1];
+  address = LLVM::GEPOp::create(b, loc, ptrType(kShared), element, address,
+                                ArrayRef<LLVM::GEPArg>{rowOffset * staged.pitch + colOffset});
   Value raw = LLVM::PtrToIntOp::create(b, loc, i64(), address);
   std::string text = std::string("ldmatrix.sync.aligned.m8n8.x2") +
                      (staged.kContiguous ? "" : ".trans") + ".shared.b16 {$0, $1}, [$2];";
@@ -231,8 +241,8 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
         bWords = {packWord({bRegs->regs[bBase], bRegs->regs[bBase + 1]}),
                   packWord({bRegs->regs[bBase + 2], bRegs->regs[bBase + 3]})};
       } else {
-        SmallVector<Value> first = coords(bLayout, bBase);
-        bWords = loadFragmentB(*staged, first[0], first[1], element);
+        auto [first, offset] = splitCoords(bLayout, bBase);
+        bWords = loadFragmentB(*staged, first, offset, element);
       }
       for (int64_t mi = 0; mi < mTiles; ++mi) {
         int64_t aBase = ki << 3 | mi << (3 + kBits);
@@ -242,8 +252,8 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
           // Read from shared memory once per fragment, at its first use.
           auto [it, fresh] = aFragments.try_emplace(aBase);
           if (fresh) {
-            SmallVector<Value> first = coords(aLayout, aBase);
-            it->second = loadFragmentA(residentA->second, first[0], first[1], element);
+            auto [first, offset] = splitCoords(aLayout, aBase);
+            it->second = loadFragmentA(residentA->second, first, offset, element);
           }
           operands.append(it->second.begin(), it->second.end());
         } else {

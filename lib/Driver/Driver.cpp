@@ -102,8 +102,15 @@ cl::opt<int64_t> pipelineStages(
 cl::opt<bool> aInShared(
     "a-in-shared",
     cl::desc("Keep loop-invariant A operands of dots (Q in attention) in shared memory and "
-             "read them per fragment with ldmatrix, freeing their registers for the loop"),
+             "read them per fragment with ldmatrix, freeing their registers for the loop. "
+             "Default: the kernel's choice (attention: on at d = 128)"),
     cl::init(false), cl::cat(category));
+cl::opt<int64_t> minBlocksPerSM(
+    "min-blocks-per-sm",
+    cl::desc("Programs that must fit on one SM at once (.minnctapersm): caps the registers "
+             "per thread at 64K / (threads per program x N); 0: no cap. Default: the "
+             "kernel's choice"),
+    cl::init(0), cl::cat(category));
 cl::opt<std::string> dumpDir("dump-ir-dir",
                              cl::desc("Write the IR after every GPU pipeline pass into DIR"),
                              cl::value_desc("DIR"), cl::init(""), cl::cat(category));
@@ -275,6 +282,16 @@ bool validTarget(GpuTarget &target) {
                            numWarps.getValue()));
     return false;
   }
+  if (minBlocksPerSM < 0 || minBlocksPerSM > 32) {
+    printError(fmt::format("--min-blocks-per-sm must be in [0, 32], got {}",
+                           minBlocksPerSM.getValue()));
+    return false;
+  }
+  if (pipelineStages < 0 || pipelineStages > 8) {
+    printError(fmt::format("--pipeline-stages must be in [0, 8], got {}",
+                           pipelineStages.getValue()));
+    return false;
+  }
   target.arch = arch;
   target.numWarps = numWarps;
   if (numWarps.getNumOccurrences() == 0 && currentKernel && currentKernel->numWarps)
@@ -285,6 +302,9 @@ bool validTarget(GpuTarget &target) {
     target.assumeAligned = currentKernel->alignedByDefault;
   target.pipelineStages = pipelineStages;
   target.aInShared = aInShared;
+  if (aInShared.getNumOccurrences() == 0 && currentKernel && currentKernel->aInShared)
+    target.aInShared = currentKernel->aInShared(currentParams);
+  target.minBlocksPerSM = minBlocksPerSM;
   return true;
 }
 

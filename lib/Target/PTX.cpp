@@ -56,7 +56,8 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, const GpuTarget &target,
     pm.addPass(createTilePrefetchLoads());
   pm.addPass(createTileToLLVM(
       TileToLLVMOptions{target.numWarps, target.assumeAligned,
-                                         target.pipelineStages, target.aInShared}));
+                                         target.pipelineStages, target.aInShared,
+                                         target.minBlocksPerSM}));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());

@@ -40,10 +40,10 @@
 // FILEMETA: "params": [{"name": "arg0", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg1", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg2", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg3", "kind": "scalar", "dtype": "i32", "rank": 0}]
 // ALIGNED: {"name": "q", "kind": "tensor", "dtype": "bf16", "rank": 3, "aligned": true}
 // ALIGNED-SAME: {"name": "lse", "kind": "tensor", "dtype": "f32", "rank": 2}]
-// The kernel chooses its warps when --num-warps is not given.
-// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --emit=ptx -o %t.w8.ptx
-// RUN: FileCheck %s --check-prefix=WARPS8 < %t.w8.json
-// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --num-warps=4 --emit=ptx -o %t.w4.ptx
+// The kernel chooses its warps (and where Q lives) unless the command line says.
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --emit=ptx -o %t.w4.ptx
 // RUN: FileCheck %s --check-prefix=WARPS4 < %t.w4.json
-// WARPS8: "num_warps": 8,
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --num-warps=8 --emit=ptx -o %t.w8.ptx
+// RUN: FileCheck %s --check-prefix=WARPS8 < %t.w8.json
 // WARPS4: "num_warps": 4,
+// WARPS8: "num_warps": 8,

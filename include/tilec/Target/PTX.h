@@ -28,6 +28,8 @@ struct GpuTarget {
   /// Loop-invariant A operands of dots (Q) live in shared memory, not in
   /// registers through the loop.
   bool aInShared = false;
+  /// Programs ptxas must fit on one SM (caps registers per thread); 0: none.
+  int64_t minBlocksPerSM = 0;
 };
 
 /// tile dialect -> per-thread code -> LLVM + NVVM dialects: the GPU pipeline

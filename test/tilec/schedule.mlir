@@ -1,0 +1,50 @@
+// Code generation choices for the attention loop, seen in the PTX: K and V
+// streamed by cp.async through shared-memory rings, Q read from shared memory
+// with ldmatrix.x4 when the schedule keeps it there, launch bounds.
+
+// Defaults at d = 128: aligned rows, two-slot rings, Q in shared memory.
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --emit=ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=DEFAULT < %t.ptx
+// DEFAULT: cp.async.cg.shared.global
+// DEFAULT: cp.async.commit_group
+// Each wait leaves the other stream's block in flight: (2 - 1) * 2 - 1 = 1.
+// DEFAULT: cp.async.wait_group 1;
+// DEFAULT-NEXT: bar.sync 0;
+// DEFAULT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// DEFAULT: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// DEFAULT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// DEFAULT: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+
+// Three slots: (3 - 1) * 2 - 1 = 3 younger groups may stay in flight.
+// RUN: tilec --kernel=flash_attention_fwd --pipeline-stages=3 --emit=ptx -o %t.s3.ptx
+// RUN: FileCheck %s --check-prefix=STAGES3 < %t.s3.ptx
+// STAGES3: cp.async.wait_group 3;
+
+// Without streaming (or without aligned rows) K and V go through registers.
+// RUN: tilec --kernel=flash_attention_fwd --pipeline-stages=0 --emit=ptx -o %t.s0.ptx
+// RUN: FileCheck %s --check-prefix=NOSTREAM < %t.s0.ptx
+// RUN: tilec --kernel=flash_attention_fwd --assume-aligned=false --emit=ptx -o %t.general.ptx
+// RUN: FileCheck %s --check-prefix=NOSTREAM < %t.general.ptx
+// NOSTREAM-NOT: cp.async
+
+// Q in registers at d = 64 unless asked; --a-in-shared=false overrides d = 128.
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=64 --emit=ptx -o %t.d64.ptx
+// RUN: FileCheck %s --check-prefix=QREGS < %t.d64.ptx
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --a-in-shared=false --emit=ptx -o %t.qregs.ptx
+// RUN: FileCheck %s --check-prefix=QREGS < %t.qregs.ptx
+// QREGS-NOT: ldmatrix.sync.aligned.m8n8.x4
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=64 --a-in-shared --emit=ptx -o %t.qs.ptx
+// RUN: FileCheck %s --check-prefix=QSHARED < %t.qs.ptx
+// QSHARED: ldmatrix.sync.aligned.m8n8.x4
+
+// Launch bounds, and the limits of the new options.
+// RUN: tilec --kernel=flash_attention_fwd --min-blocks-per-sm=2 --emit=ptx -o %t.occ.ptx
+// RUN: FileCheck %s --check-prefix=OCC < %t.occ.ptx
+// OCC: .reqntid 128, 1, 1
+// OCC-NEXT: .minnctapersm 2
+// RUN: not tilec --kernel=flash_attention_fwd --min-blocks-per-sm=33 --emit=ptx 2>&1 | FileCheck %s --check-prefix=BADOCC
+// BADOCC: tilec: error: --min-blocks-per-sm must be in [0, 32], got 33
+// RUN: not tilec --kernel=flash_attention_fwd --pipeline-stages=9 --emit=ptx 2>&1 | FileCheck %s --check-prefix=BADSTAGES
+// BADSTAGES: tilec: error: --pipeline-stages must be in [0, 8], got 9
+// RUN: echo "module {}" | not tilec-opt --tile-to-llvm="pipeline-stages=-1" 2>&1 | FileCheck %s --check-prefix=PASSSTAGES
+// PASSSTAGES: error: pipeline-stages must be in [0, 8], got -1
