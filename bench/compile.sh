@@ -17,11 +17,11 @@ compile() { # file kernel warps [--set ...]
 # (the runtime checks it at launch).
 compile matmul_64x64x32_w4 matmul 4 --assume-aligned --set block_m=64 --set block_n=64 --set block_k=32
 compile matmul_128x64x32_w4 matmul 4 --assume-aligned --set block_m=128 --set block_n=64 --set block_k=32
-# Attention with the default tiles for each head dim (block_m/block_n 0 = by head_dim).
-for d in 64 128; do
-  w=$([ $d -le 64 ] && echo 4 || echo 8)
-  compile flash_attention_fwd_d${d}_m128_n32_w$w flash_attention_fwd $w --assume-aligned --set head_dim=$d
-  compile flash_attention_fwd_causal_d${d}_m128_n32_w$w flash_attention_fwd_causal $w --assume-aligned --set head_dim=$d
+# Attention with each kernel's default schedule (tiles, warps, Q placement;
+# examples/attention/FlashAttention.cpp defaultSchedule), named after it.
+for f in flash_attention_fwd flash_attention_fwd_causal; do
+  compile ${f}_d64_m128_n64_w4 $f 4 --set head_dim=64
+  compile ${f}_d128_m128_n32_w4_qs $f 4 --set head_dim=128
 done
 # A sweep (SWEEP=1) of tiles, warps, ring slots, Q in shared memory (qs) and
 # programs per SM (occN); the defaults above are picked from it.
