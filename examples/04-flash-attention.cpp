@@ -56,6 +56,7 @@ void registerAttention(const char *name, const char *summary, std::vector<ParamS
       .numWarps = [=](const Params &p) { return schedule(p).warps; },
       .alignedByDefault = true,
       .aInShared = [=](const Params &p) { return schedule(p).qInShared; },
+      .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
   });
 }
 

@@ -109,6 +109,7 @@ std::vector<ParamSpec> attentionParams();
 struct AttentionSchedule {
   int64_t blockM, blockN, warps;
   bool qInShared;
+  int64_t stages = 2; ///< ring slots for K and V (tilec --pipeline-stages)
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.

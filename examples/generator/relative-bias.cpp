@@ -55,4 +55,5 @@ static RegisterKernel registration({
     .numWarps = [](const Params &p) { return schedule(p).warps; },
     .alignedByDefault = true,
     .aInShared = [](const Params &p) { return schedule(p).qInShared; },
+    .pipelineStages = [](const Params &p) { return schedule(p).stages; },
 });

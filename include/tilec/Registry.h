@@ -117,6 +117,9 @@ struct KernelDef {
   /// (--a-in-shared) for these parameters, used when the command line does
   /// not say; off when absent.
   std::function<bool(const Params &params)> aInShared;
+  /// Shared-memory slots for streamed loads (--pipeline-stages) for these
+  /// parameters, used when the command line does not say; 2 when absent.
+  std::function<int64_t(const Params &params)> pipelineStages;
 };
 
 /// All registered kernels, by name.

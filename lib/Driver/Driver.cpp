@@ -97,7 +97,8 @@ cl::opt<int64_t> pipelineStages(
     "pipeline-stages",
     cl::desc("Shared-memory slots for each loop block load that only feeds a dot's B operand "
              "(K and V in attention): copied by cp.async stages-1 iterations ahead. Needs "
-             "--assume-aligned; 0 or 1: load through registers instead"),
+             "--assume-aligned; 0 or 1: load through registers instead. Default: the "
+             "kernel's choice, else 2"),
     cl::init(2), cl::cat(category));
 cl::opt<bool> aInShared(
     "a-in-shared",
@@ -301,6 +302,8 @@ bool validTarget(GpuTarget &target) {
   if (assumeAligned.getNumOccurrences() == 0 && currentKernel)
     target.assumeAligned = currentKernel->alignedByDefault;
   target.pipelineStages = pipelineStages;
+  if (pipelineStages.getNumOccurrences() == 0 && currentKernel && currentKernel->pipelineStages)
+    target.pipelineStages = currentKernel->pipelineStages(currentParams);
   target.aInShared = aInShared;
   if (aInShared.getNumOccurrences() == 0 && currentKernel && currentKernel->aInShared)
     target.aInShared = currentKernel->aInShared(currentParams);

@@ -2,23 +2,26 @@
 // streamed by cp.async through shared-memory rings, Q read from shared memory
 // with ldmatrix.x4 when the schedule keeps it there, launch bounds.
 
-// Defaults at d = 128: aligned rows, two-slot rings, Q in shared memory.
+// Defaults at d = 128: aligned rows, three-slot rings, Q in shared memory.
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --emit=ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=DEFAULT < %t.ptx
 // DEFAULT: cp.async.cg.shared.global
 // DEFAULT: cp.async.commit_group
-// Each wait leaves the other stream's block in flight: (2 - 1) * 2 - 1 = 1.
-// DEFAULT: cp.async.wait_group 1;
+// Each wait leaves the younger blocks in flight: (3 - 1) * 2 - 1 = 3.
+// DEFAULT: cp.async.wait_group 3;
 // DEFAULT-NEXT: bar.sync 0;
 // DEFAULT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // DEFAULT: ldmatrix.sync.aligned.m8n8.x2.shared.b16
 // DEFAULT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // DEFAULT: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 
-// Three slots: (3 - 1) * 2 - 1 = 3 younger groups may stay in flight.
-// RUN: tilec --kernel=flash_attention_fwd --pipeline-stages=3 --emit=ptx -o %t.s3.ptx
-// RUN: FileCheck %s --check-prefix=STAGES3 < %t.s3.ptx
-// STAGES3: cp.async.wait_group 3;
+// Two slots at d = 64: one younger group, (2 - 1) * 2 - 1; and as asked.
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=64 --emit=ptx -o %t.s2.ptx
+// RUN: FileCheck %s --check-prefix=STAGES2 < %t.s2.ptx
+// STAGES2: cp.async.wait_group 1;
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=64 --pipeline-stages=4 --emit=ptx -o %t.s4.ptx
+// RUN: FileCheck %s --check-prefix=STAGES4 < %t.s4.ptx
+// STAGES4: cp.async.wait_group 5;
 
 // Without streaming (or without aligned rows) K and V go through registers.
 // RUN: tilec --kernel=flash_attention_fwd --pipeline-stages=0 --emit=ptx -o %t.s0.ptx
