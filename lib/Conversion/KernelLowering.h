@@ -196,7 +196,7 @@ private:
   /// their dots read them.
   SmallVector<Stream> planStreams(scf::ForOp loop);
   /// Sets up the ring for `loop` and issues the first `stages - 1` iterations.
-  void startStreams(scf::ForOp loop, SmallVector<Stream> streams, Value lower, Value upper,
+  void startStreams(SmallVector<Stream> streams, Value lower, Value upper,
                     Value step);
   /// cp.async of `s`'s block at induction value `iv` into ring slot `slot`
   /// (nothing copied unless `enabled`); one commit group.

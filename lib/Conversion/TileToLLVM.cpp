@@ -618,7 +618,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     streams = planStreams(op);
   bool streamed = !streams.empty();
   if (streamed) {
-    startStreams(op, std::move(streams), lowerBound, upperBound, step);
+    startStreams(std::move(streams), lowerBound, upperBound, step);
     inits.push_back(constI32(0));
   }
   LogicalResult status = success();

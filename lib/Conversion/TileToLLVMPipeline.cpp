@@ -200,7 +200,7 @@ void KernelLowering::issueStream(const Stream &s, Value iv, Value slot, Value en
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }
 
-void KernelLowering::startStreams(scf::ForOp loop, SmallVector<Stream> streams, Value lower,
+void KernelLowering::startStreams(SmallVector<Stream> streams, Value lower,
                                   Value upper, Value step) {
   for (const Stream &s : streams) {
     tile::LoadBlockOp load = s.load;
