@@ -201,6 +201,11 @@ private:
   /// cp.async of `s`'s block at induction value `iv` into ring slot `slot`
   /// (nothing copied unless `enabled`); one commit group.
   void issueStream(const Stream &s, Value iv, Value slot, Value enabled);
+  /// issueStream when the threads cover whole rows per pass: one address
+  /// per thread, stepped from pass to pass.
+  void issueStreamRows(const Stream &s, ArrayRef<Value> offsets, Value slot, Value enabled);
+  /// issueStream for any block: every 16-byte chunk addressed on its own.
+  void issueStreamChunks(const Stream &s, ArrayRef<Value> offsets, Value slot, Value enabled);
   /// Waits for this iteration's block of `s`, makes it visible to the whole
   /// block, issues the block `stages - 1` iterations ahead into the slot just
   /// freed, and returns this iteration's slot as a staged operand.
@@ -218,6 +223,8 @@ private:
   bool isInvariantOperandA(Value value);
   /// Stores `value` once in the resident area; its dots read it from there.
   void keepInShared(Value value);
+  SmallVector<Value> loadMatrices(Value base, int64_t offsetBytes, int64_t count,
+                                  bool transpose);
   SmallVector<Value> loadFragmentA(const StagedOperand &staged, ArrayRef<Value> first,
                                    const Coords &offset, Type element);
   void storeStaged(const TileRegs &tile, Type element, const StagedOperand &to);

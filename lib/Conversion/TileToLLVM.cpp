@@ -507,13 +507,20 @@ static Operation *cloneOnScalars(OpBuilder &b, Operation *op, ValueRange operand
 
 Operation *KernelLowering::scalarOp(Operation *op, ValueRange operands, TypeRange types) {
   // Math without a direct NVPTX lowering: exp(x) = exp2(x·log2 e),
-  // log(x) = log2(x)·ln 2, and log2 and tanh through the approximate PTX
-  // instructions (ex2.approx is what llvm.exp2 becomes anyway).
+  // log(x) = log2(x)·ln 2, and exp2, log2 and tanh through the approximate
+  // PTX instructions. exp2 flushes subnormal results to zero (.ftz): one
+  // MUFU.EX2, where llvm.exp2's ex2.approx.f32 costs four more instructions
+  // per element to keep subnormals (below 2^-126, nothing a softmax weight
+  // or an attention output can see).
   if (isa<math::ExpOp>(op)) {
     Value scaled = arith::MulFOp::create(b, loc, operands[0], constOf(types[0], M_LOG2E));
-    return math::Exp2Op::create(b, loc, scaled);
+    if (!types[0].isF32())
+      return math::Exp2Op::create(b, loc, scaled);
+    return inlineAsm(types[0], scaled, "ex2.approx.ftz.f32 $0, $1;", "=f,f", false);
   }
   if (types.size() == 1 && types[0].isF32()) {
+    if (isa<math::Exp2Op>(op))
+      return inlineAsm(types[0], operands, "ex2.approx.ftz.f32 $0, $1;", "=f,f", false);
     if (isa<math::TanhOp>(op))
       return inlineAsm(types[0], operands, "tanh.approx.f32 $0, $1;", "=f,f", false);
     if (isa<math::Log2Op>(op))

@@ -104,6 +104,39 @@ void KernelLowering::keepInShared(Value value) {
   resident[value] = staged;
 }
 
+/// `count` 8x8 matrices of 16-bit elements with one ldmatrix, this lane
+/// giving the address `base` + `offsetBytes` (of row l % 8 of matrix l / 8):
+/// one 32-bit word per matrix. The constant offset is written into the
+/// instruction, so all fragments of an operand share one base register (LLVM
+/// would otherwise hoist one address per fragment out of the loop and keep
+/// them all live in it).
+SmallVector<Value> KernelLowering::loadMatrices(Value base, int64_t offsetBytes, int64_t count,
+                                                bool transpose) {
+  std::string registers;
+  for (int64_t i = 0; i < count; ++i)
+    registers += (i ? ", $" : "$") + std::to_string(i);
+  std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(count) +
+                     (transpose ? ".trans" : "") + ".shared.b16 {" + registers + "}, [$" +
+                     std::to_string(count) + "+" + std::to_string(offsetBytes) + "];";
+  std::string constraints;
+  for (int64_t i = 0; i < count; ++i)
+    constraints += "=r,";
+  constraints += "r";
+  // A shared-memory address fits in 32 bits.
+  Value address = LLVM::PtrToIntOp::create(b, loc, i32(), base);
+  SmallVector<Type> words(count, i32());
+  Type result = count == 1 ? i32() : LLVM::LLVMStructType::getLiteral(b.getContext(), words);
+  // With side effects: ordered after the barriers that make the data visible.
+  Value loaded = inlineAsm(result, ValueRange{address}, text, constraints,
+                           /*sideEffects=*/true).getResult(0);
+  if (count == 1)
+    return {loaded};
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < count; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, loaded, ArrayRef<int64_t>{i}));
+  return values;
+}
+
 /// The four 32-bit registers of the A fragment (m16 x k16) for this lane,
 /// whose first element is at (m, k), with one ldmatrix.x4: lane l points at
 /// row l % 8 of matrix l / 8 (matrices: rows 0-7 / 8-15, then k 0-7 / 8-15),
@@ -130,18 +163,9 @@ SmallVector<Value> KernelLowering::loadFragmentA(const StagedOperand &staged,
       b, loc, arith::MulIOp::create(b, loc, row, constI32(staged.pitch)), col);
   Value address = LLVM::GEPOp::create(b, loc, ptrType(kShared), element, staged.base,
                                       ValueRange{index});
-  address = LLVM::GEPOp::create(b, loc, ptrType(kShared), element, address,
-                                ArrayRef<LLVM::GEPArg>{offset[0] * staged.pitch + offset[1]});
-  Value raw = LLVM::PtrToIntOp::create(b, loc, i64(), address);
-  Type quad = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32(), i32(), i32(), i32()});
-  Value loaded = inlineAsm(quad, ValueRange{raw},
-                           "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",
-                           "=r,=r,=r,=r,l", /*sideEffects=*/true)
-                     .getResult(0);
-  SmallVector<Value> words;
-  for (int64_t i = 0; i < 4; ++i)
-    words.push_back(LLVM::ExtractValueOp::create(b, loc, loaded, ArrayRef<int64_t>{i}));
-  return words;
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  return loadMatrices(address, (offset[0] * staged.pitch + offset[1]) * bytes, 4,
+                      /*transpose=*/false);
 }
 
 /// The two 32-bit registers of the B fragment (k16 x n8) for this lane, whose
@@ -180,16 +204,9 @@ SmallVector<Value> KernelLowering::loadFragmentB(const StagedOperand &staged,
                                       ValueRange{index});
   int64_t rowOffset = staged.kContiguous ? offset[1] : offset[0];
   int64_t colOffset = staged.kContiguous ? offset[0] : offset[1];
-  address = LLVM::GEPOp::create(b, loc, ptrType(kShared), element, address,
-                                ArrayRef<LLVM::GEPArg>{rowOffset * staged.pitch + colOffset});
-  Value raw = LLVM::PtrToIntOp::create(b, loc, i64(), address);
-  std::string text = std::string("ldmatrix.sync.aligned.m8n8.x2") +
-                     (staged.kContiguous ? "" : ".trans") + ".shared.b16 {$0, $1}, [$2];";
-  Type pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32(), i32()});
-  Value loaded = inlineAsm(pair, ValueRange{raw}, text, "=r,=r,l", /*sideEffects=*/true)
-                     .getResult(0);
-  return {LLVM::ExtractValueOp::create(b, loc, loaded, ArrayRef<int64_t>{0}),
-          LLVM::ExtractValueOp::create(b, loc, loaded, ArrayRef<int64_t>{1})};
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  return loadMatrices(address, (rowOffset * staged.pitch + colOffset) * bytes, 2,
+                      /*transpose=*/!staged.kContiguous);
 }
 
 LogicalResult KernelLowering::lowerDot(tile::DotOp op) {

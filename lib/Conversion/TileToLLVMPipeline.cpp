@@ -144,12 +144,92 @@ void KernelLowering::placeAreas() {
 
 void KernelLowering::issueStream(const Stream &s, Value iv, Value slot, Value enabled) {
   tile::LoadBlockOp load = s.load;
-  const Descriptor &d = descriptors[load.getDesc()];
-  auto shape = cast<RankedTensorType>(load.getType()).getShape();
   Value loopIv = load->getParentOfType<scf::ForOp>().getInductionVar();
   SmallVector<Value> offsets;
   for (Value o : load.getOffsets())
     offsets.push_back(o == loopIv ? iv : scalars[o]);
+  const int64_t threads = 32 * layouts.warps(), chunksPerRow = s.cols / 8;
+  if (threads % chunksPerRow == 0 && s.rows % (threads / chunksPerRow) == 0)
+    issueStreamRows(s, offsets, slot, enabled);
+  else
+    issueStreamChunks(s, offsets, slot, enabled);
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+/// The index of the one leading dimension of size > 1 of a streamed block
+/// (its rows); 0 when all leading dimensions are 1.
+static size_t rowDimension(ArrayRef<int64_t> shape) {
+  for (size_t dim = 0; dim + 1 < shape.size(); ++dim)
+    if (shape[dim] != 1)
+      return dim;
+  return 0;
+}
+
+void KernelLowering::issueStreamRows(const Stream &s, ArrayRef<Value> offsets, Value slot,
+                                     Value enabled) {
+  tile::LoadBlockOp load = s.load;
+  const Descriptor &d = descriptors[load.getDesc()];
+  auto shape = cast<RankedTensorType>(load.getType()).getShape();
+  size_t rowDim = rowDimension(shape), last = shape.size() - 1;
+  const int64_t chunksPerRow = s.cols / 8;
+  const int64_t rowsPerPass = 32 * layouts.warps() / chunksPerRow;
+  Value tid = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, constI32(32)), lane);
+  Value row = arith::DivUIOp::create(b, loc, tid, constI32(chunksPerRow));
+  Value col = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, tid, constI32(chunksPerRow)), constI32(8));
+
+  // This thread's first chunk: its position, whether it lies inside the
+  // tensor along every dimension but the rows, and its address. Later passes
+  // are rowsPerPass rows further: one pointer step, one immediate offset in
+  // the slot, one comparison against the rows left.
+  SmallVector<Value> pos(offsets.begin(), offsets.end());
+  pos[rowDim] = arith::AddIOp::create(b, loc, pos[rowDim], row);
+  pos[last] = arith::AddIOp::create(b, loc, pos[last], col);
+  Value othersInBounds = enabled, index = constI64(0);
+  for (size_t dim = 0; dim < shape.size(); ++dim) {
+    if (dim != rowDim)
+      othersInBounds = arith::AndIOp::create(
+          b, loc, othersInBounds,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos[dim], d.shape[dim]));
+    index = arith::AddIOp::create(
+        b, loc, index,
+        arith::MulIOp::create(b, loc, arith::ExtSIOp::create(b, loc, i64(), pos[dim]),
+                              d.strides[dim]));
+  }
+  Value rowsLeft = arith::SubIOp::create(b, loc, d.shape[rowDim], pos[rowDim]);
+  Value rowStep = arith::MulIOp::create(b, loc, d.strides[rowDim], constI64(rowsPerPass));
+  Value src = LLVM::GEPOp::create(b, loc, ptrType(kGlobal), d.elementType, d.base,
+                                  ValueRange{index});
+  Value dst = LLVM::GEPOp::create(
+      b, loc, ptrType(kShared), b.getI8Type(), slotAddress(s, slot),
+      ValueRange{arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, row, constI32(s.pitch * 2)),
+          arith::MulIOp::create(b, loc, col, constI32(2)))});
+  Value zero = constI32(0), sixteen = constI32(16);
+  for (int64_t pass = 0; pass * rowsPerPass < s.rows; ++pass) {
+    Value inBounds = arith::AndIOp::create(
+        b, loc, othersInBounds,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                              constI32(pass * rowsPerPass), rowsLeft));
+    // Out of bounds: copy nothing (the slot gets zeros). A zero source size
+    // reads nothing, so the address past the end is never dereferenced.
+    Value from = src;
+    Value to = LLVM::GEPOp::create(b, loc, ptrType(kShared), b.getI8Type(), dst,
+                                   ArrayRef<LLVM::GEPArg>{pass * rowsPerPass * s.pitch * 2});
+    NVVM::CpAsyncOp::create(b, loc, to, from, b.getI32IntegerAttr(16),
+                            NVVM::LoadCacheModifierKindAttr::get(
+                                b.getContext(), NVVM::LoadCacheModifierKind::CG),
+                            arith::SelectOp::create(b, loc, inBounds, sixteen, zero));
+    src = LLVM::GEPOp::create(b, loc, ptrType(kGlobal), d.elementType, src, ValueRange{rowStep});
+  }
+}
+
+void KernelLowering::issueStreamChunks(const Stream &s, ArrayRef<Value> offsets, Value slot,
+                                       Value enabled) {
+  tile::LoadBlockOp load = s.load;
+  const Descriptor &d = descriptors[load.getDesc()];
+  auto shape = cast<RankedTensorType>(load.getType()).getShape();
   const int64_t threads = 32 * layouts.warps(), chunksPerRow = s.cols / 8;
   const int64_t chunks = s.rows * chunksPerRow;
   Value tid = arith::AddIOp::create(
@@ -197,7 +277,6 @@ void KernelLowering::issueStream(const Stream &s, Value iv, Value slot, Value en
               "@$3 cp.async.cg.shared.global [$0], [$1], 16, $2;", "l,l,r,b",
               /*sideEffects=*/true);
   }
-  NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }
 
 void KernelLowering::startStreams(SmallVector<Stream> streams, Value lower,

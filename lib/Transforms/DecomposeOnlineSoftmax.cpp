@@ -27,22 +27,33 @@ Value splatConstant(OpBuilder &b, Location loc, RankedTensorType type, double va
 /// Rewrites one step. `mSafe` is m_new with -inf replaced by 0, so that a row
 /// that has seen only masked scores computes exp2(-inf - 0) = 0 for p
 /// without a select, and alpha takes the value 1 there explicitly.
+///
+/// The scale t is positive (the verifier says so) and rounding is
+/// monotonic, so max_j fl(s·t) = fl(max_j s · t): the row maximum is taken
+/// over the raw scores and scaled once per row, and s·t - m_new is one fused
+/// multiply-add per score (`contract`), as hand-written kernels do it.
 void decompose(OnlineSoftmaxOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   RankedTensorType sType = op.getScores().getType(), mType = op.getM().getType();
   const double inf = std::numeric_limits<double>::infinity();
+  const double scale = op.getLog2Scale();
+  auto contract = arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::contract);
 
-  Value t = arith::MulFOp::create(b, loc, op.getScores(),
-                                  splatConstant(b, loc, sType, op.getLog2Scale()));
-  Value rowMax = ReduceOp::create(b, loc, ReduceKind::max, t, 1);
+  // s·t comes before the row maximum in the IR: layout assignment then
+  // gives m_new's broadcast the scores' layout.
+  Value scaled = arith::MulFOp::create(b, loc, op.getScores(),
+                                       splatConstant(b, loc, sType, scale), contract);
+  Value rowMax =
+      arith::MulFOp::create(b, loc, ReduceOp::create(b, loc, ReduceKind::max, op.getScores(), 1),
+                            splatConstant(b, loc, mType, scale));
   Value mNew = arith::MaximumFOp::create(b, loc, op.getM(), rowMax);
   Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, mNew,
                                       splatConstant(b, loc, mType, -inf));
   Value mSafe = arith::SelectOp::create(b, loc, empty, splatConstant(b, loc, mType, 0.0), mNew);
   Value mColumn = ExpandDimsOp::create(b, loc, mSafe, 1);
   Value mWide = BroadcastOp::create(b, loc, sType, mColumn);
-  Value p = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, t, mWide));
+  Value p = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, scaled, mWide, contract));
   Value rescale = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, op.getM(), mSafe));
   Value alpha =
       arith::SelectOp::create(b, loc, empty, splatConstant(b, loc, mType, 1.0), rescale);

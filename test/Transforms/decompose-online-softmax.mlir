@@ -1,17 +1,21 @@
 // RUN: tilec-opt %s --tile-decompose-online-softmax | FileCheck %s
 
-// The step becomes its definition: scale by c·log2(e), row max, exp2 of the
-// shifted scores and of the max difference, with -inf rows made safe.
+// The step becomes its definition: the row max of the raw scores scaled by
+// t = c·log2(e) once per row, exp2 of s·t minus the max as one contracted
+// multiply-add, exp2 of the max difference, with -inf rows made safe.
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: (%[[S:.+]]: tensor<16x8xf32>, %[[M:.+]]: tensor<16xf32>)
 // CHECK-DAG: %[[T:.+]] = arith.constant dense<0.180336{{[0-9]*}}> : tensor<16x8xf32>
-// CHECK: %[[SCALED:.+]] = arith.mulf %[[S]], %[[T]]
-// CHECK: %[[ROWMAX:.+]] = tile.reduce max %[[SCALED]] axis = 1
+// CHECK: %[[SCALED:.+]] = arith.mulf %[[S]], %[[T]] fastmath<contract>
+// CHECK: %[[RAWMAX:.+]] = tile.reduce max %[[S]] axis = 1
+// CHECK: %[[TROW:.+]] = arith.constant dense<0.180336{{[0-9]*}}> : tensor<16xf32>
+// CHECK: %[[ROWMAX:.+]] = arith.mulf %[[RAWMAX]], %[[TROW]]
 // CHECK: %[[MNEW:.+]] = arith.maximumf %[[M]], %[[ROWMAX]]
 // CHECK: %[[EMPTY:.+]] = arith.cmpf oeq, %[[MNEW]]
 // CHECK: %[[SAFE:.+]] = arith.select %[[EMPTY]], %{{.+}}, %[[MNEW]]
 // CHECK: tile.expand_dims %[[SAFE]] axis = 1
-// CHECK: %[[P:.+]] = math.exp2
+// CHECK: %[[SHIFTED:.+]] = arith.subf %[[SCALED]], %{{.+}} fastmath<contract>
+// CHECK: %[[P:.+]] = math.exp2 %[[SHIFTED]]
 // CHECK: %[[RESCALE:.+]] = math.exp2
 // CHECK: %[[ALPHA:.+]] = arith.select %[[EMPTY]], %{{.+}}, %[[RESCALE]]
 // CHECK-NOT: tile.online_softmax
