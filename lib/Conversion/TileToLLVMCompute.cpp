@@ -346,15 +346,22 @@ LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
     for (size_t i = 0; i < keptBits.size(); ++i)
       if (j >> i & 1)
         base |= int64_t{1} << keptBits[i];
-    Value acc;
+    SmallVector<Value> partial;
     for (int64_t c = 0; c < (int64_t{1} << axisBits.size()); ++c) {
       int64_t reg = base;
       for (size_t i = 0; i < axisBits.size(); ++i)
         if (c >> i & 1)
           reg |= int64_t{1} << axisBits[i];
-      acc = acc ? combine(kind, acc, src.regs[reg]) : src.regs[reg];
+      partial.push_back(src.regs[reg]);
     }
-    values.push_back(acc);
+    // Pairwise, as a tree: log2(n) dependent steps instead of n - 1 (the
+    // softmax row max and sum sit on the loop's critical path).
+    while (partial.size() > 1) {
+      for (size_t i = 0; i < partial.size() / 2; ++i)
+        partial[i] = combine(kind, partial[2 * i], partial[2 * i + 1]);
+      partial.resize(partial.size() / 2);
+    }
+    values.push_back(partial.front());
   }
 
   // Lanes: butterfly shuffles over the lane bits along the axis.
