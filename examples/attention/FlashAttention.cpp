@@ -53,8 +53,11 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
         s = where(keep, s, -kInf);
       }
       SoftmaxStep sm = onlineSoftmax(s, m, scale);
+      // The row sum first: P in f32 is then dead before P·V (in bf16/f16)
+      // starts (fewer live registers; 128x64 tiles at d = 128 spill less).
+      Tile lNew = l * sm.alpha + rowSum(sm.p);
       acc = dot(sm.p.to(cfg.dtype), vBlocks.load({kvHead, j, 0}), acc * sm.alpha.col());
-      return {acc, sm.mNew, l * sm.alpha + rowSum(sm.p)};
+      return {acc, sm.mNew, lNew};
     };
   };
 
