@@ -29,7 +29,11 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   TensorDesc lseBlocks = lse.desc({1, bm});
 
   Tile seqQ = q.dim(1), seqK = key.dim(1);
-  Tile head = k.programId(1), row0 = k.programId(0) * bm;
+  // Query blocks in reverse launch order: with causal masking the last rows
+  // see the most keys, so the longest programs start first and the short
+  // ones fill the tail of the grid (no effect on equal-work variants).
+  Tile head = k.programId(1);
+  Tile row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
   Tile kvHead = cfg.group == 1 ? head : head / cfg.group;
   Tile rows = row0 + k.iota(bm);
   Tile qBlock = qBlocks.load({head, row0, 0}); // resident for the whole loop
