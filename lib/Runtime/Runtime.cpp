@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
+#include <fstream>
+#include <sstream>
 #include <optional>
 
 namespace tilec::rt {
@@ -355,6 +357,16 @@ bool Device::time(const Kernel &kernel, std::array<int64_t, 3> grid, const std::
   api.cuEventDestroy(start);
   api.cuEventDestroy(stop);
   return ok;
+}
+
+bool readFile(const std::string &path, std::string &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  out = text.str();
+  return true;
 }
 
 bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error) {

@@ -15,6 +15,19 @@
 // DEFAULT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // DEFAULT: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 
+// The loop body's arithmetic (same PTX): each thread's cp.async chunks of a
+// K/V block are whole rows apart (8 rows of 136 elements = 2176 bytes at 128
+// threads and d = 128) and go to one slot address plus immediates; ldmatrix
+// takes a 32-bit base plus an immediate; exp2 is one ex2.approx.ftz (never the
+// subnormal-preserving sequence) fed by s·t − m as one fma.
+// RUN: FileCheck %s --check-prefix=BODY < %t.ptx
+// BODY: cp.async.cg.shared.global [%rd{{[0-9]+}}+2176]
+// BODY: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%r{{[0-9]+}}+{{[0-9]+}}];
+// BODY: fma.rn.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, 0f3E0293EE, %r{{[0-9]+}};
+// BODY: ex2.approx.ftz.f32
+// RUN: FileCheck %s --check-prefix=NOSLOWEXP < %t.ptx
+// NOSLOWEXP-NOT: ex2.approx.f32
+
 // Two slots at d = 64: one younger group, (2 - 1) * 2 - 1; and as asked.
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=64 --emit=ptx -o %t.s2.ptx
 // RUN: FileCheck %s --check-prefix=STAGES2 < %t.s2.ptx

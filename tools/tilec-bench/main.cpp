@@ -49,16 +49,6 @@ struct Row {
   double ms, tflops, error;
 };
 
-bool readFile(const std::string &path, std::string &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return false;
-  std::ostringstream text;
-  text << in.rdbuf();
-  out = text.str();
-  return true;
-}
-
 int usage(const std::string &why) {
   std::fprintf(stderr,
                "tilec-bench: %s\n"
@@ -323,7 +313,7 @@ int main(int argc, char **argv) {
     std::string metaText, ptx, base = opts.ptxDir + "/" + name;
     rt::KernelMetadata meta;
     Loaded entry{name, headDimFromName(name), {}};
-    if (!readFile(base + ".json", metaText) || !readFile(base + ".ptx", ptx))
+    if (!rt::readFile(base + ".json", metaText) || !rt::readFile(base + ".ptx", ptx))
       error = "cannot read " + base + ".ptx and .json";
     else if (entry.d < 16 || 2048 % entry.d)
       error = "no head dimension _d{16..256}_ in the name";

@@ -22,9 +22,7 @@
 #include <dirent.h>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,16 +33,6 @@ using namespace tilec;
 namespace {
 
 constexpr int kSkip = 77;
-
-bool readFile(const std::string &path, std::string &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return false;
-  std::ostringstream text;
-  text << in.rdbuf();
-  out = text.str();
-  return true;
-}
 
 int fail(const std::string &dir, const std::string &message) {
   std::fprintf(stderr, "tilec-run-case: %s: %s\n", dir.c_str(), message.c_str());
@@ -61,7 +49,7 @@ std::vector<int64_t> ints(const json::Value *array) {
 
 int runCase(const std::string &dir, int timeRepeats) {
   std::string text, error;
-  if (!readFile(dir + "/case.json", text))
+  if (!rt::readFile(dir + "/case.json", text))
     return fail(dir, "no case.json (write one with tilec --export-case=DIR)");
   std::optional<json::Value> doc = json::parse(text, error);
   if (!doc)
@@ -75,8 +63,8 @@ int runCase(const std::string &dir, int timeRepeats) {
 
   std::string ptx, metaText;
   const json::Value *ptxName = doc->get("ptx"), *metaName = doc->get("metadata");
-  if (!ptxName || !metaName || !readFile(dir + "/" + ptxName->string, ptx) ||
-      !readFile(dir + "/" + metaName->string, metaText))
+  if (!ptxName || !metaName || !rt::readFile(dir + "/" + ptxName->string, ptx) ||
+      !rt::readFile(dir + "/" + metaName->string, metaText))
     return fail(dir, "cannot read the PTX or metadata named in case.json");
   rt::KernelMetadata meta;
   if (!rt::parseMetadata(metaText, meta, error))
@@ -105,7 +93,7 @@ int runCase(const std::string &dir, int timeRepeats) {
       return fail(dir, "buffer '" + buffer.name + "' has no valid dtype");
     buffer.dtype = *dtype;
     std::string data;
-    if (!b.get("input") || !readFile(dir + "/" + b.get("input")->string, data))
+    if (!b.get("input") || !rt::readFile(dir + "/" + b.get("input")->string, data))
       return fail(dir, "cannot read the contents of buffer '" + buffer.name + "'");
     buffer.bytes = data.size();
     if (!gpu->alloc(buffer.bytes, buffer.address, error) ||
@@ -150,7 +138,7 @@ int runCase(const std::string &dir, int timeRepeats) {
     if (!gpu->copyToHost(bytes.data(), buffer.address, buffer.bytes, error))
       return fail(dir, error);
     std::string expectedData;
-    if (!readFile(dir + "/" + buffer.expectedFile, expectedData))
+    if (!rt::readFile(dir + "/" + buffer.expectedFile, expectedData))
       return fail(dir, "cannot read " + buffer.expectedFile);
     std::vector<double> expected(expectedData.size() / sizeof(double));
     std::memcpy(expected.data(), expectedData.data(), expected.size() * sizeof(double));
@@ -192,7 +180,7 @@ int main(int argc, char **argv) {
       if (DIR *d = opendir(root.c_str())) {
         while (dirent *entry = readdir(d)) {
           std::string path = root + "/" + entry->d_name, probe;
-          if (entry->d_name[0] != '.' && readFile(path + "/case.json", probe))
+          if (entry->d_name[0] != '.' && rt::readFile(path + "/case.json", probe))
             found.push_back(path);
         }
         closedir(d);

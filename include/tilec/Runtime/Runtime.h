@@ -42,6 +42,10 @@ struct KernelMetadata {
 };
 bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error);
 
+/// The whole file at `path` (PTX, a cubin, JSON, raw data); false when it
+/// cannot be opened.
+bool readFile(const std::string &path, std::string &out);
+
 /// A tensor argument: device address, shape and strides (in elements).
 struct TensorArg {
   uint64_t address = 0;
