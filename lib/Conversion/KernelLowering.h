@@ -74,6 +74,15 @@ struct Stream {
   bool kContiguous;     ///< the dot reads the block transposed
   int64_t slotBytes;
   int64_t ringOffset;   ///< bytes from the start of the ring area
+  SmallVector<Operation *> views; ///< the reshapes/transposes it replaces
+};
+
+/// A ring passed from one streaming loop to the next one that streams the
+/// same blocks over the following range: its blocks from `nextIv` on are in
+/// flight or landed, the first of them in `slot`.
+struct RingHandoff {
+  scf::ForOp loop;      ///< the loop that takes the ring over
+  Value slot, nextIv;
 };
 
 /// The streams of the loop being lowered and where its iteration stands.
@@ -195,6 +204,17 @@ private:
   /// The block loads of `loop`'s body that can be streamed, in the order
   /// their dots read them.
   SmallVector<Stream> planStreams(scf::ForOp loop);
+  /// planStreams without recording anything.
+  SmallVector<Stream> findStreams(scf::ForOp loop);
+  /// The loop right after `loop` when it streams the same blocks (same
+  /// descriptors, types and offsets up to the induction variable) from
+  /// where `loop` ends, with the same step; null otherwise.
+  scf::ForOp nextStreamingLoop(scf::ForOp loop);
+  /// Takes over the ring of the previous loop (no drain, no priming, unless
+  /// this loop does not start where the ring's blocks do); returns the slot
+  /// of this loop's first block.
+  Value resumeStreams(SmallVector<Stream> streams, Value lower, Value upper, Value step,
+                      const RingHandoff &handoff);
   /// Sets up the ring for `loop` and issues the first `stages - 1` iterations.
   void startStreams(SmallVector<Stream> streams, Value lower, Value upper,
                     Value step);
@@ -254,6 +274,7 @@ private:
   /// The loop whose loads are being streamed (one at a time; nested loops
   /// load as usual), the ops it replaced, and the ring area.
   std::optional<StreamingLoop> streaming;
+  std::optional<RingHandoff> handoff;
   DenseSet<Operation *> streamedOps;
   int64_t ringBytes = 0;
   bool aInShared;

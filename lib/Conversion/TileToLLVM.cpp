@@ -625,9 +625,22 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     streams = planStreams(op);
   bool streamed = !streams.empty();
   if (streamed) {
-    startStreams(std::move(streams), lowerBound, upperBound, step);
-    inits.push_back(constI32(0));
+    // Consecutive loops over the same blocks (attention's masked, unmasked
+    // and masked loops) share one ring: copies run ahead up to the end of
+    // the last of them, and each hands the ring to the next.
+    Value chainUpper = upperBound;
+    for (scf::ForOp l = op, n; (n = nextStreamingLoop(l)); l = n)
+      chainUpper = scalars[n.getUpperBound()];
+    Value firstSlot;
+    if (handoff && handoff->loop == op) {
+      firstSlot = resumeStreams(std::move(streams), lowerBound, chainUpper, step, *handoff);
+    } else {
+      startStreams(std::move(streams), lowerBound, chainUpper, step);
+      firstSlot = constI32(0);
+    }
+    inits.push_back(firstSlot);
   }
+  handoff.reset();
   LogicalResult status = success();
   auto loop = scf::ForOp::create(
       b, loc, lowerBound, upperBound, step, inits,
@@ -662,6 +675,18 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   ValueRange results = loop.getResults();
   if (streamed) {
     streaming.reset();
+    if (scf::ForOp next = nextStreamingLoop(op)) {
+      // The next block in the ring: lower + ceil((upper - lower) / step) · step
+      // (lower itself when the loop ran no iteration).
+      Value span = arith::MaxSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, upperBound, lowerBound), constI32(0));
+      Value trips = arith::DivUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, span, arith::SubIOp::create(b, loc, step, constI32(1))),
+          step);
+      handoff = RingHandoff{next, results.back(),
+                            arith::AddIOp::create(b, loc, lowerBound,
+                                                  arith::MulIOp::create(b, loc, trips, step))};
+    }
     results = results.drop_back();
   }
   bindFlattened(op.getResults(), results);

@@ -33,6 +33,18 @@ static SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
 }
 
 SmallVector<Stream> KernelLowering::planStreams(scf::ForOp loop) {
+  SmallVector<Stream> streams = findStreams(loop);
+  int64_t bytes = 0;
+  for (const Stream &s : streams) {
+    streamedOps.insert(s.load);
+    streamedOps.insert(s.views.begin(), s.views.end());
+    bytes = s.ringOffset + pipelineStages * s.slotBytes;
+  }
+  ringBytes = std::max(ringBytes, bytes);
+  return streams;
+}
+
+SmallVector<Stream> KernelLowering::findStreams(scf::ForOp loop) {
   SmallVector<Stream> streams;
   if (!assumeAligned || pipelineStages < 2)
     return streams;
@@ -99,9 +111,8 @@ SmallVector<Stream> KernelLowering::planStreams(scf::ForOp loop) {
     s.pitch = dims[1] + 8; // 16 bytes of 2-byte elements: conflict-free ldmatrix
     s.kContiguous = transposed;
     s.slotBytes = s.rows * s.pitch * 2;
+    s.views = views;
     streams.push_back(s);
-    streamedOps.insert(load);
-    streamedOps.insert(views.begin(), views.end());
   }
   llvm::sort(streams, [](const Stream &x, const Stream &y) {
     return x.dot->isBeforeInBlock(y.dot);
@@ -111,8 +122,28 @@ SmallVector<Stream> KernelLowering::planStreams(scf::ForOp loop) {
     s.ringOffset = offset;
     offset += pipelineStages * s.slotBytes;
   }
-  ringBytes = std::max(ringBytes, offset);
   return streams;
+}
+
+scf::ForOp KernelLowering::nextStreamingLoop(scf::ForOp loop) {
+  auto next = dyn_cast_or_null<scf::ForOp>(loop->getNextNode());
+  if (!next || next.getLowerBound() != loop.getUpperBound() || next.getStep() != loop.getStep())
+    return {};
+  SmallVector<Stream> ours = findStreams(loop), theirs = findStreams(next);
+  if (ours.empty() || ours.size() != theirs.size())
+    return {};
+  for (auto [a, b] : llvm::zip(ours, theirs)) {
+    tile::LoadBlockOp x = a.load, y = b.load;
+    if (x.getDesc() != y.getDesc() || x.getType() != y.getType() ||
+        a.kContiguous != b.kContiguous || a.ringOffset != b.ringOffset)
+      return {};
+    for (auto [u, v] : llvm::zip(x.getOffsets(), y.getOffsets())) {
+      bool uIv = u == loop.getInductionVar(), vIv = v == next.getInductionVar();
+      if (uIv != vIv || (!uIv && u != v))
+        return {};
+    }
+  }
+  return next;
 }
 
 Value KernelLowering::areaAddress(bool ring, Value offset) {
@@ -295,6 +326,33 @@ void KernelLowering::startStreams(SmallVector<Stream> streams, Value lower,
     for (const Stream &s : streaming->streams)
       issueStream(s, iv, constI32(stage), enabled);
   }
+}
+
+Value KernelLowering::resumeStreams(SmallVector<Stream> streams, Value lower, Value upper,
+                                    Value step, const RingHandoff &handoff) {
+  streaming = StreamingLoop{std::move(streams), pipelineStages, step, upper, {}, {}};
+  // The ring holds the blocks from handoff.nextIv on, the first in
+  // handoff.slot. A loop that starts elsewhere (bounds that are not a whole
+  // number of steps apart) drains it and primes it again, into the same
+  // slots, so the number of groups in flight is the same on both paths.
+  Value misplaced =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, handoff.nextIv, lower);
+  auto reprime = scf::IfOp::create(b, loc, TypeRange{}, misplaced, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(reprime.thenBlock()->getTerminator());
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  barrier();
+  for (int64_t stage = 0; stage + 1 < pipelineStages; ++stage) {
+    Value iv = arith::AddIOp::create(b, loc, lower,
+                                     arith::MulIOp::create(b, loc, step, constI32(stage)));
+    Value enabled = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, upper);
+    Value slot = arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, handoff.slot, constI32(stage)),
+        constI32(pipelineStages));
+    for (const Stream &s : streaming->streams)
+      issueStream(s, iv, slot, enabled);
+  }
+  return handoff.slot;
 }
 
 StagedOperand KernelLowering::awaitStream(const Stream &s) {

@@ -28,6 +28,15 @@
 // RUN: FileCheck %s --check-prefix=NOSLOWEXP < %t.ptx
 // NOSLOWEXP-NOT: ex2.approx.f32
 
+// The causal kernel's three loops share one ring: the second and third take
+// it over from the one before (no priming barrier), re-priming it only when a
+// loop does not start where the ring's blocks do (wait_group 0 under a
+// branch, once per handoff).
+// RUN: tilec --kernel=flash_attention_fwd_causal --set head_dim=128 --emit=llvm -o %t.causal.mlir
+// RUN: FileCheck %s --check-prefix=HANDOFF < %t.causal.mlir
+// HANDOFF-COUNT-2: nvvm.cp.async.wait.group 0
+// HANDOFF-NOT: nvvm.cp.async.wait.group 0
+
 // Two slots at d = 64: one younger group, (2 - 1) * 2 - 1; and as asked.
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=64 --emit=ptx -o %t.s2.ptx
 // RUN: FileCheck %s --check-prefix=STAGES2 < %t.s2.ptx
