@@ -130,6 +130,7 @@ private:
   }
   Value constI32(int64_t v) { return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v)); }
   Value constI64(int64_t v) { return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v)); }
+  Value constBool(bool v) { return arith::ConstantOp::create(b, loc, b.getBoolAttr(v)); }
   Value constOf(Type type, double v);
 
   // Thread geometry, computed once in the prologue.
@@ -223,7 +224,16 @@ private:
   void issueStream(const Stream &s, Value iv, Value slot, Value enabled);
   /// issueStream when the threads cover whole rows per pass: one address
   /// per thread, stepped from pass to pass.
-  void issueStreamRows(const Stream &s, ArrayRef<Value> offsets, Value slot, Value enabled);
+  void issueStreamRows(const Stream &s, ArrayRef<Value> offsets, Value slotBase, Value enabled);
+  /// The threads cover whole rows of `s`'s block in each pass.
+  bool coversWholeRows(const Stream &s);
+  /// A block load whose value (through unit reshapes) is a loop-invariant A
+  /// operand kept in shared memory goes there by cp.async, without
+  /// registers; false (nothing emitted) when it does not qualify.
+  bool copyToResident(tile::LoadBlockOp load);
+  /// Waits until at most `youngerGroups` cp.async groups are pending and
+  /// makes resident copies visible, if any are in flight.
+  void awaitResident(int64_t youngerGroups);
   /// issueStream for any block: every 16-byte chunk addressed on its own.
   void issueStreamChunks(const Stream &s, ArrayRef<Value> offsets, Value slot, Value enabled);
   /// Waits for this iteration's block of `s`, makes it visible to the whole
@@ -240,7 +250,7 @@ private:
   // Loop-invariant A operands kept in shared memory (aInShared).
   /// `value` is used only as the A operand of dots in loops it is defined
   /// outside of, in their operand layout.
-  bool isInvariantOperandA(Value value);
+  bool isInvariantOperandA(Value value, const LinearLayout &layout);
   /// Stores `value` once in the resident area; its dots read it from there.
   void keepInShared(Value value);
   SmallVector<Value> loadMatrices(Value base, int64_t offsetBytes, int64_t count,
@@ -280,6 +290,8 @@ private:
   bool aInShared;
   int64_t minBlocksPerSM;
   DenseMap<Value, StagedOperand> resident;
+  /// Resident operands copied by cp.async that no one has waited for yet.
+  bool residentInFlight = false;
   int64_t residentBytes = 0;
   /// Start offsets of the resident (false) and ring (true) areas, patched
   /// once the scratch size is known.

@@ -320,10 +320,14 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
 }
 
 LogicalResult KernelLowering::lower(Operation *op) {
+  loc = op->getLoc();
+  if (auto load = dyn_cast<tile::LoadBlockOp>(op); load && copyToResident(load))
+    return success();
   if (failed(lowerOp(op)))
     return failure();
   for (Value result : op->getResults())
-    if (tiles.count(result) && isInvariantOperandA(result))
+    if (tiles.count(result) && !tiles[result].splat &&
+        isInvariantOperandA(result, tiles[result].layout))
       keepInShared(result);
   return success();
 }
@@ -633,12 +637,16 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
       chainUpper = scalars[n.getUpperBound()];
     Value firstSlot;
     if (handoff && handoff->loop == op) {
+      int64_t inFlight = (pipelineStages - 1) * static_cast<int64_t>(streams.size());
       firstSlot = resumeStreams(std::move(streams), lowerBound, chainUpper, step, *handoff);
+      awaitResident(inFlight);
     } else {
       startStreams(std::move(streams), lowerBound, chainUpper, step);
       firstSlot = constI32(0);
     }
     inits.push_back(firstSlot);
+  } else {
+    awaitResident(0);
   }
   handoff.reset();
   LogicalResult status = success();

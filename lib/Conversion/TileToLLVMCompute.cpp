@@ -75,19 +75,18 @@ StagedOperand KernelLowering::stage(const TileRegs &tile, Type element) {
   return staged;
 }
 
-bool KernelLowering::isInvariantOperandA(Value value) {
+bool KernelLowering::isInvariantOperandA(Value value, const LinearLayout &layout) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!aInShared || !type || type.getRank() != 2 || value.use_empty() ||
       !(type.getElementType().isBF16() || type.getElementType().isF16()))
     return false;
-  const TileRegs &regs = tiles[value];
   for (OpOperand &use : value.getUses()) {
     auto dot = dyn_cast<tile::DotOp>(use.getOwner());
     auto loop = dot ? dot->getParentOfType<scf::ForOp>() : scf::ForOp();
     if (!dot || use.getOperandNumber() != 0 || !loop || !loop.isDefinedOutsideOfLoop(value))
       return false;
     int64_t m = dot.getType().getDimSize(0), n = dot.getType().getDimSize(1);
-    if (regs.splat || regs.layout != layouts.dotOperandA(m, n, type.getDimSize(1)))
+    if (layout != layouts.dotOperandA(m, n, type.getDimSize(1)))
       return false;
   }
   return true;

@@ -179,12 +179,16 @@ void KernelLowering::issueStream(const Stream &s, Value iv, Value slot, Value en
   SmallVector<Value> offsets;
   for (Value o : load.getOffsets())
     offsets.push_back(o == loopIv ? iv : scalars[o]);
-  const int64_t threads = 32 * layouts.warps(), chunksPerRow = s.cols / 8;
-  if (threads % chunksPerRow == 0 && s.rows % (threads / chunksPerRow) == 0)
-    issueStreamRows(s, offsets, slot, enabled);
+  if (coversWholeRows(s))
+    issueStreamRows(s, offsets, slotAddress(s, slot), enabled);
   else
     issueStreamChunks(s, offsets, slot, enabled);
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+bool KernelLowering::coversWholeRows(const Stream &s) {
+  const int64_t threads = 32 * layouts.warps(), chunksPerRow = s.cols / 8;
+  return threads % chunksPerRow == 0 && s.rows % (threads / chunksPerRow) == 0;
 }
 
 /// The index of the one leading dimension of size > 1 of a streamed block
@@ -196,7 +200,7 @@ static size_t rowDimension(ArrayRef<int64_t> shape) {
   return 0;
 }
 
-void KernelLowering::issueStreamRows(const Stream &s, ArrayRef<Value> offsets, Value slot,
+void KernelLowering::issueStreamRows(const Stream &s, ArrayRef<Value> offsets, Value slotBase,
                                      Value enabled) {
   tile::LoadBlockOp load = s.load;
   const Descriptor &d = descriptors[load.getDesc()];
@@ -233,7 +237,7 @@ void KernelLowering::issueStreamRows(const Stream &s, ArrayRef<Value> offsets, V
   Value src = LLVM::GEPOp::create(b, loc, ptrType(kGlobal), d.elementType, d.base,
                                   ValueRange{index});
   Value dst = LLVM::GEPOp::create(
-      b, loc, ptrType(kShared), b.getI8Type(), slotAddress(s, slot),
+      b, loc, ptrType(kShared), b.getI8Type(), slotBase,
       ValueRange{arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, row, constI32(s.pitch * 2)),
           arith::MulIOp::create(b, loc, col, constI32(2)))});
@@ -310,6 +314,59 @@ void KernelLowering::issueStreamChunks(const Stream &s, ArrayRef<Value> offsets,
   }
 }
 
+bool KernelLowering::copyToResident(tile::LoadBlockOp load) {
+  auto type = cast<RankedTensorType>(load.getType());
+  Type element = type.getElementType();
+  SmallVector<int64_t> dims = nonUnitDims(type.getShape());
+  if (!aInShared || !assumeAligned || !(element.isBF16() || element.isF16()) ||
+      load.getPadding() != tile::PaddingOption::zero || !descriptors.count(load.getDesc()) ||
+      dims.size() != 2 || type.getShape().back() != dims[1] || dims[1] % 8 != 0)
+    return false;
+  // Through reshapes of unit dimensions to the value the dots read.
+  Value value = load.getResult();
+  SmallVector<Operation *> views;
+  while (value.hasOneUse()) {
+    auto reshape = dyn_cast<tile::ReshapeOp>(*value.getUsers().begin());
+    if (!reshape || nonUnitDims(reshape.getType().getShape()) != dims)
+      break;
+    views.push_back(reshape);
+    value = reshape.getResult();
+  }
+  const LinearLayout *layout = layouts.lookup(value);
+  if (!layout || !isInvariantOperandA(value, *layout))
+    return false;
+  Stream s;
+  s.load = load;
+  s.rows = dims[0];
+  s.cols = dims[1];
+  s.pitch = dims[1] + 8; // as stagedShape pads an A operand
+  s.kContiguous = false;
+  s.slotBytes = s.rows * s.pitch * 2;
+  if (!coversWholeRows(s))
+    return false;
+
+  requireAligned(descriptors[load.getDesc()], scalars[load.getOffsets().back()], 8);
+  Value base = areaAddress(/*ring=*/false, constI32(residentBytes));
+  residentBytes += (s.slotBytes + 127) / 128 * 128;
+  SmallVector<Value> offsets;
+  for (Value o : load.getOffsets())
+    offsets.push_back(scalars[o]);
+  issueStreamRows(s, offsets, base, /*enabled=*/constBool(true));
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  residentInFlight = true;
+  streamedOps.insert(views.begin(), views.end());
+  resident[value] = StagedOperand{base, /*kContiguous=*/false, s.pitch};
+  return true;
+}
+
+void KernelLowering::awaitResident(int64_t youngerGroups) {
+  if (!residentInFlight)
+    return;
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, static_cast<int32_t>(youngerGroups));
+  barrier();
+  residentInFlight = false;
+}
+
 void KernelLowering::startStreams(SmallVector<Stream> streams, Value lower,
                                   Value upper, Value step) {
   for (const Stream &s : streams) {
@@ -326,6 +383,9 @@ void KernelLowering::startStreams(SmallVector<Stream> streams, Value lower,
     for (const Stream &s : streaming->streams)
       issueStream(s, iv, constI32(stage), enabled);
   }
+  // Resident operands copied before the loop (Q) land while the first
+  // blocks are in flight.
+  awaitResident((pipelineStages - 1) * static_cast<int64_t>(streaming->streams.size()));
 }
 
 Value KernelLowering::resumeStreams(SmallVector<Stream> streams, Value lower, Value upper,

@@ -28,6 +28,16 @@
 // RUN: FileCheck %s --check-prefix=NOSLOWEXP < %t.ptx
 // NOSLOWEXP-NOT: ex2.approx.f32
 
+// Q goes to its resident shared-memory area by cp.async (no global loads into
+// registers), and the first loop waits for it only after issuing its first
+// K/V blocks: (3 - 1) * 2 = 4 younger groups may stay in flight.
+// RUN: FileCheck %s --check-prefix=QCOPY < %t.ptx
+// QCOPY-NOT: ld.global
+// QCOPY: cp.async.cg.shared.global
+// QCOPY: cp.async.commit_group
+// QCOPY: cp.async.wait_group 4;
+// QCOPY-NEXT: bar.sync 0;
+
 // The causal kernel's three loops share one ring: the second and third take
 // it over from the one before (no priming barrier), re-priming it only when a
 // loop does not start where the ring's blocks do (wait_group 0 under a
