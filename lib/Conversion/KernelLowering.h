@@ -142,6 +142,10 @@ private:
   /// immediates. Else the constant is zero.
   std::pair<SmallVector<Value>, Coords> splitCoords(const LinearLayout &layout, int64_t reg);
   Value linear(ArrayRef<Value> coords, ArrayRef<int64_t> shape);
+  /// The thread's index in the program: warp · 32 + lane.
+  Value threadId() {
+    return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, warp, constI32(32)), lane);
+  }
   void barrier() { NVVM::Barrier0Op::create(b, loc); }
 
   // Moving tiles between layouts.

@@ -628,13 +628,14 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   if (!streaming)
     streams = planStreams(op);
   bool streamed = !streams.empty();
+  scf::ForOp next = streamed ? nextStreamingLoop(op) : scf::ForOp();
   if (streamed) {
     // Consecutive loops over the same blocks (attention's masked, unmasked
     // and masked loops) share one ring: copies run ahead up to the end of
     // the last of them, and each hands the ring to the next.
     Value chainUpper = upperBound;
-    for (scf::ForOp l = op, n; (n = nextStreamingLoop(l)); l = n)
-      chainUpper = scalars[n.getUpperBound()];
+    for (scf::ForOp l = next; l; l = nextStreamingLoop(l))
+      chainUpper = scalars[l.getUpperBound()];
     Value firstSlot;
     if (handoff && handoff->loop == op) {
       int64_t inFlight = (pipelineStages - 1) * static_cast<int64_t>(streams.size());
@@ -683,7 +684,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   ValueRange results = loop.getResults();
   if (streamed) {
     streaming.reset();
-    if (scf::ForOp next = nextStreamingLoop(op)) {
+    if (next) {
       // The next block in the ring: lower + ceil((upper - lower) / step) · step
       // (lower itself when the loop ran no iteration).
       Value span = arith::MaxSIOp::create(

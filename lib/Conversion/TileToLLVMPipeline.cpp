@@ -32,6 +32,24 @@ static SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
   return dims;
 }
 
+/// A block of rows x cols 2-byte elements copied by cp.async into shared
+/// memory, row-major with rows padded by 16 bytes (conflict-free ldmatrix;
+/// the padding stagedShape gives staged operands).
+static Stream blockCopy(tile::LoadBlockOp load, tile::DotOp dot, ArrayRef<int64_t> dims,
+                        bool kContiguous, ArrayRef<Operation *> views) {
+  Stream s;
+  s.load = load;
+  s.dot = dot;
+  s.rows = dims[0];
+  s.cols = dims[1];
+  s.pitch = dims[1] + 8;
+  s.kContiguous = kContiguous;
+  s.slotBytes = s.rows * s.pitch * 2;
+  s.ringOffset = 0;
+  s.views.assign(views.begin(), views.end());
+  return s;
+}
+
 SmallVector<Stream> KernelLowering::planStreams(scf::ForOp loop) {
   SmallVector<Stream> streams = findStreams(loop);
   int64_t bytes = 0;
@@ -103,16 +121,7 @@ SmallVector<Stream> KernelLowering::findStreams(scf::ForOp loop) {
         tilec::registerLocalMove(*bLayout, wanted, [](const Coords &c) { return c; }))
       continue;
 
-    Stream s;
-    s.load = load;
-    s.dot = dot;
-    s.rows = dims[0];
-    s.cols = dims[1];
-    s.pitch = dims[1] + 8; // 16 bytes of 2-byte elements: conflict-free ldmatrix
-    s.kContiguous = transposed;
-    s.slotBytes = s.rows * s.pitch * 2;
-    s.views = views;
-    streams.push_back(s);
+    streams.push_back(blockCopy(load, dot, dims, transposed, views));
   }
   llvm::sort(streams, [](const Stream &x, const Stream &y) {
     return x.dot->isBeforeInBlock(y.dot);
@@ -208,8 +217,7 @@ void KernelLowering::issueStreamRows(const Stream &s, ArrayRef<Value> offsets, V
   size_t rowDim = rowDimension(shape), last = shape.size() - 1;
   const int64_t chunksPerRow = s.cols / 8;
   const int64_t rowsPerPass = 32 * layouts.warps() / chunksPerRow;
-  Value tid = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, constI32(32)), lane);
+  Value tid = threadId();
   Value row = arith::DivUIOp::create(b, loc, tid, constI32(chunksPerRow));
   Value col = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, tid, constI32(chunksPerRow)), constI32(8));
@@ -267,8 +275,7 @@ void KernelLowering::issueStreamChunks(const Stream &s, ArrayRef<Value> offsets,
   auto shape = cast<RankedTensorType>(load.getType()).getShape();
   const int64_t threads = 32 * layouts.warps(), chunksPerRow = s.cols / 8;
   const int64_t chunks = s.rows * chunksPerRow;
-  Value tid = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, constI32(32)), lane);
+  Value tid = threadId();
   Value slotBase = LLVM::PtrToIntOp::create(b, loc, i64(), slotAddress(s, slot));
   Value zero = constI32(0), sixteen = constI32(16);
   for (int64_t first = 0; first < chunks; first += threads) {
@@ -335,13 +342,7 @@ bool KernelLowering::copyToResident(tile::LoadBlockOp load) {
   const LinearLayout *layout = layouts.lookup(value);
   if (!layout || !isInvariantOperandA(value, *layout))
     return false;
-  Stream s;
-  s.load = load;
-  s.rows = dims[0];
-  s.cols = dims[1];
-  s.pitch = dims[1] + 8; // as stagedShape pads an A operand
-  s.kContiguous = false;
-  s.slotBytes = s.rows * s.pitch * 2;
+  Stream s = blockCopy(load, tile::DotOp(), dims, /*kContiguous=*/false, views);
   if (!coversWholeRows(s))
     return false;
 
