@@ -52,7 +52,8 @@ def TileToLLVM : Pass<"tile-to-llvm", "::mlir::ModuleOp"> {
     that computes one program instance per thread block: each tile is held in
     registers according to its assigned layout, data crosses threads through
     shared memory or warp shuffles, `tile.dot` becomes `mma.sync`
-    m16n8k16 (bf16/f16 in, f32 accumulate). The result still contains
+    m16n8k16 (bf16/f16 in, f32 accumulate), or with `wgmma` (sm_90a)
+    `wgmma.mma_async` m64nNk16 where its operands allow. The result still contains
     arith, math, scf and cf on scalars; the upstream conversions to the LLVM
     dialect finish the job. Records `tilec.num_warps` and
     `tilec.shared_bytes` on each kernel.
@@ -74,7 +75,11 @@ def TileToLLVM : Pass<"tile-to-llvm", "::mlir::ModuleOp"> {
            "through the loop">,
     Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t", /*default=*/"0",
            "Ask ptxas to fit this many programs on one SM (registers per thread at "
-           "most 64K / (threads · this)); 0: no limit">
+           "most 64K / (threads · this)); 0: no limit">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "sm_90a: run tile.dot as warpgroup wgmma.mma_async where it fits (4 warps, "
+           "M a multiple of 64, B streamed through shared memory in 128-byte-swizzled "
+           "slots, A resident there the same way or in registers); else mma.sync">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",

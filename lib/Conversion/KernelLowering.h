@@ -2,8 +2,9 @@
 //
 // Shared by the files of the tile-to-llvm pass: TileToLLVM.cpp (the pass, the
 // kernel, control flow, elementwise ops, moving tiles between layouts),
-// TileToLLVMMemory.cpp (global and shared-memory accesses) and
-// TileToLLVMCompute.cpp (mma.sync and reductions).
+// TileToLLVMMemory.cpp (global and shared-memory accesses),
+// TileToLLVMCompute.cpp (mma.sync and reductions), TileToLLVMPipeline.cpp
+// (cp.async streams) and TileToLLVMWgmma.cpp (wgmma on sm_90a).
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +62,11 @@ struct StagedOperand {
   Value base;           ///< shared-memory address of element (0, 0)
   bool kContiguous;     ///< elements (k, n) and (k+1, n) are adjacent
   int64_t pitch;        ///< elements between rows of the fast dimension
+  /// wgmma's 128-byte-swizzled layout instead of padded rows: the tile is cut
+  /// into column blocks of 64 elements (128 bytes), each `rows` x 128 bytes;
+  /// in a block, 16-byte chunk j of row r sits at chunk j ^ (r % 8).
+  bool swizzled = false;
+  int64_t rows = 0;     ///< rows of the tile in memory (swizzled only)
 };
 
 /// A tile.load_block of a loop body streamed into a ring of shared-memory
@@ -72,6 +78,7 @@ struct Stream {
   int64_t rows, cols;   ///< the block as rows x cols (unit dimensions dropped)
   int64_t pitch;        ///< elements between rows in a slot (cols + 16 bytes)
   bool kContiguous;     ///< the dot reads the block transposed
+  bool swizzled;        ///< slots in wgmma's layout (StagedOperand::swizzled)
   int64_t slotBytes;
   int64_t ringOffset;   ///< bytes from the start of the ring area
   SmallVector<Operation *> views; ///< the reshapes/transposes it replaces
@@ -111,10 +118,10 @@ inline int64_t vectorWidth(const LinearLayout &layout, unsigned elementBits) {
 class KernelLowering {
 public:
   KernelLowering(func::FuncOp kernel, tilec::LayoutAssignment &layouts, bool assumeAligned,
-                 int64_t pipelineStages, bool aInShared, int64_t minBlocksPerSM)
+                 int64_t pipelineStages, bool aInShared, int64_t minBlocksPerSM, bool wgmma)
       : kernel(kernel), layouts(layouts), b(kernel.getContext()), loc(kernel.getLoc()),
         assumeAligned(assumeAligned), pipelineStages(pipelineStages), aInShared(aInShared),
-        minBlocksPerSM(minBlocksPerSM) {}
+        minBlocksPerSM(minBlocksPerSM), wgmma(wgmma) {}
 
   LogicalResult run();
 
@@ -198,6 +205,28 @@ private:
   LogicalResult lowerLoad(tile::LoadOp op);
   LogicalResult lowerStore(tile::StoreOp op);
   LogicalResult lowerDot(tile::DotOp op);
+
+  // wgmma (sm_90a, TileToLLVMWgmma.cpp).
+  /// `dot` has a shape, element type and warp arrangement (one warpgroup)
+  /// that wgmma m64nNk16 covers.
+  bool wgmmaShape(tile::DotOp dot);
+  /// `dot` will run as wgmma: wgmmaShape, and its B operand is streamed
+  /// into swizzled slots of a top-level loop.
+  bool wgmmaReady(tile::DotOp dot);
+  /// `dot` as wgmma.mma_async: B from the swizzled slot `bSmem`, A from a
+  /// swizzled resident copy or from registers, accumulators in registers
+  /// (the same layout as mma.sync's), waited for before returning.
+  LogicalResult lowerDotWgmma(tile::DotOp op, const StagedOperand &bSmem);
+  /// The 64-bit wgmma shared-memory descriptor of `base` with 128-byte
+  /// swizzle and the given leading / stride byte offsets.
+  Value matrixDescriptor(Value base, int64_t leadingBytes, int64_t strideBytes);
+  /// `values` passed through an empty asm with side effects: their producers
+  /// stay before it and their users after it (orders register accesses
+  /// around wgmma.fence and wgmma.wait_group).
+  SmallVector<Value> pinRegisters(ArrayRef<Value> values);
+  /// After this thread's cp.async copies have landed: makes them visible to
+  /// the async proxy (wgmma reads shared memory through it).
+  void fenceProxyAsync();
   StagedOperand stage(const TileRegs &tile, Type element);
   /// The B fragment (k16 x n8) whose first element for this lane is at
   /// `first` + `offset`.
@@ -231,6 +260,10 @@ private:
   void issueStreamRows(const Stream &s, ArrayRef<Value> offsets, Value slotBase, Value enabled);
   /// The threads cover whole rows of `s`'s block in each pass.
   bool coversWholeRows(const Stream &s);
+  /// A rows x cols block can be copied into wgmma's swizzled layout.
+  bool swizzleFits(int64_t rows, int64_t cols);
+  /// How many uses of `value` are A operands of dots that run as wgmma.
+  int64_t countWgmmaReaders(Value value);
   /// A block load whose value (through unit reshapes) is a loop-invariant A
   /// operand kept in shared memory goes there by cp.async, without
   /// registers; false (nothing emitted) when it does not qualify.
@@ -293,9 +326,12 @@ private:
   int64_t ringBytes = 0;
   bool aInShared;
   int64_t minBlocksPerSM;
+  /// Dots that qualify run as wgmma (sm_90a).
+  bool wgmma;
   DenseMap<Value, StagedOperand> resident;
-  /// Resident operands copied by cp.async that no one has waited for yet.
-  bool residentInFlight = false;
+  /// Resident operands copied by cp.async that no one has waited for yet
+  /// (and whether one of them is read by wgmma).
+  bool residentInFlight = false, residentSwizzled = false;
   int64_t residentBytes = 0;
   /// Start offsets of the resident (false) and ring (true) areas, patched
   /// once the scratch size is known.

@@ -327,7 +327,7 @@ LogicalResult KernelLowering::lower(Operation *op) {
     return failure();
   for (Value result : op->getResults())
     if (tiles.count(result) && !tiles[result].splat &&
-        isInvariantOperandA(result, tiles[result].layout))
+        isInvariantOperandA(result, tiles[result].layout) && countWgmmaReaders(result) == 0)
       keepInShared(result);
   return success();
 }
@@ -774,13 +774,13 @@ struct TileToLLVM : tilec::impl::TileToLLVMBase<TileToLLVM> {
       LLVM::GlobalOp::create(b, module.getLoc(),
                              LLVM::LLVMArrayType::get(b.getI8Type(), 0), /*isConstant=*/false,
                              LLVM::Linkage::External, "tilec_smem", Attribute(),
-                             /*alignment=*/16, /*addrSpace=*/kShared);
+                             /*alignment=*/wgmma ? 1024 : 16, /*addrSpace=*/kShared);
     for (func::FuncOp kernel : kernels) {
       tilec::LayoutAssignment layouts(kernel, numWarps);
       if (failed(layouts.run()))
         return signalPassFailure();
       KernelLowering lowering(kernel, layouts, assumeAligned, pipelineStages, aInShared,
-                              minBlocksPerSM);
+                              minBlocksPerSM, wgmma);
       if (failed(lowering.run()))
         return signalPassFailure();
       kernel.erase();

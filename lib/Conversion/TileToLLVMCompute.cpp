@@ -1,7 +1,8 @@
 //===- TileToLLVMCompute.cpp - mma.sync and reductions ----------------------===//
 //
 // tile.dot as mma.sync m16n8k16 (operands in registers, or B staged in
-// shared memory and read one fragment at a time with ldmatrix), and
+// shared memory and read one fragment at a time with ldmatrix; wgmma on
+// sm_90a is in TileToLLVMWgmma.cpp), and
 // tile.reduce over registers, lanes (shuffles) and warps (shared memory).
 //
 //===----------------------------------------------------------------------===//
@@ -218,7 +219,17 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   LinearLayout accLayout = layouts.dotAccumulator(m, n);
   LinearLayout bLayout = layouts.dotOperandB(m, n, k);
   LinearLayout aLayout = layouts.dotOperandA(m, n, k);
+  const Stream *stream = nullptr;
+  for (const Stream &s : streaming ? ArrayRef<Stream>(streaming->streams) : ArrayRef<Stream>())
+    if (s.dot == op)
+      stream = &s;
+  // B streamed into wgmma's layout: the whole dot is wgmma.
+  if (stream && stream->swizzled)
+    return lowerDotWgmma(op, awaitStream(*stream));
+
   auto residentA = resident.find(op.getA());
+  if (residentA != resident.end() && residentA->second.swizzled)
+    return op.emitError("internal: an mma.sync dot reads an A operand laid out for wgmma");
   TileRegs a = residentA == resident.end() ? operandIn(op.getA(), aLayout) : TileRegs{};
   TileRegs acc = operandIn(op.getC(), accLayout);
 
@@ -226,10 +237,6 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   // shared memory and read one fragment at a time.
   std::optional<TileRegs> bRegs;
   std::optional<StagedOperand> staged;
-  const Stream *stream = nullptr;
-  for (const Stream &s : streaming ? ArrayRef<Stream>(streaming->streams) : ArrayRef<Stream>())
-    if (s.dot == op)
-      stream = &s;
   if (stream)
     staged = awaitStream(*stream);
   else if (const TileRegs &bSource = tiles[op.getB()];

@@ -33,21 +33,39 @@ static SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
 }
 
 /// A block of rows x cols 2-byte elements copied by cp.async into shared
-/// memory, row-major with rows padded by 16 bytes (conflict-free ldmatrix;
-/// the padding stagedShape gives staged operands).
+/// memory: row-major with rows padded by 16 bytes (conflict-free ldmatrix;
+/// the padding stagedShape gives staged operands), or in wgmma's swizzled
+/// layout (StagedOperand::swizzled), whose 128-byte rows need no padding.
 static Stream blockCopy(tile::LoadBlockOp load, tile::DotOp dot, ArrayRef<int64_t> dims,
-                        bool kContiguous, ArrayRef<Operation *> views) {
+                        bool kContiguous, ArrayRef<Operation *> views, bool swizzled) {
   Stream s;
   s.load = load;
   s.dot = dot;
   s.rows = dims[0];
   s.cols = dims[1];
-  s.pitch = dims[1] + 8;
+  s.pitch = swizzled ? dims[1] : dims[1] + 8;
   s.kContiguous = kContiguous;
+  s.swizzled = swizzled;
   s.slotBytes = s.rows * s.pitch * 2;
   s.ringOffset = 0;
   s.views.assign(views.begin(), views.end());
   return s;
+}
+
+static int64_t alignTo(int64_t x, int64_t alignment) {
+  return (x + alignment - 1) / alignment * alignment;
+}
+
+/// Swizzled blocks are 1024-byte aligned (one 8-row group of 128-byte rows).
+static constexpr int64_t kSwizzleAlignment = 1024;
+
+bool KernelLowering::swizzleFits(int64_t rows, int64_t cols) {
+  // Whole 64-element column blocks; each pass of the threads covers whole
+  // rows and a multiple of 8 of them, so a pass moves the row's swizzle
+  // pattern by nothing and its address by an immediate.
+  const int64_t threads = 32 * layouts.warps(), chunksPerRow = cols / 8;
+  return wgmma && cols % 64 == 0 && threads % chunksPerRow == 0 &&
+         (threads / chunksPerRow) % 8 == 0 && rows % (threads / chunksPerRow) == 0;
 }
 
 SmallVector<Stream> KernelLowering::planStreams(scf::ForOp loop) {
@@ -121,13 +139,16 @@ SmallVector<Stream> KernelLowering::findStreams(scf::ForOp loop) {
         tilec::registerLocalMove(*bLayout, wanted, [](const Coords &c) { return c; }))
       continue;
 
-    streams.push_back(blockCopy(load, dot, dims, transposed, views));
+    bool swizzled = wgmmaShape(dot) && swizzleFits(dims[0], dims[1]);
+    streams.push_back(blockCopy(load, dot, dims, transposed, views, swizzled));
   }
   llvm::sort(streams, [](const Stream &x, const Stream &y) {
     return x.dot->isBeforeInBlock(y.dot);
   });
   int64_t offset = 0;
   for (Stream &s : streams) {
+    if (s.swizzled)
+      offset = alignTo(offset, kSwizzleAlignment);
     s.ringOffset = offset;
     offset += pipelineStages * s.slotBytes;
   }
@@ -173,9 +194,11 @@ Value KernelLowering::slotAddress(const Stream &s, Value slot) {
 }
 
 void KernelLowering::placeAreas() {
-  // [scratch | resident operands | rings], each 128-byte aligned.
-  int64_t residentStart = (sharedBytes + 127) / 128 * 128;
-  int64_t ringStart = residentStart + residentBytes;
+  // [scratch | resident operands | rings], each 128-byte aligned (1024 when
+  // wgmma may read them).
+  int64_t alignment = wgmma ? kSwizzleAlignment : 128;
+  int64_t residentStart = alignTo(sharedBytes, alignment);
+  int64_t ringStart = alignTo(residentStart + residentBytes, alignment);
   for (auto [constant, ring] : areaStarts)
     constant.setValueAttr(b.getI32IntegerAttr(ring ? ringStart : residentStart));
   if (residentBytes || ringBytes)
@@ -244,11 +267,31 @@ void KernelLowering::issueStreamRows(const Stream &s, ArrayRef<Value> offsets, V
   Value rowStep = arith::MulIOp::create(b, loc, d.strides[rowDim], constI64(rowsPerPass));
   Value src = LLVM::GEPOp::create(b, loc, ptrType(kGlobal), d.elementType, d.base,
                                   ValueRange{index});
-  Value dst = LLVM::GEPOp::create(
-      b, loc, ptrType(kShared), b.getI8Type(), slotBase,
-      ValueRange{arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, row, constI32(s.pitch * 2)),
-          arith::MulIOp::create(b, loc, col, constI32(2)))});
+  // Where this thread's first chunk goes in the slot, and how far each pass
+  // moves it.
+  Value dstOffset;
+  int64_t passBytes;
+  if (s.swizzled) {
+    // Chunk j of the row: column block j / 8, chunk (j % 8) ^ (row % 8).
+    Value chunk = arith::RemUIOp::create(b, loc, tid, constI32(chunksPerRow));
+    Value block = arith::DivUIOp::create(b, loc, chunk, constI32(8));
+    Value swizzledChunk = arith::XOrIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, chunk, constI32(8)),
+        arith::RemUIOp::create(b, loc, row, constI32(8)));
+    dstOffset = arith::AddIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, block, constI32(s.rows * 128)),
+                              arith::MulIOp::create(b, loc, row, constI32(128))),
+        arith::MulIOp::create(b, loc, swizzledChunk, constI32(16)));
+    passBytes = rowsPerPass * 128;
+  } else {
+    dstOffset = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, constI32(s.pitch * 2)),
+        arith::MulIOp::create(b, loc, col, constI32(2)));
+    passBytes = rowsPerPass * s.pitch * 2;
+  }
+  Value dst = LLVM::GEPOp::create(b, loc, ptrType(kShared), b.getI8Type(), slotBase,
+                                  ValueRange{dstOffset});
   Value zero = constI32(0), sixteen = constI32(16);
   for (int64_t pass = 0; pass * rowsPerPass < s.rows; ++pass) {
     Value inBounds = arith::AndIOp::create(
@@ -259,7 +302,7 @@ void KernelLowering::issueStreamRows(const Stream &s, ArrayRef<Value> offsets, V
     // reads nothing, so the address past the end is never dereferenced.
     Value from = src;
     Value to = LLVM::GEPOp::create(b, loc, ptrType(kShared), b.getI8Type(), dst,
-                                   ArrayRef<LLVM::GEPArg>{pass * rowsPerPass * s.pitch * 2});
+                                   ArrayRef<LLVM::GEPArg>{pass * passBytes});
     NVVM::CpAsyncOp::create(b, loc, to, from, b.getI32IntegerAttr(16),
                             NVVM::LoadCacheModifierKindAttr::get(
                                 b.getContext(), NVVM::LoadCacheModifierKind::CG),
@@ -342,21 +385,32 @@ bool KernelLowering::copyToResident(tile::LoadBlockOp load) {
   const LinearLayout *layout = layouts.lookup(value);
   if (!layout || !isInvariantOperandA(value, *layout))
     return false;
-  Stream s = blockCopy(load, tile::DotOp(), dims, /*kContiguous=*/false, views);
+  // Dots that run as wgmma read it through descriptors (swizzled); mixed
+  // readers, or a block that cannot be swizzled, keep it in registers.
+  int64_t wgmmaReaders = countWgmmaReaders(value);
+  bool swizzled = wgmmaReaders > 0;
+  if (swizzled && (wgmmaReaders != static_cast<int64_t>(std::distance(value.use_begin(),
+                                                                      value.use_end())) ||
+                   !swizzleFits(dims[0], dims[1])))
+    return false;
+  Stream s = blockCopy(load, tile::DotOp(), dims, /*kContiguous=*/false, views, swizzled);
   if (!coversWholeRows(s))
     return false;
 
   requireAligned(descriptors[load.getDesc()], scalars[load.getOffsets().back()], 8);
+  if (swizzled)
+    residentBytes = alignTo(residentBytes, kSwizzleAlignment);
   Value base = areaAddress(/*ring=*/false, constI32(residentBytes));
-  residentBytes += (s.slotBytes + 127) / 128 * 128;
+  residentBytes += alignTo(s.slotBytes, 128);
   SmallVector<Value> offsets;
   for (Value o : load.getOffsets())
     offsets.push_back(scalars[o]);
   issueStreamRows(s, offsets, base, /*enabled=*/constBool(true));
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
   residentInFlight = true;
+  residentSwizzled |= swizzled;
   streamedOps.insert(views.begin(), views.end());
-  resident[value] = StagedOperand{base, /*kContiguous=*/false, s.pitch};
+  resident[value] = StagedOperand{base, /*kContiguous=*/false, s.pitch, swizzled, s.rows};
   return true;
 }
 
@@ -364,6 +418,8 @@ void KernelLowering::awaitResident(int64_t youngerGroups) {
   if (!residentInFlight)
     return;
   NVVM::CpAsyncWaitGroupOp::create(b, loc, static_cast<int32_t>(youngerGroups));
+  if (residentSwizzled)
+    fenceProxyAsync();
   barrier();
   residentInFlight = false;
 }
@@ -420,6 +476,8 @@ StagedOperand KernelLowering::awaitStream(const Stream &s) {
   const StreamingLoop &loop = *streaming;
   int64_t younger = (loop.stages - 1) * static_cast<int64_t>(loop.streams.size()) - 1;
   NVVM::CpAsyncWaitGroupOp::create(b, loc, static_cast<int32_t>(younger));
+  if (s.swizzled)
+    fenceProxyAsync();
   barrier();
   Value ahead = arith::AddIOp::create(
       b, loc, loop.iv, arith::MulIOp::create(b, loc, loop.step, constI32(loop.stages - 1)));
@@ -430,7 +488,7 @@ StagedOperand KernelLowering::awaitStream(const Stream &s) {
       b, loc, isFirst, constI32(loop.stages - 1),
       arith::SubIOp::create(b, loc, loop.slot, constI32(1)));
   issueStream(s, ahead, freed, enabled);
-  return StagedOperand{slotAddress(s, loop.slot), s.kContiguous, s.pitch};
+  return StagedOperand{slotAddress(s, loop.slot), s.kContiguous, s.pitch, s.swizzled, s.rows};
 }
 
 } // namespace tilec::lowering

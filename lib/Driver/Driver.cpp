@@ -112,6 +112,13 @@ cl::opt<int64_t> minBlocksPerSM(
              "per thread at 64K / (threads per program x N); 0: no cap. Default: the "
              "kernel's choice"),
     cl::init(0), cl::cat(category));
+cl::opt<bool> wgmma(
+    "wgmma",
+    cl::desc("sm_90a: run dots as warpgroup wgmma.mma_async where they fit (4 warps, M a "
+             "multiple of 64, B streamed through shared memory: K and V in attention); "
+             "the rest stays mma.sync. Default: on for sm_90a; --wgmma=false keeps "
+             "mma.sync everywhere"),
+    cl::init(true), cl::cat(category));
 cl::opt<std::string> dumpDir("dump-ir-dir",
                              cl::desc("Write the IR after every GPU pipeline pass into DIR"),
                              cl::value_desc("DIR"), cl::init(""), cl::cat(category));
@@ -308,6 +315,11 @@ bool validTarget(GpuTarget &target) {
   if (aInShared.getNumOccurrences() == 0 && currentKernel && currentKernel->aInShared)
     target.aInShared = currentKernel->aInShared(currentParams);
   target.minBlocksPerSM = minBlocksPerSM;
+  if (wgmma.getNumOccurrences() && wgmma && arch != "sm_90a") {
+    printError(fmt::format("--wgmma needs --arch=sm_90a (got {})", arch.getValue()));
+    return false;
+  }
+  target.wgmma = wgmma && arch == "sm_90a";
   return true;
 }
 

@@ -57,7 +57,7 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, const GpuTarget &target,
   pm.addPass(createTileToLLVM(
       TileToLLVMOptions{target.numWarps, target.assumeAligned,
                                          target.pipelineStages, target.aInShared,
-                                         target.minBlocksPerSM}));
+                                         target.minBlocksPerSM, target.wgmma}));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());

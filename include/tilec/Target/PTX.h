@@ -30,6 +30,8 @@ struct GpuTarget {
   bool aInShared = false;
   /// Programs ptxas must fit on one SM (caps registers per thread); 0: none.
   int64_t minBlocksPerSM = 0;
+  /// Dots whose operands allow it run as wgmma (sm_90a only).
+  bool wgmma = false;
 };
 
 /// tile dialect -> per-thread code -> LLVM + NVVM dialects: the GPU pipeline

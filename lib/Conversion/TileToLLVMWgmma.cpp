@@ -1,0 +1,223 @@
+//===- TileToLLVMWgmma.cpp - tile.dot as wgmma on sm_90a -------------------===//
+//
+// On sm_90a a dot whose B operand is streamed through shared memory runs as
+// warpgroup MMAs: the four warps of the program issue wgmma.mma_async
+// m64nNk16 together, reading B (and A, when A is resident in shared memory)
+// straight from shared memory through matrix descriptors, so no operand
+// fragment passes through registers. The accumulator layout is the one
+// mma.sync uses already (warp w holds rows 16w..16w+15 of each 64-row half,
+// the four f32 of an n8 tile in consecutive registers), and an A operand in
+// registers has mma.sync's A fragment layout: the rest of the kernel does not
+// change.
+//
+// Shared memory read by wgmma is in the 128-byte swizzle layout: the tile is
+// cut into column blocks of 64 elements; a block holds `rows` rows of 128
+// bytes, and 16-byte chunk j of row r sits at chunk j ^ (r % 8). cp.async
+// writes it (TileToLLVMPipeline.cpp); each thread fences its landed copies
+// into the async proxy before the barrier that publishes them.
+//
+// One dot:
+//   (accumulator and A registers pinned: computed before the fence)
+//   wgmma.fence
+//   wgmma.mma_async per 64-row half and k16 step, chained on the accumulator
+//   wgmma.commit_group; wgmma.wait_group 0
+//   (accumulators pinned: read only after the wait)
+// so the slot it read is free again when the next barrier is passed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/IR/Matchers.h"
+
+namespace tilec::lowering {
+
+bool KernelLowering::wgmmaShape(tile::DotOp dot) {
+  if (!wgmma || layouts.warps() != 4)
+    return false;
+  Type element = dot.getA().getType().getElementType();
+  int64_t m = dot.getType().getDimSize(0), n = dot.getType().getDimSize(1);
+  int64_t k = dot.getA().getType().getDimSize(1);
+  return (element.isBF16() || element.isF16()) && m % 64 == 0 && n % 8 == 0 && n <= 256 &&
+         k % 16 == 0 && layouts.dotWarps(m, n) == std::make_pair<int64_t, int64_t>(4, 1);
+}
+
+bool KernelLowering::wgmmaReady(tile::DotOp dot) {
+  auto loop = dot->getParentOfType<scf::ForOp>();
+  // Only top-level loops stream their blocks.
+  if (!wgmmaShape(dot) || !loop || loop->getParentOfType<scf::ForOp>())
+    return false;
+  for (const Stream &s : findStreams(loop))
+    if (s.dot == dot)
+      return s.swizzled;
+  return false;
+}
+
+int64_t KernelLowering::countWgmmaReaders(Value value) {
+  int64_t readers = 0;
+  for (OpOperand &use : value.getUses())
+    if (auto dot = dyn_cast<tile::DotOp>(use.getOwner()))
+      readers += use.getOperandNumber() == 0 && wgmmaReady(dot);
+  return readers;
+}
+
+void KernelLowering::fenceProxyAsync() {
+  inlineAsm(TypeRange{}, ValueRange{}, "fence.proxy.async.shared::cta;", "",
+            /*sideEffects=*/true);
+}
+
+SmallVector<Value> KernelLowering::pinRegisters(ArrayRef<Value> values) {
+  // One empty asm per 32 values (every value tied to a result).
+  SmallVector<Value> pinned;
+  for (size_t first = 0; first < values.size(); first += 32) {
+    ArrayRef<Value> group = values.slice(first, std::min<size_t>(32, values.size() - first));
+    SmallVector<Type> types;
+    std::string outputs, inputs;
+    for (size_t i = 0; i < group.size(); ++i) {
+      types.push_back(group[i].getType());
+      outputs += group[i].getType().isF32() ? "=f," : "=r,";
+      inputs += (i ? "," : "") + std::to_string(i);
+    }
+    Type result = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+    Value asmResult = inlineAsm(result, group, "", outputs + inputs, /*sideEffects=*/true)
+                          .getResult(0);
+    for (size_t i = 0; i < group.size(); ++i)
+      pinned.push_back(
+          LLVM::ExtractValueOp::create(b, loc, asmResult, ArrayRef<int64_t>{int64_t(i)}));
+  }
+  return pinned;
+}
+
+Value KernelLowering::matrixDescriptor(Value base, int64_t leadingBytes, int64_t strideBytes) {
+  // Bits 0-13: address >> 4 (shared addresses are below 2^18); 16-29: the
+  // leading byte offset >> 4; 32-45: the stride byte offset >> 4; 62-63:
+  // swizzle mode (1 = 128 bytes).
+  Value address = arith::ExtUIOp::create(b, loc, i64(),
+                                         LLVM::PtrToIntOp::create(b, loc, i32(), base));
+  Value field = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, address, constI64(0x3FFFF)), constI64(4));
+  int64_t constant = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
+                     (int64_t{1} << 62);
+  return arith::OrIOp::create(b, loc, field, constI64(constant));
+}
+
+/// Bytes from a swizzled tile's start to the 16-byte chunk holding element
+/// (row, col), for a chunk whose row is a multiple of 8 (swizzle unchanged).
+static int64_t swizzledOffset(int64_t rows, int64_t row, int64_t col, int64_t elementBytes) {
+  int64_t perBlock = 128 / elementBytes;
+  return (col / perBlock) * rows * 128 + row * 128 + (col % perBlock) * elementBytes;
+}
+
+LogicalResult KernelLowering::lowerDotWgmma(tile::DotOp op, const StagedOperand &bSmem) {
+  Type element = op.getA().getType().getElementType();
+  int64_t m = op.getType().getDimSize(0), n = op.getType().getDimSize(1);
+  int64_t k = op.getA().getType().getDimSize(1);
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t halves = m / 64, kSteps = k / 16, accPerHalf = n / 2;
+  LinearLayout accLayout = layouts.dotAccumulator(m, n);
+  LinearLayout aLayout = layouts.dotOperandA(m, n, k);
+
+  // A: a swizzled resident copy, or registers in mma.sync's A layout.
+  auto residentA = resident.find(op.getA());
+  std::optional<StagedOperand> aSmem;
+  SmallVector<Value> aWords;
+  if (residentA != resident.end()) {
+    if (!residentA->second.swizzled)
+      return op.emitError("internal: wgmma dot with an A operand in padded shared memory");
+    aSmem = residentA->second;
+  } else {
+    TileRegs a = operandIn(op.getA(), aLayout);
+    for (int64_t i = 0; i < a.layout.numRegs(); i += 2)
+      aWords.push_back(packWord({a.regs[i], a.regs[i + 1]}));
+    aWords = pinRegisters(aWords);
+  }
+
+  // The accumulator: nothing to read when it starts at zero (scale-d = 0).
+  const TileRegs &c = tiles[op.getC()];
+  bool fromZero = c.splat && matchPattern(c.splat, m_AnyZeroFloat());
+  SmallVector<Value> acc;
+  if (!fromZero)
+    acc = pinRegisters(operandIn(op.getC(), accLayout).regs);
+
+  inlineAsm(TypeRange{}, ValueRange{}, "wgmma.fence.sync.aligned;", "", /*sideEffects=*/true);
+  // B: K-major (k contiguous: K of Q·Kᵀ) or MN-major, transposed (V of P·V).
+  bool bKMajor = bSmem.kContiguous;
+  Value bDesc = bKMajor ? matrixDescriptor(bSmem.base, 16, 1024)
+                        : matrixDescriptor(bSmem.base, bSmem.rows * 128, 1024);
+  Value aDesc = aSmem ? matrixDescriptor(aSmem->base, 16, 1024) : Value();
+  std::string type = element.isBF16() ? "bf16" : "f16";
+  std::string shape = "m64n" + std::to_string(n) + "k16";
+  Type f32 = b.getF32Type();
+  Type result = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                 SmallVector<Type>(accPerHalf, f32));
+  SmallVector<Value> out(halves * accPerHalf);
+  for (int64_t half = 0; half < halves; ++half) {
+    SmallVector<Value> chain(acc.empty() ? ArrayRef<Value>()
+                                         : ArrayRef<Value>(acc).slice(half * accPerHalf,
+                                                                      accPerHalf));
+    for (int64_t step = 0; step < kSteps; ++step) {
+      bool accumulate = !chain.empty();
+      // Operands: accumulators ($0..), A (descriptor or 4 words), B
+      // descriptor, the accumulators again (tied) when accumulating.
+      std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                         std::to_string(accPerHalf + (aSmem ? 2 : 5)) +
+                         ", 0;\nwgmma.mma_async.sync.aligned." + shape + ".f32." + type + "." +
+                         type + " {";
+      std::string constraints;
+      for (int64_t i = 0; i < accPerHalf; ++i) {
+        text += (i ? ", $" : "$") + std::to_string(i);
+        constraints += "=f,";
+      }
+      SmallVector<Value> operands;
+      int64_t next = accPerHalf;
+      if (aSmem) {
+        int64_t offset = swizzledOffset(aSmem->rows, 64 * half, 16 * step, elementBytes);
+        operands.push_back(arith::AddIOp::create(b, loc, aDesc, constI64(offset >> 4)));
+        text += "}, $" + std::to_string(next++);
+        constraints += "l,";
+      } else {
+        int64_t kBits = llvm::Log2_64(kSteps);
+        int64_t base = (step << 2) | (half << (2 + kBits));
+        text += "}, {";
+        for (int64_t i = 0; i < 4; ++i) {
+          operands.push_back(aWords[base + i]);
+          text += (i ? ", $" : "$") + std::to_string(next++);
+          constraints += "r,";
+        }
+        text += "}";
+      }
+      int64_t bOffset = bKMajor ? swizzledOffset(bSmem.rows, 0, 16 * step, elementBytes)
+                                : 16 * step * 128;
+      operands.push_back(arith::AddIOp::create(b, loc, bDesc, constI64(bOffset >> 4)));
+      text += ", $" + std::to_string(next++);
+      constraints += "l,";
+      operands.push_back(constI32(accumulate ? 1 : 0));
+      ++next;
+      constraints += "r";
+      text += ", p, 1, 1";
+      if (aSmem)
+        text += ", 0";
+      text += bKMajor ? ", 0;\n}" : ", 1;\n}";
+      if (accumulate) {
+        for (int64_t i = 0; i < accPerHalf; ++i) {
+          operands.push_back(chain[i]);
+          constraints += "," + std::to_string(i);
+        }
+      }
+      Value mma = inlineAsm(result, operands, text, constraints, /*sideEffects=*/true)
+                      .getResult(0);
+      chain.clear();
+      for (int64_t i = 0; i < accPerHalf; ++i)
+        chain.push_back(LLVM::ExtractValueOp::create(b, loc, mma, ArrayRef<int64_t>{i}));
+    }
+    std::copy(chain.begin(), chain.end(), out.begin() + half * accPerHalf);
+  }
+  inlineAsm(TypeRange{}, ValueRange{}, "wgmma.commit_group.sync.aligned;", "",
+            /*sideEffects=*/true);
+  inlineAsm(TypeRange{}, ValueRange{}, "wgmma.wait_group.sync.aligned 0;", "",
+            /*sideEffects=*/true);
+  tiles[op] = TileRegs{accLayout, pinRegisters(out), {}};
+  return success();
+}
+
+} // namespace tilec::lowering
