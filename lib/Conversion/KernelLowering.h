@@ -304,6 +304,23 @@ private:
   SmallVector<Value> flatten(ValueRange values, ArrayRef<const LinearLayout *> layouts);
   void bindFlattened(ValueRange originals, ValueRange flat);
 
+  /// While a loop body is lowered: the thread index read again at its
+  /// start (an asm with side effects, so LLVM cannot hoist it or what is
+  /// derived from it out of the loop), thread coordinates computed from it.
+  class ThreadGeometryScope {
+  public:
+    ThreadGeometryScope(KernelLowering &lowering, scf::ForOp loop);
+    ~ThreadGeometryScope();
+
+  private:
+    KernelLowering &lowering;
+    Value lane, warp;
+    Operation *prologueEnd;
+    std::map<std::string, SmallVector<Value>> coordCache;
+  };
+  /// The scf.for ops whose bodies are being lowered, innermost last.
+  SmallVector<Operation *> loopStack;
+
   func::FuncOp kernel;
   tilec::LayoutAssignment &layouts;
   OpBuilder b;

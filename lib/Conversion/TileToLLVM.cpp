@@ -62,6 +62,30 @@ SmallVector<Value> KernelLowering::threadCoords(const LinearLayout &layout) {
   return result;
 }
 
+KernelLowering::ThreadGeometryScope::ThreadGeometryScope(KernelLowering &lowering,
+                                                         scf::ForOp loop)
+    : lowering(lowering), lane(lowering.lane), warp(lowering.warp),
+      prologueEnd(lowering.prologueEnd), coordCache(std::move(lowering.coordCache)) {
+  lowering.coordCache.clear();
+  lowering.loopStack.push_back(loop);
+  OpBuilder &b = lowering.b;
+  Value tid = lowering
+                  .inlineAsm(lowering.i32(), ValueRange{}, "mov.u32 $0, %tid.x;", "=r",
+                             /*sideEffects=*/true)
+                  .getResult(0);
+  lowering.lane = arith::AndIOp::create(b, lowering.loc, tid, lowering.constI32(31));
+  lowering.warp = arith::ShRUIOp::create(b, lowering.loc, tid, lowering.constI32(5));
+  lowering.prologueEnd = lowering.warp.getDefiningOp();
+}
+
+KernelLowering::ThreadGeometryScope::~ThreadGeometryScope() {
+  lowering.lane = lane;
+  lowering.warp = warp;
+  lowering.prologueEnd = prologueEnd;
+  lowering.coordCache = std::move(coordCache);
+  lowering.loopStack.pop_back();
+}
+
 SmallVector<Value> KernelLowering::coords(const LinearLayout &layout, int64_t reg) {
   SmallVector<Value> thread = threadCoords(layout);
   Coords part = layout.regPart(reg);
@@ -148,6 +172,14 @@ TileRegs KernelLowering::convert(const TileRegs &src, const LinearLayout &dst, T
 }
 
 TileRegs KernelLowering::operandIn(Value value, const LinearLayout &layout, MoveKind kind) {
+  // Index and mask arithmetic from outside the loop being lowered is
+  // recomputed here rather than kept live through the loop.
+  if (!loopStack.empty() && kind == MoveKind::Identity && !tiles[value].splat &&
+      !loopStack.back()->isAncestor(value.getParentRegion()->getParentOp())) {
+    int budget = 24;
+    if (std::optional<TileRegs> again = rematerialize(value, layout, budget))
+      return *again;
+  }
   const TileRegs &src = tiles[value];
   if (std::optional<TileRegs> moved = moveWithinThreads(src, layout, kind))
     return *moved;
@@ -663,6 +695,10 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
           args = args.drop_back();
         }
         bindFlattened(op.getRegionIterArgs(), args);
+        // The body reads the thread index afresh and recomputes what it
+        // derives from it (and cheap tiles from outside), so none of it is
+        // kept live through the loop in registers.
+        ThreadGeometryScope geometry(*this, op);
         Block &body = *op.getBody();
         for (Operation &inner : body.without_terminator())
           if (failed(lower(&inner))) {

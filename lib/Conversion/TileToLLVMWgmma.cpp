@@ -157,47 +157,51 @@ LogicalResult KernelLowering::lowerDotWgmma(tile::DotOp op, const StagedOperand 
                                                                       accPerHalf));
     for (int64_t step = 0; step < kSteps; ++step) {
       bool accumulate = !chain.empty();
-      // Operands: accumulators ($0..), A (descriptor or 4 words), B
-      // descriptor, the accumulators again (tied) when accumulating.
-      std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
-                         std::to_string(accPerHalf + (aSmem ? 2 : 5)) +
-                         ", 0;\nwgmma.mma_async.sync.aligned." + shape + ".f32." + type + "." +
-                         type + " {";
-      std::string constraints;
+      // Operands: accumulators ($0..), A (descriptor or 4 words), the B
+      // descriptor, scale-d, then the accumulators again (tied) when
+      // accumulating. A step's descriptors are the tile's plus an immediate
+      // added inside the asm, so only the tiles' descriptors stay live (LLVM
+      // would hoist every loop-invariant step descriptor of A out of the
+      // loop and keep them all in registers).
+      SmallVector<Value> operands;
+      std::string constraints, accList;
       for (int64_t i = 0; i < accPerHalf; ++i) {
-        text += (i ? ", $" : "$") + std::to_string(i);
+        accList += (i ? ", $" : "$") + std::to_string(i);
         constraints += "=f,";
       }
-      SmallVector<Value> operands;
       int64_t next = accPerHalf;
+      std::string aOperand, prelude;
       if (aSmem) {
         int64_t offset = swizzledOffset(aSmem->rows, 64 * half, 16 * step, elementBytes);
-        operands.push_back(arith::AddIOp::create(b, loc, aDesc, constI64(offset >> 4)));
-        text += "}, $" + std::to_string(next++);
+        operands.push_back(aDesc);
         constraints += "l,";
+        prelude += "add.s64 da, $" + std::to_string(next++) + ", " +
+                   std::to_string(offset >> 4) + ";\n";
+        aOperand = "da";
       } else {
         int64_t kBits = llvm::Log2_64(kSteps);
         int64_t base = (step << 2) | (half << (2 + kBits));
-        text += "}, {";
+        aOperand = "{";
         for (int64_t i = 0; i < 4; ++i) {
           operands.push_back(aWords[base + i]);
-          text += (i ? ", $" : "$") + std::to_string(next++);
+          aOperand += (i ? ", $" : "$") + std::to_string(next++);
           constraints += "r,";
         }
-        text += "}";
+        aOperand += "}";
       }
       int64_t bOffset = bKMajor ? swizzledOffset(bSmem.rows, 0, 16 * step, elementBytes)
                                 : 16 * step * 128;
-      operands.push_back(arith::AddIOp::create(b, loc, bDesc, constI64(bOffset >> 4)));
-      text += ", $" + std::to_string(next++);
+      operands.push_back(bDesc);
       constraints += "l,";
+      prelude += "add.s64 db, $" + std::to_string(next++) + ", " + std::to_string(bOffset >> 4) +
+                 ";\n";
       operands.push_back(constI32(accumulate ? 1 : 0));
-      ++next;
       constraints += "r";
-      text += ", p, 1, 1";
-      if (aSmem)
-        text += ", 0";
-      text += bKMajor ? ", 0;\n}" : ", 1;\n}";
+      prelude += "setp.ne.b32 p, $" + std::to_string(next++) + ", 0;\n";
+      std::string text = "{\n.reg .pred p;\n.reg .b64 da, db;\n" + prelude +
+                         "wgmma.mma_async.sync.aligned." + shape + ".f32." + type + "." + type +
+                         " {" + accList + "}, " + aOperand + ", db, p, 1, 1" +
+                         (aSmem ? ", 0" : "") + (bKMajor ? ", 0;\n}" : ", 1;\n}");
       if (accumulate) {
         for (int64_t i = 0; i < accPerHalf; ++i) {
           operands.push_back(chain[i]);

@@ -15,6 +15,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -76,6 +77,12 @@ static void initializeNVPTX() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // 32-bit shared-memory pointers (they address at most 228 KiB): fewer
+    // 64-bit address registers in the loops (the NVPTX backend's
+    // -nvptx-short-ptr, read when a target machine is created).
+    auto &options = llvm::cl::getRegisteredOptions();
+    if (auto *shortPointers = options.lookup("nvptx-short-ptr"))
+      static_cast<llvm::cl::opt<bool> *>(shortPointers)->setValue(true);
   });
 }
 

@@ -21,7 +21,7 @@
 // takes a 32-bit base plus an immediate; exp2 is one ex2.approx.ftz (never the
 // subnormal-preserving sequence) fed by s·t − m as one fma.
 // RUN: FileCheck %s --check-prefix=BODY < %t.ptx
-// BODY: cp.async.cg.shared.global [%rd{{[0-9]+}}+2176]
+// BODY: cp.async.cg.shared.global [%r{{[0-9]+}}+2176]
 // BODY: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%r{{[0-9]+}}+{{[0-9]+}}];
 // BODY: fma.rn.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, 0f3E0293EE, %r{{[0-9]+}};
 // BODY: ex2.approx.ftz.f32
