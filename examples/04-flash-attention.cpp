@@ -31,7 +31,7 @@ void registerAttention(const char *name, const char *summary, std::vector<ParamS
   std::vector<ParamSpec> params = attentionParams();
   params.insert(params.end(), extra.begin(), extra.end());
   auto schedule = [heavyScores](const Params &p) {
-    return defaultSchedule(std::stoll(p.get("head_dim")), heavyScores);
+    return defaultSchedule(std::stoll(p.get("head_dim")), heavyScores, p.target());
   };
   auto config = [=](const Params &p) {
     AttentionConfig cfg = configFrom(p, schedule(p));

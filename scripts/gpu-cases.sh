@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # Writes the GPU test cases into gpu-cases/ (or $1): every example and
-# attention variant compiled to PTX (--arch, default sm_80) with random
-# inputs and the double-precision reference's outputs, at ragged sizes.
+# attention variant compiled to PTX for sm_80, and the dot kernels again for
+# sm_90a (prefix sm90a_: wgmma), with random inputs and the double-precision
+# reference's outputs, at ragged sizes.
 # tilec-run-case runs them on a GPU (ctest label gpu, scripts/gpu-check.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
 out=${1:-$root/gpu-cases}
-arch=${ARCH:-sm_80}
 rm -rf "$out"
 mkdir -p "$out"
 
+arch=sm_80 prefix=
 case_() { # name kernel [flags...]
   local name=$1 kernel=$2
   shift 2
-  "$tilec" --kernel="$kernel" --arch="$arch" --export-case="$out/$name" "$@" >/dev/null
+  "$tilec" --kernel="$kernel" --arch="$arch" --export-case="$out/$prefix$name" "$@" >/dev/null
 }
 
 case_ vector_add_3000 vector_add --size n=3000
@@ -26,32 +27,42 @@ case_ matmul_small_blocks matmul --set block_m=32 --set block_n=16 --set block_k
 case_ row_softmax row_softmax --size rows=37 --size cols=200
 case_ row_softmax_tiny row_softmax --set block_rows=4 --set block_cols=16 --size rows=5 --size cols=3 --size amplitude=60
 
-for v in fwd fwd_causal fwd_sliding_window fwd_gqa fwd_alibi fwd_softcap; do
-  k=flash_attention_$v
-  case_ ${v}_square $k --size seq_q=100 --size seq_k=100
-  case_ ${v}_ragged $k --set block_m=64 --set block_n=32 --size seq_q=37 --size seq_k=130
-  case_ ${v}_empty_rows $k --size seq_q=130 --size seq_k=45
-  case_ ${v}_d128_f16 $k --set head_dim=128 --set dtype=f16 --size batch=2 --size heads=4 --size seq_q=70 --size seq_k=90 --size amplitude=4
-done
-case_ gqa_group2 flash_attention_fwd_gqa --set group=2 --size heads=4 --size seq_q=50 --size seq_k=77
-case_ mqa flash_attention_fwd_gqa --set group=4 --size batch=2 --size heads=4 --size seq_q=50 --size seq_k=77
-case_ large_logits flash_attention_fwd --size seq_q=64 --size seq_k=100 --size amplitude=10
-# Attention compiles with --assume-aligned by default (K and V streamed by
-# cp.async); the general path (scalar fallback, K/V through registers) too.
-case_ aligned_fwd_d64 flash_attention_fwd --size batch=2 --size heads=2 --size seq_q=130 --size seq_k=77
-case_ aligned_causal_d128 flash_attention_fwd_causal --set head_dim=128 --size seq_q=77 --size seq_k=130
-case_ general_fwd_ragged flash_attention_fwd --assume-aligned=false --size seq_q=37 --size seq_k=130
-case_ general_causal_d128 flash_attention_fwd_causal --assume-aligned=false --set head_dim=128 --size seq_q=77 --size seq_k=130
-# Three-slot rings, and streams whose loop runs once or not at all.
-case_ stages3_fwd_d128 flash_attention_fwd --pipeline-stages=3 --set head_dim=128 --size batch=2 --size seq_q=200 --size seq_k=333
-case_ stages3_causal flash_attention_fwd_causal --pipeline-stages=3 --size seq_q=100 --size seq_k=290
-case_ stages4_window flash_attention_fwd_sliding_window --pipeline-stages=4 --size seq_q=300 --size seq_k=300
-case_ one_key_block flash_attention_fwd --size seq_q=64 --size seq_k=20
-# Q kept in shared memory (--a-in-shared): 16 and 32 rows per warp.
-case_ a_in_shared_fwd_d128 flash_attention_fwd --a-in-shared --set head_dim=128 --size batch=2 --size seq_q=150 --size seq_k=97
-case_ a_in_shared_causal_d64_w4 flash_attention_fwd_causal --a-in-shared --num-warps=4 --size heads=3 --size seq_q=129 --size seq_k=200
-case_ a_in_shared_window_f16 flash_attention_fwd_sliding_window --a-in-shared --set dtype=f16 --size seq_q=300 --size seq_k=260
-case_ aligned_matmul matmul --assume-aligned --size m=100 --size n=72 --size k=64
-case_ aligned_matmul_ragged_k matmul --assume-aligned --size m=130 --size n=200 --size k=72
-case_ aligned_matmul_stages3 matmul --assume-aligned --pipeline-stages=3 --size m=64 --size n=64 --size k=200
+# The cases whose dots may run as wgmma: for sm_80 (mma.sync) and, prefixed
+# sm90a_, for sm_90a (wgmma where it applies, mma.sync elsewhere).
+dot_cases() {
+  for v in fwd fwd_causal fwd_sliding_window fwd_gqa fwd_alibi fwd_softcap; do
+    k=flash_attention_$v
+    case_ ${v}_square $k --size seq_q=100 --size seq_k=100
+    case_ ${v}_ragged $k --set block_m=64 --set block_n=32 --size seq_q=37 --size seq_k=130
+    case_ ${v}_empty_rows $k --size seq_q=130 --size seq_k=45
+    case_ ${v}_d128_f16 $k --set head_dim=128 --set dtype=f16 --size batch=2 --size heads=4 --size seq_q=70 --size seq_k=90 --size amplitude=4
+  done
+  case_ gqa_group2 flash_attention_fwd_gqa --set group=2 --size heads=4 --size seq_q=50 --size seq_k=77
+  case_ mqa flash_attention_fwd_gqa --set group=4 --size batch=2 --size heads=4 --size seq_q=50 --size seq_k=77
+  case_ large_logits flash_attention_fwd --size seq_q=64 --size seq_k=100 --size amplitude=10
+  # Attention compiles with --assume-aligned by default (K and V streamed by
+  # cp.async); the general path (scalar fallback, K/V through registers) too.
+  case_ aligned_fwd_d64 flash_attention_fwd --size batch=2 --size heads=2 --size seq_q=130 --size seq_k=77
+  case_ aligned_causal_d128 flash_attention_fwd_causal --set head_dim=128 --size seq_q=77 --size seq_k=130
+  case_ general_fwd_ragged flash_attention_fwd --assume-aligned=false --size seq_q=37 --size seq_k=130
+  case_ general_causal_d128 flash_attention_fwd_causal --assume-aligned=false --set head_dim=128 --size seq_q=77 --size seq_k=130
+  # Three-slot rings, and streams whose loop runs once or not at all.
+  case_ stages3_fwd_d128 flash_attention_fwd --pipeline-stages=3 --set head_dim=128 --size batch=2 --size seq_q=200 --size seq_k=333
+  case_ stages3_causal flash_attention_fwd_causal --pipeline-stages=3 --size seq_q=100 --size seq_k=290
+  case_ stages4_window flash_attention_fwd_sliding_window --pipeline-stages=4 --size seq_q=300 --size seq_k=300
+  case_ one_key_block flash_attention_fwd --size seq_q=64 --size seq_k=20
+  # Q kept in shared memory (--a-in-shared): 16 and 32 rows per warp.
+  case_ a_in_shared_fwd_d128 flash_attention_fwd --a-in-shared --set head_dim=128 --size batch=2 --size seq_q=150 --size seq_k=97
+  case_ a_in_shared_causal_d64_w4 flash_attention_fwd_causal --a-in-shared --num-warps=4 --size heads=3 --size seq_q=129 --size seq_k=200
+  case_ a_in_shared_window_f16 flash_attention_fwd_sliding_window --a-in-shared --set dtype=f16 --size seq_q=300 --size seq_k=260
+  case_ aligned_matmul matmul --assume-aligned --size m=100 --size n=72 --size k=64
+  case_ aligned_matmul_ragged_k matmul --assume-aligned --size m=130 --size n=200 --size k=72
+  case_ aligned_matmul_stages3 matmul --assume-aligned --pipeline-stages=3 --size m=64 --size n=64 --size k=200
+}
+dot_cases
+arch=sm_90a prefix=sm90a_
+dot_cases
+# mma.sync on sm_90a (--wgmma=false), with its own default tiles.
+case_ mma_sync_causal_d128 flash_attention_fwd_causal --wgmma=false --set head_dim=128 --size seq_q=150 --size seq_k=200
+case_ mma_sync_fwd_d64 flash_attention_fwd --wgmma=false --size batch=2 --size seq_q=130 --size seq_k=77
 echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1))"

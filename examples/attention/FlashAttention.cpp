@@ -157,15 +157,21 @@ std::vector<ParamSpec> attentionSizes() {
   };
 }
 
-AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores) {
+AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const TargetInfo &target) {
   if (headDim <= 64)
     return heavyScores ? AttentionSchedule{128, 32, 4, false} : AttentionSchedule{128, 64, 4, false};
-  if (headDim <= 128)
-    // 32 query rows per warp with Q in shared memory (FlashAttention-2's
-    // shape); the heavy variants keep 64 rows per program.
-    // Three K/V slots: +11-13 % causal, +1 % otherwise (bench/RESULTS.md).
+  if (headDim <= 128) {
+    // wgmma (sm_90a) reads K, V and Q from shared memory without fragments
+    // in registers: 128x64 tiles fit without spills and are the fastest
+    // (bench/RESULTS.md, session 4). Two slots keep two programs per SM.
+    if (target.wgmma && !heavyScores)
+      return AttentionSchedule{128, 64, 4, true, 2};
+    // mma.sync: 32 query rows per warp with Q in shared memory
+    // (FlashAttention-2's shape); the heavy variants keep 64 rows per
+    // program. Three K/V slots: +11-13 % causal, +1 % otherwise.
     return heavyScores ? AttentionSchedule{64, 32, 4, true, 3}
                        : AttentionSchedule{128, 32, 4, true, 3};
+  }
   return {64, 16, 4, false};
 }
 

@@ -113,7 +113,8 @@ struct AttentionSchedule {
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.
-AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores);
+/// `target`: wgmma (sm_90a) affords bigger tiles than mma.sync.
+AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const TargetInfo &target);
 
 /// The config for `params`, tiles from the schedule unless block_m/block_n say.
 AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule);

@@ -28,7 +28,7 @@ static AttentionVariant relativeBias(double slope) {
 
 // A score modifier with per-score work: the schedule of the heavier variants.
 static AttentionSchedule schedule(const Params &p) {
-  return defaultSchedule(std::stoll(p.get("head_dim")), /*heavyScores=*/true);
+  return defaultSchedule(std::stoll(p.get("head_dim")), /*heavyScores=*/true, p.target());
 }
 
 static RegisterKernel registration({

@@ -54,8 +54,16 @@ struct ParamSpec {
   std::string check(const std::string &value) const;
 };
 
+/// What a kernel is compiled for, as far as its default schedule cares.
+struct TargetInfo {
+  std::string arch = "sm_80";
+  /// Dots whose operands allow it run as wgmma (sm_90a; tilec --wgmma).
+  bool wgmma = false;
+};
+
 /// Values of a kernel's parameters, by name; every parameter has a value
-/// (its default unless set).
+/// (its default unless set). Also carries the target (set by the driver from
+/// --arch and --wgmma), which a kernel's default schedule may depend on.
 class Params {
 public:
   Params() = default;
@@ -74,8 +82,12 @@ public:
   const std::string &get(const std::string &name) const;
   const std::map<std::string, std::string> &all() const { return values; }
 
+  const TargetInfo &target() const { return targetInfo; }
+  void setTarget(TargetInfo target) { targetInfo = std::move(target); }
+
 private:
   std::map<std::string, std::string> values;
+  TargetInfo targetInfo;
 };
 
 /// A run of a kernel on the CPU interpreter: the memory, the launch and what

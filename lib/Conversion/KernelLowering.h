@@ -318,6 +318,10 @@ private:
     Operation *prologueEnd;
     std::map<std::string, SmallVector<Value>> coordCache;
   };
+  /// Reads the thread index again (an asm with side effects, which LLVM can
+  /// neither hoist nor merge with an earlier read) and derives lane, warp and
+  /// thread coordinates from it from here on.
+  void renewThreadGeometry();
   /// The scf.for ops whose bodies are being lowered, innermost last.
   SmallVector<Operation *> loopStack;
 

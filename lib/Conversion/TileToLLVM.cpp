@@ -62,20 +62,21 @@ SmallVector<Value> KernelLowering::threadCoords(const LinearLayout &layout) {
   return result;
 }
 
+void KernelLowering::renewThreadGeometry() {
+  coordCache.clear();
+  Value tid = inlineAsm(i32(), ValueRange{}, "mov.u32 $0, %tid.x;", "=r", /*sideEffects=*/true)
+                  .getResult(0);
+  lane = arith::AndIOp::create(b, loc, tid, constI32(31));
+  warp = arith::ShRUIOp::create(b, loc, tid, constI32(5));
+  prologueEnd = warp.getDefiningOp();
+}
+
 KernelLowering::ThreadGeometryScope::ThreadGeometryScope(KernelLowering &lowering,
                                                          scf::ForOp loop)
     : lowering(lowering), lane(lowering.lane), warp(lowering.warp),
       prologueEnd(lowering.prologueEnd), coordCache(std::move(lowering.coordCache)) {
-  lowering.coordCache.clear();
   lowering.loopStack.push_back(loop);
-  OpBuilder &b = lowering.b;
-  Value tid = lowering
-                  .inlineAsm(lowering.i32(), ValueRange{}, "mov.u32 $0, %tid.x;", "=r",
-                             /*sideEffects=*/true)
-                  .getResult(0);
-  lowering.lane = arith::AndIOp::create(b, lowering.loc, tid, lowering.constI32(31));
-  lowering.warp = arith::ShRUIOp::create(b, lowering.loc, tid, lowering.constI32(5));
-  lowering.prologueEnd = lowering.warp.getDefiningOp();
+  lowering.renewThreadGeometry();
 }
 
 KernelLowering::ThreadGeometryScope::~ThreadGeometryScope() {
@@ -654,6 +655,9 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   SmallVector<Value> inits = flatten(op.getInitArgs(), carried);
   Value lowerBound = scalars[op.getLowerBound()], upperBound = scalars[op.getUpperBound()];
   Value step = scalars[op.getStep()];
+  // Thread-derived values of the code before the loop (its first copies) and
+  // after it are computed afresh there too: none lives through the loop.
+  renewThreadGeometry();
   // Block loads that feed only dots are streamed by cp.async through rings
   // of shared-memory slots; the current slot is carried as one more value.
   SmallVector<Stream> streams;
@@ -717,6 +721,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
         }
         scf::YieldOp::create(b, loc, yielded);
       });
+  renewThreadGeometry();
   ValueRange results = loop.getResults();
   if (streamed) {
     streaming.reset();

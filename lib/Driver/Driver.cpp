@@ -188,6 +188,7 @@ const KernelDef *lookupKernel(Params &params) {
     return nullptr;
   }
   params = Params(def->params);
+  params.setTarget(TargetInfo{arch, wgmma && arch == "sm_90a"});
   for (const std::string &assignment : settings) {
     if (std::string error = params.setAssignment(def->params, assignment); !error.empty()) {
       printError(fmt::format("kernel '{}': {}", def->name, error));

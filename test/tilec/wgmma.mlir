@@ -2,20 +2,20 @@
 // warpgroup MMAs (wgmma.mma_async), reading K, V (and Q when it is resident)
 // through 128-byte-swizzle descriptors; sm_80 and --wgmma=false keep mma.sync.
 
-// d = 128 (Q resident): S = Q·Kᵀ with both operands in shared memory
-// (m64n32k16, no transposes), O += P·V with P from registers and V
+// d = 128 (Q resident, 128x64 tiles by default on sm_90a): S = Q·Kᵀ with
+// both operands in shared memory (m64n64k16, no transposes), O += P·V with P from registers and V
 // transposed (m64n128k16, trans-b 1). Every slot is fenced into the async
 // proxy between its cp.async wait and the barrier that publishes it; each dot
 // is fenced, committed and waited for.
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=D128 < %t.ptx
-// D128: cp.async.wait_group 3;
+// D128: cp.async.wait_group 1;
 // D128-NEXT: // begin inline asm
 // D128-NEXT: fence.proxy.async.shared::cta;
 // D128-NEXT: // end inline asm
 // D128-NEXT: bar.sync 0;
 // D128: wgmma.fence.sync.aligned;
-// D128: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{{.*}}}, da, db, p, 1, 1, 0, 0;
+// D128: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{.*}}}, da, db, p, 1, 1, 0, 0;
 // D128: wgmma.commit_group.sync.aligned;
 // D128-NEXT: // end inline asm
 // D128-NEXT: // begin inline asm
@@ -27,11 +27,11 @@
 // NOSYNC-NOT: mma.sync
 
 // Descriptors: 128-byte swizzle (bit 62), stride byte offset 1024 (64 << 32);
-// K-major (Q, K) leading offset 16 (1 << 16); V, MN-major with 32 keys per
-// block: leading offset = 32 rows of 128 bytes (256 << 16).
+// K-major (Q, K) leading offset 16 (1 << 16); V, MN-major with 64 keys per
+// block: leading offset = 64 rows of 128 bytes (512 << 16).
 // RUN: FileCheck %s --check-prefix=DESC < %t.ptx
 // DESC: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293305360384;
-// DESC: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293322072064;
+// DESC: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293338849280;
 
 // d = 64 keeps Q in registers: the A operand of S = Q·Kᵀ comes from them.
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=64 --emit=ptx -o %t.d64.ptx
