@@ -22,11 +22,12 @@ compile matmul_64x64x32_w4 matmul 4 --assume-aligned --set block_m=64 --set bloc
 compile matmul_128x64x32_w4 matmul 4 --assume-aligned --set block_m=128 --set block_n=64 --set block_k=32
 # Attention with each kernel's default schedule (tiles, warps, Q placement;
 # examples/attention/FlashAttention.cpp defaultSchedule), named after it:
-# on sm_90a the dots run as wgmma and d = 128 uses 128x64 tiles.
+# on sm_90a the dots run as wgmma and d = 128 uses 128x64 tiles in two
+# row groups (g2).
 for f in flash_attention_fwd flash_attention_fwd_causal; do
   compile ${f}_d64_m128_n64_w4 $f 4 --set head_dim=64
   if [ "$arch" = sm_90a ]; then
-    compile ${f}_d128_m128_n64_w4_qs_s2 $f 4 --set head_dim=128
+    compile ${f}_d128_m128_n64_w4_qs_s2_g2 $f 4 --set head_dim=128
     # For comparison: mma.sync (--wgmma=false) with its own defaults.
     compile ${f}_d64_m128_n64_w4_mma $f 4 --set head_dim=64 --wgmma=false
     compile ${f}_d128_m128_n32_w4_qs_s3_mma $f 4 --set head_dim=128 --wgmma=false

@@ -58,6 +58,10 @@ dot_cases() {
   case_ aligned_matmul matmul --assume-aligned --size m=100 --size n=72 --size k=64
   case_ aligned_matmul_ragged_k matmul --assume-aligned --size m=130 --size n=200 --size k=72
   case_ aligned_matmul_stages3 matmul --assume-aligned --pipeline-stages=3 --size m=64 --size n=64 --size k=200
+  # Row groups sharing each K/V block (two dots per streamed block).
+  case_ row_groups2_fwd_d128 flash_attention_fwd --set head_dim=128 --set row_groups=2 --size batch=2 --size seq_q=200 --size seq_k=333
+  case_ row_groups2_causal_d64 flash_attention_fwd_causal --set row_groups=2 --size seq_q=150 --size seq_k=290
+  case_ row_groups4_window flash_attention_fwd_sliding_window --set block_m=128 --set row_groups=4 --size seq_q=300 --size seq_k=260
 }
 dot_cases
 arch=sm_90a prefix=sm90a_

@@ -21,12 +21,22 @@ double AttentionConfig::softmaxScale() const {
 void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
                          const AttentionVariant &variant) {
   const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
+  // The program's rows in `groups` independent groups of `gm` rows that share
+  // each K and V block: one group's softmax runs while the next group's
+  // Q·Kᵀ (or the previous one's P·V) is still on the tensor cores.
+  const int64_t groups = cfg.rowGroups, gm = bm / groups;
+  if (groups < 1 || bm % groups != 0 || gm % 16 != 0) {
+    k.error(Where::current(), "row_groups = " + std::to_string(groups) +
+                                  " must split block_m = " + std::to_string(bm) +
+                                  " into groups of a multiple of 16 rows");
+    return;
+  }
   TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
   TensorArg v = k.tensor("v", cfg.dtype, 3), o = k.tensor("o", cfg.dtype, 3);
   TensorArg lse = k.tensor("lse", DType::F32, 2);
-  TensorDesc qBlocks = q.desc({1, bm, d}), kBlocks = key.desc({1, bn, d});
-  TensorDesc vBlocks = v.desc({1, bn, d}), oBlocks = o.desc({1, bm, d});
-  TensorDesc lseBlocks = lse.desc({1, bm});
+  TensorDesc qBlocks = q.desc({1, gm, d}), kBlocks = key.desc({1, bn, d});
+  TensorDesc vBlocks = v.desc({1, bn, d}), oBlocks = o.desc({1, gm, d});
+  TensorDesc lseBlocks = lse.desc({1, gm});
 
   Tile seqQ = q.dim(1), seqK = key.dim(1);
   // Query blocks in reverse launch order: with causal masking the last rows
@@ -35,33 +45,47 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   Tile head = k.programId(1);
   Tile row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
   Tile kvHead = cfg.group == 1 ? head : head / cfg.group;
-  Tile rows = row0 + k.iota(bm);
-  Tile qBlock = qBlocks.load({head, row0, 0}); // resident for the whole loop
+  std::vector<Tile> groupRow0, groupRows, qBlock;
+  for (int64_t g = 0; g < groups; ++g) {
+    groupRow0.push_back(row0 + g * gm);
+    groupRows.push_back(groupRow0[g] + k.iota(gm));
+    qBlock.push_back(qBlocks.load({head, groupRow0[g], 0})); // resident for the whole loop
+  }
 
   // One step of the loop over key blocks: S = Q·Kᵀ, the variant, the online
-  // softmax, and O += P·V with the running state rescaled.
+  // softmax, and O += P·V with the running state rescaled, per row group
+  // (state: acc, m, l of group 0, then of group 1, ...).
   auto step = [&](bool masked) {
     return [&, masked](Tile j, std::vector<Tile> state) -> std::vector<Tile> {
-      Tile acc = state[0], m = state[1], l = state[2];
-      BlockContext ctx{k, rows, j + k.iota(bn), head, seqQ, seqK};
-      Tile s = dot(qBlock, kBlocks.load({kvHead, j, 0}).t(), 0.0);
-      double scale = cfg.softmaxScale();
-      if (variant.scoreMod) {
-        s = variant.scoreMod(s * scale, ctx);
-        scale = 1.0;
+      Tile kT = kBlocks.load({kvHead, j, 0}).t();
+      std::vector<Tile> scores;
+      for (int64_t g = 0; g < groups; ++g)
+        scores.push_back(dot(qBlock[g], kT, 0.0));
+      Tile vBlock = vBlocks.load({kvHead, j, 0});
+      std::vector<Tile> next;
+      for (int64_t g = 0; g < groups; ++g) {
+        Tile acc = state[3 * g], m = state[3 * g + 1], l = state[3 * g + 2];
+        BlockContext ctx{k, groupRows[g], j + k.iota(bn), head, seqQ, seqK};
+        Tile s = scores[g];
+        double scale = cfg.softmaxScale();
+        if (variant.scoreMod) {
+          s = variant.scoreMod(s * scale, ctx);
+          scale = 1.0;
+        }
+        if (masked) {
+          Tile keep = (ctx.cols < seqK).row();
+          if (variant.mask)
+            keep = keep && variant.mask(ctx);
+          s = where(keep, s, -kInf);
+        }
+        SoftmaxStep sm = onlineSoftmax(s, m, scale);
+        // The row sum first: P in f32 is then dead before P·V (in bf16/f16)
+        // starts (fewer live registers; 128x64 tiles at d = 128 spill less).
+        Tile lNew = l * sm.alpha + rowSum(sm.p);
+        acc = dot(sm.p.to(cfg.dtype), vBlock, acc * sm.alpha.col());
+        next.insert(next.end(), {acc, sm.mNew, lNew});
       }
-      if (masked) {
-        Tile keep = (ctx.cols < seqK).row();
-        if (variant.mask)
-          keep = keep && variant.mask(ctx);
-        s = where(keep, s, -kInf);
-      }
-      SoftmaxStep sm = onlineSoftmax(s, m, scale);
-      // The row sum first: P in f32 is then dead before P·V (in bf16/f16)
-      // starts (fewer live registers; 128x64 tiles at d = 128 spill less).
-      Tile lNew = l * sm.alpha + rowSum(sm.p);
-      acc = dot(sm.p.to(cfg.dtype), vBlocks.load({kvHead, j, 0}), acc * sm.alpha.col());
-      return {acc, sm.mNew, lNew};
+      return next;
     };
   };
 
@@ -71,17 +95,21 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   // three loops never overlap whatever the variant's bounds.
   Tile b = min(max(range.fullLo, range.lo), range.hi);
   Tile c = min(max(range.fullHi, b), range.hi);
-  std::vector<Tile> state = {k.zeros({bm, d}, DType::F32), k.full({bm}, -kInf, DType::F32),
-                             k.zeros({bm}, DType::F32)};
+  std::vector<Tile> state;
+  for (int64_t g = 0; g < groups; ++g)
+    state.insert(state.end(), {k.zeros({gm, d}, DType::F32), k.full({gm}, -kInf, DType::F32),
+                               k.zeros({gm}, DType::F32)});
   state = k.forRange(range.lo, b, bn, state, step(true));
   state = k.forRange(b, c, bn, state, step(false));
   state = k.forRange(c, range.hi, bn, state, step(true));
 
   // O = acc / l (a row that saw nothing has acc = 0 and l = 0: output 0),
   // lse = (m + log2 l) · ln 2 (-inf for such a row).
-  Tile acc = state[0], m = state[1], l = state[2];
-  oBlocks.store({head, row0, 0}, (acc / where(l == 0.0, 1.0, l).col()).to(cfg.dtype));
-  lseBlocks.store({head, row0}, (m + log2(l)) * M_LN2);
+  for (int64_t g = 0; g < groups; ++g) {
+    Tile acc = state[3 * g], m = state[3 * g + 1], l = state[3 * g + 2];
+    oBlocks.store({head, groupRow0[g], 0}, (acc / where(l == 0.0, 1.0, l).col()).to(cfg.dtype));
+    lseBlocks.store({head, groupRow0[g]}, (m + log2(l)) * M_LN2);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -142,6 +170,10 @@ std::vector<ParamSpec> attentionParams() {
        .help = "keys per loop step (0: by head_dim)", .min = 0, .max = 256},
       {.name = "dtype", .type = T::Choice, .defaultValue = "bf16", .help = "Q, K, V, O type",
        .choices = {"bf16", "f16"}},
+      {.name = "row_groups", .type = T::Int, .defaultValue = "0",
+       .help = "independent row groups per program sharing each K/V block, whose softmax "
+               "overlaps the other groups' MMAs (0: by target and head_dim)",
+       .min = 0, .max = 4},
   };
 }
 
@@ -163,9 +195,11 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
   if (headDim <= 128) {
     // wgmma (sm_90a) reads K, V and Q from shared memory without fragments
     // in registers: 128x64 tiles fit without spills and are the fastest
-    // (bench/RESULTS.md, session 4). Two slots keep two programs per SM.
+    // (bench/RESULTS.md, session 4). Two slots keep two programs per SM;
+    // two row groups of 64 overlap one group's softmax with the other's
+    // MMAs (+3-6 %; at d = 64 they cost 1-4 %).
     if (target.wgmma && !heavyScores)
-      return AttentionSchedule{128, 64, 4, true, 2};
+      return AttentionSchedule{128, 64, 4, true, 2, /*rowGroups=*/2};
     // mma.sync: 32 query rows per warp with Q in shared memory
     // (FlashAttention-2's shape); the heavy variants keep 64 rows per
     // program. Three K/V slots: +11-13 % causal, +1 % otherwise.
@@ -181,6 +215,7 @@ AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedu
   cfg.blockM = params.getInt("block_m") ? params.getInt("block_m") : schedule.blockM;
   cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : schedule.blockN;
   cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
+  cfg.rowGroups = params.getInt("row_groups") ? params.getInt("row_groups") : schedule.rowGroups;
   return cfg;
 }
 

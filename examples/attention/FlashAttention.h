@@ -38,6 +38,8 @@ struct AttentionConfig {
   int64_t blockN = 64;   ///< keys per loop step
   DType dtype = DType::BF16;
   int64_t group = 1;     ///< query heads per key/value head (GQA; MQA: all)
+  /// Row groups per program that share each K/V block (blockM divisible).
+  int64_t rowGroups = 1;
   /// Softmax scale; 0 means 1/sqrt(headDim).
   double scale = 0;
   double softmaxScale() const;
@@ -110,6 +112,7 @@ struct AttentionSchedule {
   int64_t blockM, blockN, warps;
   bool qInShared;
   int64_t stages = 2; ///< ring slots for K and V (tilec --pipeline-stages)
+  int64_t rowGroups = 1; ///< AttentionConfig::rowGroups
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.

@@ -70,11 +70,14 @@ struct StagedOperand {
 };
 
 /// A tile.load_block of a loop body streamed into a ring of shared-memory
-/// slots by cp.async, `stages - 1` iterations ahead of the tile.dot that reads
-/// it as its B operand (through reshapes of unit dimensions and a transpose).
+/// slots by cp.async, `stages - 1` iterations ahead of the tile.dots that read
+/// it as their B operand (through reshapes of unit dimensions and a
+/// transpose). The first reader waits for the block; the others read the
+/// same slot.
 struct Stream {
   tile::LoadBlockOp load;
-  tile::DotOp dot;
+  SmallVector<tile::DotOp> readers; ///< in program order
+  bool reads(tile::DotOp dot) const { return llvm::is_contained(readers, dot); }
   int64_t rows, cols;   ///< the block as rows x cols (unit dimensions dropped)
   int64_t pitch;        ///< elements between rows in a slot (cols + 16 bytes)
   bool kContiguous;     ///< the dot reads the block transposed
@@ -227,6 +230,10 @@ private:
   /// After this thread's cp.async copies have landed: makes them visible to
   /// the async proxy (wgmma reads shared memory through it).
   void fenceProxyAsync();
+  /// If `value` is the result of a dot whose wgmma group may still run:
+  /// waits for that group (and the older ones) and pins their results.
+  void waitForWgmma(Value value);
+  void waitForAllWgmma();
   StagedOperand stage(const TileRegs &tile, Type element);
   /// The B fragment (k16 x n8) whose first element for this lane is at
   /// `first` + `offset`.
@@ -343,12 +350,23 @@ private:
   /// load as usual), the ops it replaced, and the ring area.
   std::optional<StreamingLoop> streaming;
   std::optional<RingHandoff> handoff;
+  /// This iteration's slot of each stream (by its load), once its first
+  /// reader waited for it.
+  DenseMap<Operation *, StagedOperand> awaitedSlots;
   DenseSet<Operation *> streamedOps;
   int64_t ringBytes = 0;
   bool aInShared;
   int64_t minBlocksPerSM;
   /// Dots that qualify run as wgmma (sm_90a).
   bool wgmma;
+  /// wgmma groups committed and not waited for, oldest first: the dot's
+  /// result and the group's number (of wgmmaGroups committed so far).
+  struct PendingWgmma {
+    Value result;
+    int64_t group;
+  };
+  SmallVector<PendingWgmma> pendingWgmma;
+  int64_t wgmmaGroups = 0;
   DenseMap<Value, StagedOperand> resident;
   /// Resident operands copied by cp.async that no one has waited for yet
   /// (and whether one of them is read by wgmma).

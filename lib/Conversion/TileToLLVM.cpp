@@ -354,6 +354,12 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
 
 LogicalResult KernelLowering::lower(Operation *op) {
   loc = op->getLoc();
+  // A dot's wgmma result is waited for where it is first read (ops with
+  // regions and terminators may read anything: everything is waited for).
+  if (op->getNumRegions() || op->hasTrait<OpTrait::IsTerminator>())
+    waitForAllWgmma();
+  for (Value operand : op->getOperands())
+    waitForWgmma(operand);
   if (auto load = dyn_cast<tile::LoadBlockOp>(op); load && copyToResident(load))
     return success();
   if (failed(lowerOp(op)))
@@ -696,6 +702,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
         if (streamed) {
           streaming->iv = iv;
           streaming->slot = args.back();
+          awaitedSlots.clear();
           args = args.drop_back();
         }
         bindFlattened(op.getRegionIterArgs(), args);
@@ -709,6 +716,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
             status = failure();
             break;
           }
+        waitForAllWgmma();
         SmallVector<Value> yielded =
             succeeded(status) ? flatten(body.getTerminator()->getOperands(), carried)
                               : SmallVector<Value>(args);

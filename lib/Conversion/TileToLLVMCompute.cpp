@@ -221,11 +221,20 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   LinearLayout aLayout = layouts.dotOperandA(m, n, k);
   const Stream *stream = nullptr;
   for (const Stream &s : streaming ? ArrayRef<Stream>(streaming->streams) : ArrayRef<Stream>())
-    if (s.dot == op)
+    if (s.reads(op))
       stream = &s;
+  std::optional<StagedOperand> streamed;
+  if (stream) {
+    // The first reader waits for this iteration's block; later ones share it.
+    auto [it, first] = awaitedSlots.try_emplace(
+        const_cast<tile::LoadBlockOp &>(stream->load).getOperation(), StagedOperand{});
+    if (first)
+      it->second = awaitStream(*stream);
+    streamed = it->second;
+  }
   // B streamed into wgmma's layout: the whole dot is wgmma.
   if (stream && stream->swizzled)
-    return lowerDotWgmma(op, awaitStream(*stream));
+    return lowerDotWgmma(op, *streamed);
 
   auto residentA = resident.find(op.getA());
   if (residentA != resident.end() && residentA->second.swizzled)
@@ -238,7 +247,7 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   std::optional<TileRegs> bRegs;
   std::optional<StagedOperand> staged;
   if (stream)
-    staged = awaitStream(*stream);
+    staged = streamed;
   else if (const TileRegs &bSource = tiles[op.getB()];
            bSource.splat || bSource.layout == bLayout ||
            tilec::registerLocalMove(bSource.layout, bLayout, [](const Coords &c) { return c; }))

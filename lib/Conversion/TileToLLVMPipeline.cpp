@@ -36,11 +36,12 @@ static SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
 /// memory: row-major with rows padded by 16 bytes (conflict-free ldmatrix;
 /// the padding stagedShape gives staged operands), or in wgmma's swizzled
 /// layout (StagedOperand::swizzled), whose 128-byte rows need no padding.
-static Stream blockCopy(tile::LoadBlockOp load, tile::DotOp dot, ArrayRef<int64_t> dims,
-                        bool kContiguous, ArrayRef<Operation *> views, bool swizzled) {
+static Stream blockCopy(tile::LoadBlockOp load, ArrayRef<tile::DotOp> readers,
+                        ArrayRef<int64_t> dims, bool kContiguous, ArrayRef<Operation *> views,
+                        bool swizzled) {
   Stream s;
   s.load = load;
-  s.dot = dot;
+  s.readers.assign(readers.begin(), readers.end());
   s.rows = dims[0];
   s.cols = dims[1];
   s.pitch = swizzled ? dims[1] : dims[1] + 8;
@@ -124,26 +125,38 @@ SmallVector<Stream> KernelLowering::findStreams(scf::ForOp loop) {
       views.push_back(user);
       value = user->getResult(0);
     }
-    if (!value.hasOneUse())
+    // Every user is a dot of the body reading the block as its B operand
+    // (two when the program's rows are split into groups that share K and V).
+    SmallVector<tile::DotOp> readers;
+    bool onlyDots = !value.use_empty() && cast<RankedTensorType>(value.getType()).getRank() == 2;
+    for (OpOperand &use : value.getUses()) {
+      auto dot = dyn_cast<tile::DotOp>(use.getOwner());
+      onlyDots &= dot && dot->getBlock() == body && use.getOperandNumber() == 1;
+      if (onlyDots)
+        readers.push_back(dot);
+    }
+    if (!onlyDots)
       continue;
-    auto dot = dyn_cast<tile::DotOp>(*value.getUsers().begin());
-    if (!dot || dot->getBlock() != body || dot.getB() != value ||
-        cast<RankedTensorType>(value.getType()).getRank() != 2)
-      continue;
-    // Only blocks the dot would stage anyway (not ones already in its layout).
-    int64_t m = dot.getType().getDimSize(0), n = dot.getType().getDimSize(1);
-    int64_t k = dot.getA().getType().getDimSize(1);
+    llvm::sort(readers, [](tile::DotOp x, tile::DotOp y) { return x->isBeforeInBlock(y); });
+    // Only blocks the dots would stage anyway (not ones already in their layout).
+    bool staged = true, allWgmma = true;
     const LinearLayout *bLayout = layouts.lookup(value);
-    LinearLayout wanted = layouts.dotOperandB(m, n, k);
-    if (!bLayout || *bLayout == wanted ||
-        tilec::registerLocalMove(*bLayout, wanted, [](const Coords &c) { return c; }))
+    for (tile::DotOp dot : readers) {
+      int64_t m = dot.getType().getDimSize(0), n = dot.getType().getDimSize(1);
+      int64_t k = dot.getA().getType().getDimSize(1);
+      LinearLayout wanted = layouts.dotOperandB(m, n, k);
+      staged &= bLayout && *bLayout != wanted &&
+                !tilec::registerLocalMove(*bLayout, wanted, [](const Coords &c) { return c; });
+      allWgmma &= wgmmaShape(dot);
+    }
+    if (!staged)
       continue;
 
-    bool swizzled = wgmmaShape(dot) && swizzleFits(dims[0], dims[1]);
-    streams.push_back(blockCopy(load, dot, dims, transposed, views, swizzled));
+    bool swizzled = allWgmma && swizzleFits(dims[0], dims[1]);
+    streams.push_back(blockCopy(load, readers, dims, transposed, views, swizzled));
   }
   llvm::sort(streams, [](const Stream &x, const Stream &y) {
-    return x.dot->isBeforeInBlock(y.dot);
+    return x.readers.front()->isBeforeInBlock(y.readers.front());
   });
   int64_t offset = 0;
   for (Stream &s : streams) {
@@ -393,7 +406,7 @@ bool KernelLowering::copyToResident(tile::LoadBlockOp load) {
                                                                       value.use_end())) ||
                    !swizzleFits(dims[0], dims[1])))
     return false;
-  Stream s = blockCopy(load, tile::DotOp(), dims, /*kContiguous=*/false, views, swizzled);
+  Stream s = blockCopy(load, {}, dims, /*kContiguous=*/false, views, swizzled);
   if (!coversWholeRows(s))
     return false;
 

@@ -20,9 +20,12 @@
 //   (accumulator and A registers pinned: computed before the fence)
 //   wgmma.fence
 //   wgmma.mma_async per 64-row half and k16 step, chained on the accumulator
-//   wgmma.commit_group; wgmma.wait_group 0
+//   wgmma.commit_group
+// and where the result is first read (or at the end of the loop body):
+//   wgmma.wait_group N (N: groups committed since, which may keep running)
 //   (accumulators pinned: read only after the wait)
-// so the slot it read is free again when the next barrier is passed.
+// so the math between a dot and the first use of its result overlaps it,
+// and every slot read in an iteration is free again at the next one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,7 +51,7 @@ bool KernelLowering::wgmmaReady(tile::DotOp dot) {
   if (!wgmmaShape(dot) || !loop || loop->getParentOfType<scf::ForOp>())
     return false;
   for (const Stream &s : findStreams(loop))
-    if (s.dot == dot)
+    if (s.reads(dot))
       return s.swizzled;
   return false;
 }
@@ -218,10 +221,31 @@ LogicalResult KernelLowering::lowerDotWgmma(tile::DotOp op, const StagedOperand 
   }
   inlineAsm(TypeRange{}, ValueRange{}, "wgmma.commit_group.sync.aligned;", "",
             /*sideEffects=*/true);
-  inlineAsm(TypeRange{}, ValueRange{}, "wgmma.wait_group.sync.aligned 0;", "",
-            /*sideEffects=*/true);
-  tiles[op] = TileRegs{accLayout, pinRegisters(out), {}};
+  // Waited for at the first read of the result (lower()), so the math in
+  // between overlaps the MMAs.
+  tiles[op] = TileRegs{accLayout, out, {}};
+  pendingWgmma.push_back({op.getResult(), ++wgmmaGroups});
   return success();
+}
+
+void KernelLowering::waitForWgmma(Value value) {
+  auto it = llvm::find_if(pendingWgmma, [&](const PendingWgmma &p) { return p.result == value; });
+  if (it == pendingWgmma.end())
+    return;
+  // Groups complete in order: at most (newer groups) may still run.
+  int64_t newer = wgmmaGroups - it->group;
+  inlineAsm(TypeRange{}, ValueRange{}, "wgmma.wait_group.sync.aligned " + std::to_string(newer) + ";",
+            "", /*sideEffects=*/true);
+  for (auto done = pendingWgmma.begin(); done != std::next(it); ++done) {
+    TileRegs &t = tiles[done->result];
+    t.regs = pinRegisters(t.regs);
+  }
+  pendingWgmma.erase(pendingWgmma.begin(), std::next(it));
+}
+
+void KernelLowering::waitForAllWgmma() {
+  if (!pendingWgmma.empty())
+    waitForWgmma(pendingWgmma.back().result);
 }
 
 } // namespace tilec::lowering

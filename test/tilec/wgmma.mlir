@@ -2,11 +2,15 @@
 // warpgroup MMAs (wgmma.mma_async), reading K, V (and Q when it is resident)
 // through 128-byte-swizzle descriptors; sm_80 and --wgmma=false keep mma.sync.
 
-// d = 128 (Q resident, 128x64 tiles by default on sm_90a): S = Q·Kᵀ with
-// both operands in shared memory (m64n64k16, no transposes), O += P·V with P from registers and V
-// transposed (m64n128k16, trans-b 1). Every slot is fenced into the async
-// proxy between its cp.async wait and the barrier that publishes it; each dot
-// is fenced, committed and waited for.
+// d = 128 (Q resident, 128x64 tiles in two row groups of 64 by default on
+// sm_90a): S = Q·Kᵀ with both operands in shared memory (m64n64k16, no
+// transposes), O += P·V with P from registers and V transposed (m64n128k16,
+// trans-b 1). Every slot is fenced into the async proxy between its cp.async
+// wait and the barrier that publishes it. Each dot is one commit group,
+// waited for where its result is first read: both groups' Q·Kᵀ are issued,
+// group 0's scores are waited for with one group still running (wait 1), its
+// P·V is issued before group 1's scores are waited for (wait 1 again), and
+// the iteration ends with everything waited for (wait 0).
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=D128 < %t.ptx
 // D128: cp.async.wait_group 1;
@@ -17,10 +21,19 @@
 // D128: wgmma.fence.sync.aligned;
 // D128: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{.*}}}, da, db, p, 1, 1, 0, 0;
 // D128: wgmma.commit_group.sync.aligned;
-// D128-NEXT: // end inline asm
-// D128-NEXT: // begin inline asm
-// D128-NEXT: wgmma.wait_group.sync.aligned 0;
+// D128: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{.*}}}, da, db, p, 1, 1, 0, 0;
+// D128: wgmma.commit_group.sync.aligned;
+// D128-NOT: wgmma.mma_async
+// D128: wgmma.wait_group.sync.aligned 1;
+// D128-NOT: wgmma.wait_group
 // D128: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, db, p, 1, 1, 1;
+// D128: wgmma.commit_group.sync.aligned;
+// D128-NOT: wgmma.mma_async
+// D128: wgmma.wait_group.sync.aligned 1;
+// D128: wgmma.mma_async.sync.aligned.m64n128k16
+// D128: wgmma.commit_group.sync.aligned;
+// D128-NOT: wgmma.mma_async
+// D128: wgmma.wait_group.sync.aligned 0;
 // No operand fragment goes through registers by ldmatrix, no mma.sync.
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.ptx
 // NOSYNC-NOT: ldmatrix
@@ -52,3 +65,15 @@
 // Eight warps are two warpgroups: not covered yet, mma.sync.
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --num-warps=8 --emit=ptx -o %t.w8.ptx
 // RUN: FileCheck %s --check-prefix=SYNC < %t.w8.ptx
+
+// One row group: each dot's result is read right after it, so it is waited
+// for at once.
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --set row_groups=1 --emit=ptx -o %t.g1.ptx
+// RUN: FileCheck %s --check-prefix=G1 < %t.g1.ptx
+// G1-NOT: wgmma.wait_group.sync.aligned 1;
+// G1: wgmma.commit_group.sync.aligned;
+// G1-NEXT: // end inline asm
+// G1-NEXT: // begin inline asm
+// G1-NEXT: wgmma.wait_group.sync.aligned 0;
+// RUN: not tilec --kernel=flash_attention_fwd --set row_groups=3 --emit=tile 2>&1 | FileCheck %s --check-prefix=BADGROUPS
+// BADGROUPS: error: row_groups = 3 must split block_m = 128 into groups of a multiple of 16 rows

@@ -118,6 +118,9 @@ std::vector<Case> allCases() {
   // A window narrower than a block, and one wider than the sequence.
   cases.push_back({"flash_attention_fwd_sliding_window", {"window=5", "block_n=16"}, {"seq_q=90", "seq_k=90"}});
   cases.push_back({"flash_attention_fwd_sliding_window", {"window=500"}, {"seq_q=90", "seq_k=120"}});
+  // Row groups sharing each K/V block (the sm_90a schedule at d = 128).
+  cases.push_back({"flash_attention_fwd_causal", {"row_groups=2"}, {"seq_q=150", "seq_k=290"}});
+  cases.push_back({"flash_attention_fwd_alibi", {"block_m=64", "row_groups=4"}, {"heads=3", "seq_q=70", "seq_k=100"}});
   return cases;
 }
 
