@@ -220,6 +220,19 @@ private:
   /// swizzled resident copy or from registers, accumulators in registers
   /// (the same layout as mma.sync's), waited for before returning.
   LogicalResult lowerDotWgmma(tile::DotOp op, const StagedOperand &bSmem);
+  /// A wgmma operand: a shared-memory descriptor plus a byte offset, or (A
+  /// only) four 32-bit words of registers.
+  struct WgmmaOperand {
+    Value descriptor;
+    int64_t offset = 0;
+    SmallVector<Value> words;
+  };
+  /// One `instruction` (wgmma.mma_async...m64nNk16...) adding A·B to `acc`
+  /// (`accCount` f32 per thread; empty: the sum starts at zero); returns the
+  /// new accumulators.
+  SmallVector<Value> issueWgmma(StringRef instruction, int64_t accCount, ArrayRef<Value> acc,
+                                const WgmmaOperand &a, const WgmmaOperand &bOperand,
+                                bool transposeB);
   /// The 64-bit wgmma shared-memory descriptor of `base` with 128-byte
   /// swizzle and the given leading / stride byte offsets.
   Value matrixDescriptor(Value base, int64_t leadingBytes, int64_t strideBytes);

@@ -111,6 +111,60 @@ static int64_t swizzledOffset(int64_t rows, int64_t row, int64_t col, int64_t el
   return (col / perBlock) * rows * 128 + row * 128 + (col % perBlock) * elementBytes;
 }
 
+SmallVector<Value> KernelLowering::issueWgmma(StringRef instruction, int64_t accCount,
+                                              ArrayRef<Value> acc, const WgmmaOperand &a,
+                                              const WgmmaOperand &bOperand, bool transposeB) {
+  // Operands: the accumulators ($0..), A (a descriptor or four words), the B
+  // descriptor, scale-d, then the accumulators again (tied) unless the sum
+  // starts at zero (scale-d = 0). A step's descriptors are its tile's plus an
+  // immediate added inside the asm, so only the tiles' descriptors stay live
+  // (LLVM would hoist every loop-invariant step descriptor of A out of the
+  // loop and keep them all in registers).
+  SmallVector<Value> operands;
+  std::string constraints, accList, aText, prelude;
+  for (int64_t i = 0; i < accCount; ++i) {
+    accList += (i ? ", $" : "$") + std::to_string(i);
+    constraints += "=f,";
+  }
+  int64_t next = accCount;
+  auto addDescriptor = [&](const WgmmaOperand &operand, StringRef name) {
+    operands.push_back(operand.descriptor);
+    constraints += "l,";
+    prelude += "add.s64 " + name.str() + ", $" + std::to_string(next++) + ", " +
+               std::to_string(operand.offset >> 4) + ";\n";
+  };
+  if (a.descriptor) {
+    addDescriptor(a, "da");
+    aText = "da";
+  } else {
+    for (Value word : a.words) {
+      operands.push_back(word);
+      aText += (aText.empty() ? "{$" : ", $") + std::to_string(next++);
+      constraints += "r,";
+    }
+    aText += "}";
+  }
+  addDescriptor(bOperand, "db");
+  operands.push_back(constI32(acc.empty() ? 0 : 1));
+  constraints += "r";
+  prelude += "setp.ne.b32 p, $" + std::to_string(next++) + ", 0;\n";
+  // imm-scale-a, imm-scale-b, then the transposes (none for A in registers).
+  std::string text = "{\n.reg .pred p;\n.reg .b64 da, db;\n" + prelude + instruction.str() +
+                     " {" + accList + "}, " + aText + ", db, p, 1, 1" +
+                     (a.descriptor ? ", 0" : "") + (transposeB ? ", 1;\n}" : ", 0;\n}");
+  for (int64_t i = 0; i < static_cast<int64_t>(acc.size()); ++i) {
+    operands.push_back(acc[i]);
+    constraints += "," + std::to_string(i);
+  }
+  Type result = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(accCount, b.getF32Type()));
+  Value mma = inlineAsm(result, operands, text, constraints, /*sideEffects=*/true).getResult(0);
+  SmallVector<Value> sums;
+  for (int64_t i = 0; i < accCount; ++i)
+    sums.push_back(LLVM::ExtractValueOp::create(b, loc, mma, ArrayRef<int64_t>{i}));
+  return sums;
+}
+
 LogicalResult KernelLowering::lowerDotWgmma(tile::DotOp op, const StagedOperand &bSmem) {
   Type element = op.getA().getType().getElementType();
   int64_t m = op.getType().getDimSize(0), n = op.getType().getDimSize(1);
@@ -148,76 +202,30 @@ LogicalResult KernelLowering::lowerDotWgmma(tile::DotOp op, const StagedOperand 
   Value bDesc = bKMajor ? matrixDescriptor(bSmem.base, 16, 1024)
                         : matrixDescriptor(bSmem.base, bSmem.rows * 128, 1024);
   Value aDesc = aSmem ? matrixDescriptor(aSmem->base, 16, 1024) : Value();
-  std::string type = element.isBF16() ? "bf16" : "f16";
-  std::string shape = "m64n" + std::to_string(n) + "k16";
-  Type f32 = b.getF32Type();
-  Type result = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                 SmallVector<Type>(accPerHalf, f32));
-  SmallVector<Value> out(halves * accPerHalf);
+  std::string instruction = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
+                            "k16.f32." + (element.isBF16() ? "bf16.bf16" : "f16.f16");
+  int64_t kBits = llvm::Log2_64(kSteps);
+  SmallVector<Value> out;
   for (int64_t half = 0; half < halves; ++half) {
-    SmallVector<Value> chain(acc.empty() ? ArrayRef<Value>()
-                                         : ArrayRef<Value>(acc).slice(half * accPerHalf,
-                                                                      accPerHalf));
+    SmallVector<Value> chain;
+    if (!acc.empty())
+      chain.assign(acc.begin() + half * accPerHalf, acc.begin() + (half + 1) * accPerHalf);
     for (int64_t step = 0; step < kSteps; ++step) {
-      bool accumulate = !chain.empty();
-      // Operands: accumulators ($0..), A (descriptor or 4 words), the B
-      // descriptor, scale-d, then the accumulators again (tied) when
-      // accumulating. A step's descriptors are the tile's plus an immediate
-      // added inside the asm, so only the tiles' descriptors stay live (LLVM
-      // would hoist every loop-invariant step descriptor of A out of the
-      // loop and keep them all in registers).
-      SmallVector<Value> operands;
-      std::string constraints, accList;
-      for (int64_t i = 0; i < accPerHalf; ++i) {
-        accList += (i ? ", $" : "$") + std::to_string(i);
-        constraints += "=f,";
-      }
-      int64_t next = accPerHalf;
-      std::string aOperand, prelude;
+      WgmmaOperand a;
       if (aSmem) {
-        int64_t offset = swizzledOffset(aSmem->rows, 64 * half, 16 * step, elementBytes);
-        operands.push_back(aDesc);
-        constraints += "l,";
-        prelude += "add.s64 da, $" + std::to_string(next++) + ", " +
-                   std::to_string(offset >> 4) + ";\n";
-        aOperand = "da";
+        a.descriptor = aDesc;
+        a.offset = swizzledOffset(aSmem->rows, 64 * half, 16 * step, elementBytes);
       } else {
-        int64_t kBits = llvm::Log2_64(kSteps);
-        int64_t base = (step << 2) | (half << (2 + kBits));
-        aOperand = "{";
-        for (int64_t i = 0; i < 4; ++i) {
-          operands.push_back(aWords[base + i]);
-          aOperand += (i ? ", $" : "$") + std::to_string(next++);
-          constraints += "r,";
-        }
-        aOperand += "}";
+        int64_t first = (step << 2) | (half << (2 + kBits));
+        a.words.assign(aWords.begin() + first, aWords.begin() + first + 4);
       }
-      int64_t bOffset = bKMajor ? swizzledOffset(bSmem.rows, 0, 16 * step, elementBytes)
+      WgmmaOperand bOperand;
+      bOperand.descriptor = bDesc;
+      bOperand.offset = bKMajor ? swizzledOffset(bSmem.rows, 0, 16 * step, elementBytes)
                                 : 16 * step * 128;
-      operands.push_back(bDesc);
-      constraints += "l,";
-      prelude += "add.s64 db, $" + std::to_string(next++) + ", " + std::to_string(bOffset >> 4) +
-                 ";\n";
-      operands.push_back(constI32(accumulate ? 1 : 0));
-      constraints += "r";
-      prelude += "setp.ne.b32 p, $" + std::to_string(next++) + ", 0;\n";
-      std::string text = "{\n.reg .pred p;\n.reg .b64 da, db;\n" + prelude +
-                         "wgmma.mma_async.sync.aligned." + shape + ".f32." + type + "." + type +
-                         " {" + accList + "}, " + aOperand + ", db, p, 1, 1" +
-                         (aSmem ? ", 0" : "") + (bKMajor ? ", 0;\n}" : ", 1;\n}");
-      if (accumulate) {
-        for (int64_t i = 0; i < accPerHalf; ++i) {
-          operands.push_back(chain[i]);
-          constraints += "," + std::to_string(i);
-        }
-      }
-      Value mma = inlineAsm(result, operands, text, constraints, /*sideEffects=*/true)
-                      .getResult(0);
-      chain.clear();
-      for (int64_t i = 0; i < accPerHalf; ++i)
-        chain.push_back(LLVM::ExtractValueOp::create(b, loc, mma, ArrayRef<int64_t>{i}));
+      chain = issueWgmma(instruction, accPerHalf, chain, a, bOperand, /*transposeB=*/!bKMajor);
     }
-    std::copy(chain.begin(), chain.end(), out.begin() + half * accPerHalf);
+    out.append(chain.begin(), chain.end());
   }
   inlineAsm(TypeRange{}, ValueRange{}, "wgmma.commit_group.sync.aligned;", "",
             /*sideEffects=*/true);
