@@ -22,7 +22,10 @@ for kernel in flash_attention_fwd flash_attention_fwd_causal; do
   else
     "$tilec" --kernel=$kernel --set head_dim=128 --assume-aligned --arch=sm_80 --emit=ptx -o "$root/out/$kernel.ptx"
   fi
-  echo "   PTX and launch metadata: out/$kernel.ptx, out/$kernel.json"
+  # Hopper (H100/H200): the same kernel with wgmma.
+  "$tilec" --kernel=$kernel --set head_dim=128 --arch=sm_90a --emit=ptx -o "$root/out/$kernel.sm_90a.ptx"
+  echo "   PTX and launch metadata: out/$kernel.ptx, out/$kernel.json (sm_80);" \
+    "out/$kernel.sm_90a.ptx, out/$kernel.sm_90a.json (sm_90a, wgmma)"
   "$tilec" --kernel=$kernel --set head_dim=128 --assume-aligned --export-case="$root/out/case-$kernel" \
     --size batch=2 --size heads=2 --size seq_q=200 --size seq_k=177 >/dev/null
   "$build/bin/tilec-run-case" "$root/out/case-$kernel" || [ $? -eq 77 ]
