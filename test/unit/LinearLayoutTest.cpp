@@ -1,7 +1,8 @@
 //===- LinearLayoutTest.cpp - layouts, checked element by element ---------===//
 //
 // The mma fragment layouts are compared with the tables of the PTX ISA for
-// mma.sync m16n8k16 (every lane, every register); blocked layouts are checked
+// mma.sync m16n8k16 and wgmma m64nNk16 (every lane, every register); blocked
+// layouts are checked
 // to place every element; the moves that FlashAttention relies on (P from
 // the accumulator straight into operand A, row statistics broadcast back
 // onto the accumulator) are checked to be register-local.
@@ -32,6 +33,28 @@ TEST(LinearLayout, MmaAccumulatorMatchesPtxFragmentTable) {
             EXPECT_EQ(acc.apply(i, lane, w), want) << "lane " << lane << " reg " << i;
           }
       EXPECT_TRUE(acc.coversShape());
+    }
+}
+
+TEST(LinearLayout, FourWarpAccumulatorIsTheWgmmaFragment) {
+  // The wgmma path (sm_90a) keeps mma.sync's accumulator layout: with 4 warps
+  // along M it must be wgmma's m64nN fragment in each 64-row half, registers
+  // of half h after those of half h - 1. PTX ISA, wgmma D fragment: register
+  // i of thread t holds row 16 (t / 32) + (t % 32) / 4 + 8 ((i % 4) / 2),
+  // column 8 (i / 4) + 2 (t % 4) + i % 2.
+  for (int64_t m : {64, 128, 256})
+    for (int64_t n : {32, 64, 128}) {
+      LinearLayout acc = LinearLayout::mmaAccumulator(m, n, 4, 1);
+      int64_t perHalf = n / 2;
+      ASSERT_EQ(acc.numRegs(), perHalf * (m / 64));
+      for (int64_t reg = 0; reg < acc.numRegs(); ++reg)
+        for (int64_t t = 0; t < 128; ++t) {
+          int64_t half = reg / perHalf, i = reg % perHalf;
+          Coords want = {64 * half + 16 * (t / 32) + (t % 32) / 4 + 8 * ((i % 4) / 2),
+                         8 * (i / 4) + 2 * (t % 4) + i % 2};
+          EXPECT_EQ(acc.apply(reg, t % 32, t / 32), want)
+              << m << "x" << n << " thread " << t << " reg " << reg;
+        }
     }
 }
 
