@@ -363,9 +363,9 @@ private:
   /// load as usual), the ops it replaced, and the ring area.
   std::optional<StreamingLoop> streaming;
   std::optional<RingHandoff> handoff;
-  /// This iteration's slot of each stream (by its load), once its first
+  /// This iteration's slot of each stream of `streaming`, once its first
   /// reader waited for it.
-  DenseMap<Operation *, StagedOperand> awaitedSlots;
+  DenseMap<const Stream *, StagedOperand> awaitedSlots;
   DenseSet<Operation *> streamedOps;
   int64_t ringBytes = 0;
   bool aInShared;
@@ -381,9 +381,8 @@ private:
   SmallVector<PendingWgmma> pendingWgmma;
   int64_t wgmmaGroups = 0;
   DenseMap<Value, StagedOperand> resident;
-  /// Resident operands copied by cp.async that no one has waited for yet
-  /// (and whether one of them is read by wgmma).
-  bool residentInFlight = false, residentSwizzled = false;
+  /// Resident operands copied by cp.async that no one has waited for yet.
+  bool residentInFlight = false;
   int64_t residentBytes = 0;
   /// Start offsets of the resident (false) and ring (true) areas, patched
   /// once the scratch size is known.

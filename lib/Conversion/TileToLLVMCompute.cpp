@@ -226,8 +226,7 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   std::optional<StagedOperand> streamed;
   if (stream) {
     // The first reader waits for this iteration's block; later ones share it.
-    auto [it, first] = awaitedSlots.try_emplace(
-        const_cast<tile::LoadBlockOp &>(stream->load).getOperation(), StagedOperand{});
+    auto [it, first] = awaitedSlots.try_emplace(stream, StagedOperand{});
     if (first)
       it->second = awaitStream(*stream);
     streamed = it->second;
@@ -336,6 +335,21 @@ static bool onlyAlong(const Coords &basis, int64_t axis) {
 
 static bool touches(const Coords &basis, int64_t axis) { return basis[axis] != 0; }
 
+/// The bits of `bases` (lanes or warps) that walk along `axis`; nullopt when
+/// one of them walks along another dimension as well.
+static std::optional<std::vector<int64_t>> bitsAlong(const std::vector<Coords> &bases,
+                                                     int64_t axis) {
+  std::vector<int64_t> bits;
+  for (size_t bit = 0; bit < bases.size(); ++bit) {
+    if (!touches(bases[bit], axis))
+      continue;
+    if (!onlyAlong(bases[bit], axis))
+      return std::nullopt;
+    bits.push_back(bit);
+  }
+  return bits;
+}
+
 LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
   TileRegs src = tiles[op.getSrc()];
   const LinearLayout &l = src.layout;
@@ -380,14 +394,12 @@ LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
   }
 
   // Lanes: butterfly shuffles over the lane bits along the axis.
-  for (size_t bit = 0; bit < l.lanes().size(); ++bit) {
-    const Coords &basis = l.lanes()[bit];
-    if (!touches(basis, axis))
-      continue;
-    if (!onlyAlong(basis, axis))
-      return op.emitError("the GPU lowering cannot reduce this layout (mixed lane bases)");
-    if (element.getIntOrFloatBitWidth() != 32)
-      return op.emitError("the GPU lowering shuffles 32-bit values only, got ") << element;
+  std::optional<std::vector<int64_t>> laneAxisBits = bitsAlong(l.lanes(), axis);
+  if (!laneAxisBits)
+    return op.emitError("the GPU lowering cannot reduce this layout (mixed lane bases)");
+  if (!laneAxisBits->empty() && element.getIntOrFloatBitWidth() != 32)
+    return op.emitError("the GPU lowering shuffles 32-bit values only, got ") << element;
+  for (int64_t bit : *laneAxisBits) {
     for (Value &v : values) {
       Value shuffled = NVVM::ShflOp::create(b, loc, element, constI32(-1), v,
                                             constI32(int64_t{1} << bit), constI32(31),
@@ -397,15 +409,10 @@ LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
   }
 
   // Warps: partial results meet in shared memory.
-  std::vector<int64_t> warpAxisBits;
-  for (size_t bit = 0; bit < l.warps().size(); ++bit) {
-    const Coords &basis = l.warps()[bit];
-    if (!touches(basis, axis))
-      continue;
-    if (!onlyAlong(basis, axis))
-      return op.emitError("the GPU lowering cannot reduce this layout (mixed warp bases)");
-    warpAxisBits.push_back(bit);
-  }
+  std::optional<std::vector<int64_t>> warpBits = bitsAlong(l.warps(), axis);
+  if (!warpBits)
+    return op.emitError("the GPU lowering cannot reduce this layout (mixed warp bases)");
+  const std::vector<int64_t> &warpAxisBits = *warpBits;
   if (!warpAxisBits.empty()) {
     int64_t groups = int64_t{1} << warpAxisBits.size();
     int64_t outElems = std::max<int64_t>(1, sliced.numElements());

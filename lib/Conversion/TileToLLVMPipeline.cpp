@@ -421,7 +421,6 @@ bool KernelLowering::copyToResident(tile::LoadBlockOp load) {
   issueStreamRows(s, offsets, base, /*enabled=*/constBool(true));
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
   residentInFlight = true;
-  residentSwizzled |= swizzled;
   streamedOps.insert(views.begin(), views.end());
   resident[value] = StagedOperand{base, /*kContiguous=*/false, s.pitch, swizzled, s.rows};
   return true;
@@ -431,7 +430,7 @@ void KernelLowering::awaitResident(int64_t youngerGroups) {
   if (!residentInFlight)
     return;
   NVVM::CpAsyncWaitGroupOp::create(b, loc, static_cast<int32_t>(youngerGroups));
-  if (residentSwizzled)
+  if (llvm::any_of(resident, [](const auto &entry) { return entry.second.swizzled; }))
     fenceProxyAsync();
   barrier();
   residentInFlight = false;
