@@ -119,6 +119,8 @@ cl::opt<bool> wgmma(
              "the rest stays mma.sync. Default: on for sm_90a; --wgmma=false keeps "
              "mma.sync everywhere"),
     cl::init(true), cl::cat(category));
+/// Whether dots run as wgmma where they fit (--wgmma, on sm_90a only).
+bool useWgmma() { return wgmma && arch == "sm_90a"; }
 cl::opt<std::string> dumpDir("dump-ir-dir",
                              cl::desc("Write the IR after every GPU pipeline pass into DIR"),
                              cl::value_desc("DIR"), cl::init(""), cl::cat(category));
@@ -188,7 +190,7 @@ const KernelDef *lookupKernel(Params &params) {
     return nullptr;
   }
   params = Params(def->params);
-  params.setTarget(TargetInfo{arch, wgmma && arch == "sm_90a"});
+  params.setTarget(TargetInfo{arch, useWgmma()});
   for (const std::string &assignment : settings) {
     if (std::string error = params.setAssignment(def->params, assignment); !error.empty()) {
       printError(fmt::format("kernel '{}': {}", def->name, error));
@@ -320,7 +322,7 @@ bool validTarget(GpuTarget &target) {
     printError(fmt::format("--wgmma needs --arch=sm_90a (got {})", arch.getValue()));
     return false;
   }
-  target.wgmma = wgmma && arch == "sm_90a";
+  target.wgmma = useWgmma();
   return true;
 }
 
