@@ -3,6 +3,7 @@
 #include "tilec/InitAll.h"
 
 #include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Dialect/TileGPU/TileGPU.h"
 #include "tilec/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,9 +20,10 @@
 #include "mlir/Transforms/Passes.h"
 
 void tilec::registerTilecDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tile::TileDialect, mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
-                  mlir::func::FuncDialect, mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
-                  mlir::math::MathDialect, mlir::NVVM::NVVMDialect, mlir::scf::SCFDialect>();
+  registry.insert<tile::TileDialect, tilegpu::TileGPUDialect, mlir::arith::ArithDialect,
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect, mlir::gpu::GPUDialect,
+                  mlir::LLVM::LLVMDialect, mlir::math::MathDialect, mlir::NVVM::NVVMDialect,
+                  mlir::scf::SCFDialect>();
   mlir::func::registerInlinerExtension(registry);
 }
 

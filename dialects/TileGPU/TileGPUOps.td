@@ -1,0 +1,495 @@
+//===- TileGPUOps.td - operations of the tilegpu dialect ---*- tablegen -*-===//
+//
+// Every op has a summary, a description whose example round-trips through
+// `tilec-opt` (test/Dialect/TileGPU/ops.mlir holds the same examples), a
+// declarative assembly format where one reads well, and a verifier whose
+// messages start with `expected` (test/Dialect/TileGPU/invalid.mlir pins
+// each one).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILEGPU_TILEGPUOPS_TD
+#define TILEC_DIALECT_TILEGPU_TILEGPUOPS_TD
+
+include "TileGPUTypes.td"
+include "TileTypes.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+class TileGPU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TileGPU_Dialect, mnemonic, traits>;
+
+def TileGPU_Tile : RankedTensorOf<[AnyInteger, AnyFloat]>;
+def TileGPU_F32Tile : RankedTensorOf<[F32]>;
+
+//===----------------------------------------------------------------------===//
+// Registers
+//===----------------------------------------------------------------------===//
+
+def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure]> {
+  let summary = "move a tile to another distributed layout";
+  let description = [{
+    The same tile (shape and element type) held in another layout. Lowering
+    moves registers within threads when the layouts allow it, else exchanges
+    the tile through shared memory.
+
+    Example:
+    ```mlir
+    %b = tilegpu.convert_layout %a : tensor<64x64xf32, #tilegpu.mma<warps = [4, 1]>>
+        -> tensor<64x64xf32, #tilegpu.blocked<size_per_thread = [1, 4], threads = [4, 8], warps = [4, 1], order = [1, 0]>>
+    ```
+  }];
+  let arguments = (ins TileGPU_Tile:$src);
+  let results = (outs TileGPU_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+def TileGPU_AllocOp : TileGPU_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a buffer in shared memory";
+  let description = [{
+    Reserves a shared-memory buffer for the rest of the kernel (its live
+    range ends at its last use). `offset`, the byte offset in the block's
+    dynamic shared memory, is set by `tilegpu-allocate-shared-memory`;
+    lowering needs it.
+
+    Example:
+    ```mlir
+    %ring = tilegpu.alloc : !tilegpu.smem<2x64x128xbf16, #tilegpu.swizzled<128>>
+    %q = tilegpu.alloc {offset = 32768 : i64} : !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs TileGPU_SharedMemoryType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_SlotOp : TileGPU_Op<"slot", [Pure]> {
+  let summary = "one slot of a multi-slot shared buffer";
+  let description = [{
+    The view of slot `index` (outermost dimension) of `buffer`. The index is
+    not checked at run time; lowering computes `base + index * slot bytes`.
+
+    Example:
+    ```mlir
+    %s = tilegpu.slot %ring[%i] : !tilegpu.smem<2x64x128xbf16, #tilegpu.swizzled<128>>
+        -> !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>
+    ```
+  }];
+  let arguments = (ins TileGPU_SharedMemoryType:$buffer, I32:$index);
+  let results = (outs TileGPU_SharedMemoryType:$result);
+  let assemblyFormat = [{
+    $buffer `[` $index `]` attr-dict `:` qualified(type($buffer)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_LocalLoadOp : TileGPU_Op<"local_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "read a tile from shared memory into registers";
+  let description = [{
+    Each thread reads its elements of the tile in the result's layout
+    (ldmatrix where the layout is an mma operand's and the rows allow it).
+
+    Example:
+    ```mlir
+    %t = tilegpu.local_load %s : !tilegpu.smem<64x64xbf16, #tilegpu.padded<16>>
+        -> tensor<64x64xbf16, #tilegpu.mma_operand<index = 1, warps = [4, 1]>>
+    ```
+  }];
+  let arguments = (ins TileGPU_SharedMemoryType:$src);
+  let results = (outs TileGPU_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TileGPU_LocalStoreOp : TileGPU_Op<"local_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write a tile from registers into shared memory";
+  let description = [{
+    Each thread writes its elements of `value` (replicas write once).
+
+    Example:
+    ```mlir
+    tilegpu.local_store %t, %s : tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>,
+        !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+    ```
+  }];
+  let arguments = (ins TileGPU_Tile:$value, TileGPU_SharedMemoryType:$dst);
+  let assemblyFormat = "$value `,` $dst attr-dict `:` type($value) `,` qualified(type($dst))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// cp.async (sm_80 and later)
+//===----------------------------------------------------------------------===//
+
+def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copy a block from global to shared memory with cp.async";
+  let description = [{
+    Starts copying the block of `desc` at element `offsets` into `dst`, in
+    16-byte chunks spread over all threads; elements outside the
+    descriptor's shape are written as zero (nothing is read for them). The
+    block's shape, without its unit dimensions, is `dst`'s. Nothing is
+    committed: `tilegpu.async_commit_group` closes a group, and the copy is
+    complete once `tilegpu.async_wait` has waited for that group.
+
+    Example:
+    ```mlir
+    %t = tilegpu.async_copy %k[%bh, %n, %c0], %s : !tile.desc<1x64x128xbf16>,
+        !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>
+    ```
+  }];
+  let arguments = (ins Tile_TensorDescType:$desc, Variadic<I32>:$offsets,
+                       TileGPU_SharedMemoryType:$dst);
+  let results = (outs TileGPU_AsyncTokenType:$token);
+  let assemblyFormat = [{
+    $desc `[` $offsets `]` `,` $dst attr-dict `:` qualified(type($desc)) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group"> {
+  let summary = "close a cp.async commit group";
+  let description = [{
+    Commits every cp.async this thread started since the last commit
+    (`tokens` name them; an empty group is allowed, and keeps wait counts
+    constant past the end of a loop). Returns the group's token.
+
+    Example:
+    ```mlir
+    %g = tilegpu.async_commit_group %t0, %t1
+    %empty = tilegpu.async_commit_group
+    ```
+  }];
+  let arguments = (ins Variadic<TileGPU_AsyncTokenType>:$tokens);
+  let results = (outs TileGPU_AsyncTokenType:$group);
+  let assemblyFormat = "$tokens attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
+  let summary = "wait until at most `pending` cp.async groups are in flight";
+  let description = [{
+    `cp.async.wait_group pending`: every group committed before the last
+    `pending` ones is complete for this thread. `groups` are the groups this
+    wait is meant to complete (for passes and readers; the count is what the
+    hardware obeys). Other threads' copies are visible only after a barrier.
+
+    Example:
+    ```mlir
+    tilegpu.async_wait %g {pending = 1 : i32}
+    ```
+  }];
+  let arguments = (ins Variadic<TileGPU_AsyncTokenType>:$groups, I32Attr:$pending);
+  let assemblyFormat = "$groups attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA and mbarriers (sm_90a)
+//===----------------------------------------------------------------------===//
+
+def TileGPU_MBarrierCreateOp : TileGPU_Op<"mbarrier_create", [MemoryEffects<[MemAlloc, MemWrite]>]> {
+  let summary = "make and initialize an array of mbarriers";
+  let description = [{
+    Allocates `count` mbarriers in shared memory and initializes each to expect
+    `arrivals` arrivals per phase (one thread initializes, then the init is
+    fenced and published to the block), all in phase 0. `offset` is set by
+    shared-memory allocation like `tilegpu.alloc`'s.
+
+    Example:
+    ```mlir
+    %full = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<2>
+    ```
+  }];
+  let arguments = (ins I32Attr:$arrivals, OptionalAttr<I64Attr>:$offset);
+  let results = (outs TileGPU_MBarrierType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive"> {
+  let summary = "arrive on an mbarrier, optionally announcing transaction bytes";
+  let description = [{
+    This thread arrives once on barrier `index` of `barriers`. With
+    `expect_tx`, the arrival also adds that many bytes to the phase's
+    expected transaction count (`mbarrier.arrive.expect_tx`): the phase then
+    completes only once TMA copies have delivered them.
+
+    Example:
+    ```mlir
+    tilegpu.mbarrier_arrive %full[%i] expect_tx 32768 : !tilegpu.mbarrier<2>
+    tilegpu.mbarrier_arrive %empty[%i] : !tilegpu.mbarrier<2>
+    ```
+  }];
+  let arguments = (ins TileGPU_MBarrierType:$barriers, I32:$index,
+                       OptionalAttr<I32Attr>:$expect_tx);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` (`expect_tx` $expect_tx^)? attr-dict `:` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait"> {
+  let summary = "wait for an mbarrier phase to complete";
+  let description = [{
+    Blocks until the phase of barrier `index` whose parity is `phase & 1` has
+    completed (`mbarrier.try_wait.parity` in a loop). The phase is explicit:
+    a ring's consumer passes `iteration / slots`, so reusing a slot waits
+    for the next phase.
+
+    Example:
+    ```mlir
+    tilegpu.mbarrier_wait %full[%i], %phase : !tilegpu.mbarrier<2>
+    ```
+  }];
+  let arguments = (ins TileGPU_MBarrierType:$barriers, I32:$index, I32:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $phase attr-dict `:` qualified(type($barriers))
+  }];
+}
+
+def TileGPU_TMALoadOp : TileGPU_Op<"tma_load"> {
+  let summary = "copy a box from global to shared memory with TMA";
+  let description = [{
+    One thread issues `cp.async.bulk.tensor` for the box of `map` at
+    `coords` (outermost first, like descriptor offsets) into `dst`; the copy
+    completes its bytes on barrier `index` of `barriers` (whose expected
+    transaction count must include them). Out-of-bounds elements are zero.
+    `dst` has the box's shape without unit dimensions and the map's swizzle.
+
+    Example:
+    ```mlir
+    tilegpu.tma_load %kmap[%bh, %n, %c0], %s, %full[%i]
+        : !tilegpu.tensor_map<1x64x64xbf16, #tilegpu.swizzled<128>>,
+          !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, !tilegpu.mbarrier<2>
+    ```
+  }];
+  let arguments = (ins TileGPU_TensorMapType:$map, Variadic<I32>:$coords,
+                       TileGPU_SharedMemoryType:$dst, TileGPU_MBarrierType:$barriers,
+                       I32:$index);
+  let assemblyFormat = [{
+    $map `[` $coords `]` `,` $dst `,` $barriers `[` $index `]` attr-dict `:`
+    qualified(type($map)) `,` qualified(type($dst)) `,` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_TMAStoreOp : TileGPU_Op<"tma_store"> {
+  let summary = "copy a box from shared to global memory with TMA";
+  let description = [{
+    One thread issues `cp.async.bulk.tensor` from `src` to the box of `map`
+    at `coords` and commits it as a bulk group; out-of-bounds elements are
+    not written. Shared stores that produced `src` must be fenced
+    (`tilegpu.fence async_proxy`) and published by a barrier first;
+    `tilegpu.tma_store_wait` waits before `src` is reused or the kernel ends.
+
+    Example:
+    ```mlir
+    tilegpu.tma_store %s, %omap[%bh, %m, %c0]
+        : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>,
+          !tilegpu.tensor_map<1x64x64xbf16, #tilegpu.swizzled<128>>
+    ```
+  }];
+  let arguments = (ins TileGPU_SharedMemoryType:$src, TileGPU_TensorMapType:$map,
+                       Variadic<I32>:$coords);
+  let assemblyFormat = [{
+    $src `,` $map `[` $coords `]` attr-dict `:` qualified(type($src)) `,` qualified(type($map))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_TMAStoreWaitOp : TileGPU_Op<"tma_store_wait"> {
+  let summary = "wait until at most `pending` TMA stores still read shared memory";
+  let description = [{
+    `cp.async.bulk.wait_group.read pending`: the sources of every older TMA
+    store may be overwritten.
+
+    Example:
+    ```mlir
+    tilegpu.tma_store_wait {pending = 0 : i32}
+    ```
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix multiplies
+//===----------------------------------------------------------------------===//
+
+def TileGPU_MmaOp : TileGPU_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "acc + a·b with mma.sync m16n8k16 (sm_80)";
+  let description = [{
+    Synchronous tensor-core multiply-add on registers: `a` (MxK) and `b`
+    (KxN) of bf16 or f16 in the `#tilegpu.mma_operand` layouts of `acc`'s
+    `#tilegpu.mma` layout (same warp grid), f32 accumulate.
+
+    Example:
+    ```mlir
+    %d = tilegpu.mma %a, %b, %c : tensor<64x16xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>,
+        tensor<16x32xbf16, #tilegpu.mma_operand<index = 1, warps = [4, 1]>>
+        -> tensor<64x32xf32, #tilegpu.mma<warps = [4, 1]>>
+    ```
+  }];
+  let arguments = (ins TileGPU_Tile:$a, TileGPU_Tile:$b, TileGPU_F32Tile:$acc);
+  let results = (outs TileGPU_F32Tile:$result);
+  let assemblyFormat = "$a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [MemoryEffects<[MemRead]>,
+    InferTypeOpAdaptor]> {
+  let summary = "start acc + a·b on the warpgroups with wgmma (sm_90a)";
+  let description = [{
+    Issues `wgmma.mma_async` m64nNk16 steps over K and commits them as one
+    wgmma group; returns a token, not the accumulators: `tilegpu.dot_wait`
+    hands them back once the group is done, so softmax or another dot can run
+    in between and nothing reads them early. `a` is MxK, in shared memory or
+    in registers (`#tilegpu.wgmma_operand`); `b` is in swizzled shared memory,
+    KxN, or NxK (K contiguous) with `transpose_b`; `acc` is MxN f32 in the
+    `#tilegpu.wgmma` layout. N is a multiple of 8 up to 256, K of 16.
+
+    Example:
+    ```mlir
+    %tok = tilegpu.warpgroup_dot %q, %k, %acc transpose_b
+        : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>,
+          !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>,
+          tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[TileGPU_SharedMemoryType, TileGPU_Tile]>:$a,
+                       TileGPU_SharedMemoryType:$b, TileGPU_F32Tile:$acc,
+                       UnitAttr:$transpose_b);
+  let results = (outs TileGPU_DotTokenType:$token);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc (`transpose_b` $transpose_b^)? attr-dict `:`
+    qualified(type($a)) `,` qualified(type($b)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_DotWaitOp : TileGPU_Op<"dot_wait", [InferTypeOpAdaptor]> {
+  let summary = "wait for warpgroup_dot groups and take their accumulators";
+  let description = [{
+    `wgmma.wait_group pending`: all but the `pending` most recently committed
+    wgmma groups are complete; returns the accumulators of `tokens`, which
+    must be among the completed ones (the pass that places waits ensures it).
+
+    Example:
+    ```mlir
+    %s = tilegpu.dot_wait %tok {pending = 0 : i32}
+        : !tilegpu.dot_token<tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>>
+    ```
+  }];
+  let arguments = (ins Variadic<TileGPU_DotTokenType>:$tokens, I32Attr:$pending);
+  let results = (outs Variadic<TileGPU_F32Tile>:$results);
+  let assemblyFormat = "$tokens attr-dict `:` qualified(type($tokens))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Warp roles and synchronization
+//===----------------------------------------------------------------------===//
+
+def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
+    NoTerminator, RecursiveMemoryEffects]> {
+  let summary = "regions run by different warpgroups, each with a register budget";
+  let description = [{
+    Splits the block's warps into roles: role `i` is run by the next
+    `warps[i]` warps (whole warpgroups of 4), which first set their register
+    budget to `registers[i]` per thread (`setmaxnreg`: a multiple of 8 in
+    [24, 256]). The roles together use every warp of the block once, and
+    their budgets fit the register file (65536 per SM for one block). Roles
+    communicate through shared memory, mbarriers and named barriers only.
+
+    Example:
+    ```mlir
+    tilegpu.warp_specialize
+      role warps = 4 registers = 40 {
+        tilegpu.barrier_arrive %c1, 384
+      }
+      role warps = 8 registers = 232 {
+        tilegpu.barrier_sync %c1, 384
+      }
+    ```
+  }];
+  let arguments = (ins DenseI32ArrayAttr:$warps, DenseI32ArrayAttr:$registers);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$roles);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+class TileGPU_NamedBarrierOp<string mnemonic, string what> : TileGPU_Op<mnemonic> {
+  let arguments = (ins I32:$id, I32Attr:$threads);
+  let assemblyFormat = "$id `,` $threads attr-dict";
+  let hasVerifier = 1;
+  let summary = what;
+}
+
+def TileGPU_BarrierSyncOp
+    : TileGPU_NamedBarrierOp<"barrier_sync", "wait at named barrier `id` for `threads` threads"> {
+  let description = [{
+    `bar.sync id, threads`: this warp arrives at hardware barrier `id`
+    (0-15; 0 is the block-wide barrier of `tilegpu.barrier`) and waits
+    until `threads` threads (a multiple of 32) have arrived.
+
+    Example:
+    ```mlir
+    tilegpu.barrier_sync %c1, 256
+    ```
+  }];
+}
+
+def TileGPU_BarrierArriveOp
+    : TileGPU_NamedBarrierOp<"barrier_arrive", "arrive at named barrier `id` without waiting"> {
+  let description = [{
+    `bar.arrive id, threads`: counts this warp's arrival at barrier `id`
+    and goes on (a producer signalling consumers that wait with
+    `tilegpu.barrier_sync`).
+
+    Example:
+    ```mlir
+    tilegpu.barrier_arrive %c1, 256
+    ```
+  }];
+}
+
+def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
+  let summary = "block-wide barrier";
+  let description = [{
+    `bar.sync 0`: every thread of the block waits for all others; shared
+    memory written before it is visible after it.
+
+    Example:
+    ```mlir
+    tilegpu.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_FenceOp : TileGPU_Op<"fence"> {
+  let summary = "order memory between proxies or publish mbarrier inits";
+  let description = [{
+    `async_proxy`: this thread's generic-proxy shared-memory writes (stores,
+    cp.async that has landed) become visible to the async proxy (wgmma, TMA
+    stores) — `fence.proxy.async.shared::cta`. `mbarrier_init`: mbarrier
+    initializations become visible to other threads and the async proxy.
+
+    Example:
+    ```mlir
+    tilegpu.fence async_proxy
+    ```
+  }];
+  let arguments = (ins TileGPU_Fence:$kind);
+  let assemblyFormat = "$kind attr-dict";
+}
+
+#endif // TILEC_DIALECT_TILEGPU_TILEGPUOPS_TD

@@ -1,0 +1,47 @@
+//===- TileGPU.h - the tilegpu dialect: attributes, types, ops --*- C++ -*-===//
+//
+// Include this one header to use the tilegpu dialect from C++. The generated
+// declarations come from the ODS files in dialects/TileGPU/.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILEGPU_TILEGPU_H
+#define TILEC_DIALECT_TILEGPU_TILEGPU_H
+
+#include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Layout/LinearLayout.h"
+
+#include "mlir/IR/TensorEncoding.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <string>
+
+#include "tilec/Dialect/TileGPU/TileGPUDialect.h.inc"
+#include "tilec/Dialect/TileGPU/TileGPUEnums.h.inc"
+#include "tilec/Dialect/TileGPU/TileGPUAttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/TileGPU/TileGPUAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/TileGPU/TileGPUTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/TileGPU/TileGPUOps.h.inc"
+
+namespace tilec::tilegpu {
+
+/// The distributed layout of a tile type, when its encoding is one.
+mlir::FailureOr<LinearLayout> getLinearLayout(mlir::RankedTensorType type);
+
+/// `type` with its encoding replaced by `layout`'s attribute
+/// (`#tilegpu.linear`).
+mlir::RankedTensorType withLayout(mlir::RankedTensorType type, const LinearLayout &layout);
+
+} // namespace tilec::tilegpu
+
+#endif // TILEC_DIALECT_TILEGPU_TILEGPU_H

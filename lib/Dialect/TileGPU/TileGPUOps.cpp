@@ -1,0 +1,371 @@
+//===- TileGPUOps.cpp - verifiers, builders and formats of tilegpu ops ----===//
+
+#include "tilec/Dialect/TileGPU/TileGPU.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace tilec::tilegpu;
+namespace tile = tilec::tile;
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/TileGPU/TileGPUOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// The shape without its unit dimensions (how blocks of a descriptor or a
+/// TMA box match shared-memory buffers).
+static SmallVector<int64_t> withoutUnitDims(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> kept;
+  for (int64_t d : shape)
+    if (d != 1)
+      kept.push_back(d);
+  return kept;
+}
+
+static bool isMmaElement(Type type) { return type.isBF16() || type.isF16(); }
+
+/// The layout of a tile operand, or an error at `op` naming `what`.
+static FailureOr<tilec::LinearLayout> layoutOf(Operation *op, Value value, StringRef what) {
+  auto type = cast<RankedTensorType>(value.getType());
+  FailureOr<tilec::LinearLayout> layout = getLinearLayout(type);
+  if (failed(layout))
+    op->emitOpError() << "expected " << what << " with a distributed layout, got " << type;
+  return layout;
+}
+
+/// `index` is not a constant, or a constant in [0, count).
+static LogicalResult checkConstantIndex(Operation *op, Value index, int64_t count,
+                                        StringRef what) {
+  APInt value;
+  if (matchPattern(index, m_ConstantInt(&value)) &&
+      (value.isNegative() || value.getSExtValue() >= count))
+    return op->emitOpError() << "expected " << what << " in [0, " << count << "), got "
+                             << value.getSExtValue();
+  return success();
+}
+
+static LogicalResult checkPending(Operation *op, int32_t pending) {
+  if (pending < 0)
+    return op->emitOpError() << "expected a non-negative pending count, got " << pending;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Registers and shared memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto src = getSrc().getType(), result = getResult().getType();
+  if (src.getShape() != result.getShape() || src.getElementType() != result.getElementType())
+    return emitOpError("expected the same shape and element type, got ")
+           << src << " and " << result;
+  FailureOr<tilec::LinearLayout> from = layoutOf(*this, getSrc(), "a source");
+  FailureOr<tilec::LinearLayout> to = layoutOf(*this, getResult(), "a result");
+  if (failed(from) || failed(to))
+    return failure();
+  if (from->numWarps() != to->numWarps())
+    return emitOpError("expected layouts over the same number of warps, got ")
+           << from->numWarps() << " and " << to->numWarps();
+  return success();
+}
+
+/// An allocation's byte offset, when set, is not negative.
+static LogicalResult checkOffset(Operation *op, IntegerAttr offset) {
+  if (offset && offset.getInt() < 0)
+    return op->emitOpError("expected a non-negative offset, got ") << offset.getInt();
+  return success();
+}
+
+LogicalResult AllocOp::verify() { return checkOffset(*this, getOffsetAttr()); }
+
+LogicalResult SlotOp::verify() {
+  SharedMemoryType buffer = getBuffer().getType();
+  if (buffer.getShape().size() < 2)
+    return emitOpError("expected a buffer with a slot dimension, got ") << buffer;
+  if (getResult().getType() != buffer.getSlotType())
+    return emitOpError("expected the slot type ")
+           << buffer.getSlotType() << ", got " << getResult().getType();
+  return checkConstantIndex(*this, getIndex(), buffer.getShape().front(), "a slot index");
+}
+
+/// A tile moved between registers and a shared buffer: same shape and
+/// element type, a distributed layout on the registers' side.
+static LogicalResult verifyLocalAccess(Operation *op, Value tile, SharedMemoryType buffer) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  if (type.getShape() != buffer.getShape() || type.getElementType() != buffer.getElementType())
+    return op->emitOpError("expected the tile and the buffer to have one shape and element "
+                           "type, got ")
+           << type << " and " << buffer;
+  return layoutOf(op, tile, "a tile");
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifyLocalAccess(*this, getResult(), getSrc().getType());
+}
+
+LogicalResult LocalStoreOp::verify() {
+  return verifyLocalAccess(*this, getValue(), getDst().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Copies
+//===----------------------------------------------------------------------===//
+
+/// A block of `blockShape` x `element` lands in (or comes from) `buffer`.
+static LogicalResult verifyBlockBuffer(Operation *op, ArrayRef<int64_t> blockShape,
+                                       Type element, SharedMemoryType buffer, StringRef what) {
+  if (element != buffer.getElementType())
+    return op->emitOpError("expected the ")
+           << what << " and the buffer to have one element type, got " << element << " and "
+           << buffer.getElementType();
+  if (withoutUnitDims(blockShape) != withoutUnitDims(buffer.getShape()))
+    return op->emitOpError("expected the ")
+           << what << " to have the buffer's shape up to unit dimensions, got "
+           << tilec::tile::TensorDescType::get(op->getContext(), blockShape, element).getBlockType()
+           << " for " << buffer;
+  return success();
+}
+
+static LogicalResult checkCoordinateCount(Operation *op, size_t count, size_t rank) {
+  if (count != rank)
+    return op->emitOpError("expected ") << rank << " coordinates, got " << count;
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  tile::TensorDescType desc = getDesc().getType();
+  if (failed(checkCoordinateCount(*this, getOffsets().size(), desc.getRank())))
+    return failure();
+  return verifyBlockBuffer(*this, desc.getBlockShape(), desc.getElementType(),
+                           getDst().getType(), "block");
+}
+
+LogicalResult AsyncWaitOp::verify() { return checkPending(*this, getPending()); }
+
+LogicalResult MBarrierCreateOp::verify() {
+  if (getArrivalsAttr().getInt() < 1)
+    return emitOpError("expected at least one arrival per phase, got ")
+           << getArrivalsAttr().getInt();
+  return checkOffset(*this, getOffsetAttr());
+}
+
+LogicalResult MBarrierArriveOp::verify() {
+  if (IntegerAttr bytes = getExpectTxAttr(); bytes && bytes.getInt() <= 0)
+    return emitOpError("expected a positive transaction byte count, got ") << bytes.getInt();
+  return checkConstantIndex(*this, getIndex(), getBarriers().getType().getCount(),
+                            "a barrier index");
+}
+
+/// A TMA copy between `map`'s box and `buffer`.
+static LogicalResult verifyTMA(Operation *op, TensorMapType map, size_t coords,
+                               SharedMemoryType buffer) {
+  if (failed(checkCoordinateCount(op, coords, map.getBoxShape().size())) ||
+      failed(verifyBlockBuffer(op, map.getBoxShape(), map.getElementType(), buffer, "box")))
+    return failure();
+  if (map.getEncoding() != buffer.getEncoding())
+    return op->emitOpError("expected the buffer to have the tensor map's encoding ")
+           << map.getEncoding() << ", got " << buffer.getEncoding();
+  return success();
+}
+
+LogicalResult TMALoadOp::verify() {
+  if (failed(verifyTMA(*this, getMap().getType(), getCoords().size(), getDst().getType())))
+    return failure();
+  return checkConstantIndex(*this, getIndex(), getBarriers().getType().getCount(),
+                            "a barrier index");
+}
+
+LogicalResult TMAStoreOp::verify() {
+  return verifyTMA(*this, getMap().getType(), getCoords().size(), getSrc().getType());
+}
+
+LogicalResult TMAStoreWaitOp::verify() { return checkPending(*this, getPending()); }
+
+//===----------------------------------------------------------------------===//
+// Matrix multiplies
+//===----------------------------------------------------------------------===//
+
+/// M, N, K of acc (MxN) += a (MxK) · b (KxN), or an error.
+static FailureOr<std::array<int64_t, 3>> dotShape(Operation *op, ArrayRef<int64_t> a,
+                                                  ArrayRef<int64_t> b, ArrayRef<int64_t> acc) {
+  if (a.size() != 2 || b.size() != 2 || acc.size() != 2 || a[1] != b[0] || a[0] != acc[0] ||
+      b[1] != acc[1]) {
+    op->emitOpError("expected MxK, KxN and MxN operands");
+    return failure();
+  }
+  if (a[1] % 16) {
+    op->emitOpError("expected K to be a multiple of 16, got ") << a[1];
+    return failure();
+  }
+  return std::array<int64_t, 3>{a[0], b[1], a[1]};
+}
+
+static LogicalResult checkMmaElements(Operation *op, Type a, Type b) {
+  if (!isMmaElement(a) || a != b)
+    return op->emitOpError("expected bf16 or f16 operands of one type, got ")
+           << a << " and " << b;
+  return success();
+}
+
+LogicalResult MmaOp::verify() {
+  auto a = getA().getType(), b = getB().getType(), acc = getAcc().getType();
+  if (failed(checkMmaElements(*this, a.getElementType(), b.getElementType())))
+    return failure();
+  auto shape = dotShape(*this, a.getShape(), b.getShape(), acc.getShape());
+  if (failed(shape))
+    return failure();
+  auto [m, n, k] = *shape;
+  FailureOr<tilec::LinearLayout> accLayout = layoutOf(*this, getAcc(), "an accumulator");
+  FailureOr<tilec::LinearLayout> aLayout = layoutOf(*this, getA(), "an A operand");
+  FailureOr<tilec::LinearLayout> bLayout = layoutOf(*this, getB(), "a B operand");
+  if (failed(accLayout) || failed(aLayout) || failed(bLayout))
+    return failure();
+  // The warp grid is the one whose accumulator layout `acc` has.
+  int64_t warps = accLayout->numWarps();
+  for (int64_t warpsM = 1; warpsM <= warps; warpsM *= 2) {
+    int64_t warpsN = warps / warpsM;
+    if (*accLayout != tilec::LinearLayout::mmaAccumulator(m, n, warpsM, warpsN))
+      continue;
+    if (*aLayout != tilec::LinearLayout::mmaOperandA(m, k, warpsM, warpsN))
+      return emitOpError("expected A in the mma operand layout of the accumulator's warp grid [")
+             << warpsM << ", " << warpsN << "]";
+    if (*bLayout != tilec::LinearLayout::mmaOperandB(k, n, warpsM, warpsN))
+      return emitOpError("expected B in the mma operand layout of the accumulator's warp grid [")
+             << warpsM << ", " << warpsN << "]";
+    return success();
+  }
+  return emitOpError("expected the accumulator in an mma.sync m16n8 layout, got ") << acc;
+}
+
+LogicalResult WarpgroupDotOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
+                                               Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  results.push_back(
+      DotTokenType::get(context, cast<RankedTensorType>(adaptor.getAcc().getType())));
+  return success();
+}
+
+LogicalResult WarpgroupDotOp::verify() {
+  auto acc = getAcc().getType();
+  auto b = getB().getType();
+  if (!isa<SwizzledAttr>(b.getEncoding()))
+    return emitOpError("expected B in a swizzled buffer, got ") << b;
+  ArrayRef<int64_t> aShape;
+  Type aElement;
+  if (auto aBuffer = dyn_cast<SharedMemoryType>(getA().getType())) {
+    if (!isa<SwizzledAttr>(aBuffer.getEncoding()))
+      return emitOpError("expected A in a swizzled buffer or in registers, got ") << aBuffer;
+    aShape = aBuffer.getShape();
+    aElement = aBuffer.getElementType();
+  } else {
+    auto aTile = cast<RankedTensorType>(getA().getType());
+    aShape = aTile.getShape();
+    aElement = aTile.getElementType();
+  }
+  if (failed(checkMmaElements(*this, aElement, b.getElementType())))
+    return failure();
+  SmallVector<int64_t> bShape(b.getShape());
+  if (getTransposeB() && bShape.size() == 2)
+    std::swap(bShape[0], bShape[1]);
+  auto shape = dotShape(*this, aShape, bShape, acc.getShape());
+  if (failed(shape))
+    return failure();
+  auto [m, n, k] = *shape;
+  if (n % 8 || n > 256)
+    return emitOpError("expected N to be a multiple of 8 up to 256, got ") << n;
+  FailureOr<tilec::LinearLayout> accLayout = layoutOf(*this, getAcc(), "an accumulator");
+  if (failed(accLayout))
+    return failure();
+  int64_t warps = accLayout->numWarps();
+  if (warps % 4 || m % (16 * warps) ||
+      *accLayout != tilec::LinearLayout::mmaAccumulator(m, n, warps, 1))
+    return emitOpError("expected the accumulator in a wgmma layout, got ") << acc;
+  if (isa<RankedTensorType>(getA().getType())) {
+    FailureOr<tilec::LinearLayout> aLayout = layoutOf(*this, getA(), "an A operand");
+    if (failed(aLayout))
+      return failure();
+    if (*aLayout != tilec::LinearLayout::mmaOperandA(m, k, warps, 1))
+      return emitOpError("expected A in registers in the wgmma operand layout");
+  }
+  return success();
+}
+
+LogicalResult DotWaitOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  for (Value token : adaptor.getTokens())
+    results.push_back(cast<DotTokenType>(token.getType()).getValueType());
+  return success();
+}
+
+LogicalResult DotWaitOp::verify() { return checkPending(*this, getPending()); }
+
+//===----------------------------------------------------------------------===//
+// Warp roles and barriers
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpSpecializeOp::verify() {
+  ArrayRef<int32_t> warps = getWarps(), registers = getRegisters();
+  if (getRoles().empty())
+    return emitOpError("expected at least one role");
+  if (warps.size() != getRoles().size() || registers.size() != getRoles().size())
+    return emitOpError("expected warps and registers for each of the ")
+           << getRoles().size() << " roles";
+  int64_t budget = 0;
+  for (auto [w, r] : llvm::zip(warps, registers)) {
+    if (w <= 0 || w % 4)
+      return emitOpError("expected whole warpgroups (warps a positive multiple of 4), got ") << w;
+    if (r < 24 || r > 256 || r % 8)
+      return emitOpError("expected registers per thread a multiple of 8 in [24, 256], got ") << r;
+    budget += int64_t{w} * 32 * r;
+  }
+  if (budget > 65536)
+    return emitOpError("expected the roles' registers to fit 65536, got ") << budget;
+  return success();
+}
+
+ParseResult WarpSpecializeOp::parse(OpAsmParser &parser, OperationState &result) {
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  SmallVector<int32_t> warps, registers;
+  while (succeeded(parser.parseOptionalKeyword("role"))) {
+    if (parser.parseKeyword("warps") || parser.parseEqual() ||
+        parser.parseInteger(warps.emplace_back()) || parser.parseKeyword("registers") ||
+        parser.parseEqual() || parser.parseInteger(registers.emplace_back()))
+      return failure();
+    Region *region = result.addRegion();
+    if (parser.parseRegion(*region, /*arguments=*/{}))
+      return failure();
+    if (region->empty())
+      region->emplaceBlock();
+  }
+  Builder &b = parser.getBuilder();
+  result.addAttribute(getWarpsAttrName(result.name), b.getDenseI32ArrayAttr(warps));
+  result.addAttribute(getRegistersAttrName(result.name), b.getDenseI32ArrayAttr(registers));
+  return success();
+}
+
+void WarpSpecializeOp::print(OpAsmPrinter &printer) {
+  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                           {getWarpsAttrName(), getRegistersAttrName()});
+  for (auto [region, w, r] : llvm::zip(getRoles(), getWarps(), getRegisters())) {
+    printer.printNewline();
+    printer << "  role warps = " << w << " registers = " << r << " ";
+    printer.printRegion(region, /*printEntryBlockArgs=*/false);
+  }
+}
+
+static LogicalResult verifyNamedBarrier(Operation *op, Value id, int32_t threads) {
+  if (threads < 32 || threads > 1024 || threads % 32)
+    return op->emitOpError("expected a multiple of 32 threads up to 1024, got ") << threads;
+  return checkConstantIndex(op, id, 16, "a barrier id");
+}
+
+LogicalResult BarrierSyncOp::verify() { return verifyNamedBarrier(*this, getId(), getThreads()); }
+
+LogicalResult BarrierArriveOp::verify() {
+  return verifyNamedBarrier(*this, getId(), getThreads());
+}
