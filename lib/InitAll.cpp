@@ -3,8 +3,10 @@
 #include "tilec/InitAll.h"
 
 #include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Dialect/TileGPU/Passes.h"
 #include "tilec/Dialect/TileGPU/TileGPU.h"
 #include "tilec/Passes.h"
+#include "tilec/Target/Pipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -29,6 +31,8 @@ void tilec::registerTilecDialects(mlir::DialectRegistry &registry) {
 
 void tilec::registerTilecPasses() {
   registerTilecGpuPasses();
+  tilegpu::registerTileGPUPasses();
+  registerTilecPipelines();
   mlir::registerTransformsPasses();
   mlir::registerConversionPasses();
 }

@@ -15,6 +15,7 @@
 #include "tilec/Registry.h"
 #include "tilec/Support/Numeric.h"
 #include "tilec/Target/PTX.h"
+#include "tilec/Target/Pipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -127,6 +128,15 @@ cl::opt<std::string> dumpDir("dump-ir-dir",
 cl::opt<bool> passTiming("pass-timing",
                          cl::desc("Report the time of every pass and of each stage"),
                          cl::init(false), cl::cat(category));
+cl::opt<bool> printPipeline(
+    "print-pipeline",
+    cl::desc("Print, instead of the --emit stage's output, the tilec-opt command that runs "
+             "its MLIR passes with every option resolved (the kernel's schedule defaults, "
+             "wgmma for the arch): tile: canonicalize and cse; gpu: "
+             "--tilec-annotate-pipeline; llvm, llvm-ir, ptx, cubin: --tilec-gpu-pipeline "
+             "(LLVM IR, O3 and NVPTX follow in process). Its input is the kernel's "
+             "--emit=tile --raw IR (or --emit=tile), or the input file"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> raw("raw", cl::desc("Print the IR exactly as built, without canonicalize/cse"),
                   cl::init(false), cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
@@ -283,47 +293,38 @@ int runOnCpu(ModuleOp module, const KernelDef &def, const Params &params,
 const KernelDef *currentKernel = nullptr;
 Params currentParams;
 
-bool validTarget(GpuTarget &target) {
-  if (arch != "sm_80" && arch != "sm_90a") {
-    printError(fmt::format("unsupported --arch '{}'; accepted: sm_80, sm_90a", arch.getValue()));
-    return false;
-  }
-  if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
-    printError(fmt::format("--num-warps must be a power of two in [1, 32], got {}",
-                           numWarps.getValue()));
-    return false;
-  }
-  if (minBlocksPerSM < 0 || minBlocksPerSM > 32) {
-    printError(fmt::format("--min-blocks-per-sm must be in [0, 32], got {}",
-                           minBlocksPerSM.getValue()));
-    return false;
-  }
-  if (pipelineStages < 0 || pipelineStages > 8) {
-    printError(fmt::format("--pipeline-stages must be in [0, 8], got {}",
-                           pipelineStages.getValue()));
-    return false;
-  }
+/// `option`'s value, or the kernel's own default for it (the KernelDef
+/// member `kernelDefault`, where the kernel has one) when the command line
+/// does not give the option.
+template <typename T, typename R>
+T resolved(const cl::opt<T> &option, std::function<R(const Params &)> KernelDef::*kernelDefault) {
+  if (option.getNumOccurrences() == 0 && currentKernel && currentKernel->*kernelDefault)
+    return (currentKernel->*kernelDefault)(currentParams);
+  return option;
+}
+
+/// The target and schedule of this compilation with every default resolved:
+/// the command line's flags, else the kernel's choice for its parameters,
+/// else the flags' defaults (wgmma: on for sm_90a). Null, after an error
+/// naming the flag, when tilec cannot compile for the result.
+std::optional<GpuTarget> resolveTarget() {
+  GpuTarget target;
   target.arch = arch;
-  target.numWarps = numWarps;
-  if (numWarps.getNumOccurrences() == 0 && currentKernel && currentKernel->numWarps)
-    target.numWarps = currentKernel->numWarps(currentParams);
+  target.numWarps = resolved(numWarps, &KernelDef::numWarps);
   target.prefetchLoads = prefetchLoads;
   target.assumeAligned = assumeAligned;
   if (assumeAligned.getNumOccurrences() == 0 && currentKernel)
     target.assumeAligned = currentKernel->alignedByDefault;
-  target.pipelineStages = pipelineStages;
-  if (pipelineStages.getNumOccurrences() == 0 && currentKernel && currentKernel->pipelineStages)
-    target.pipelineStages = currentKernel->pipelineStages(currentParams);
-  target.aInShared = aInShared;
-  if (aInShared.getNumOccurrences() == 0 && currentKernel && currentKernel->aInShared)
-    target.aInShared = currentKernel->aInShared(currentParams);
+  target.pipelineStages = resolved(pipelineStages, &KernelDef::pipelineStages);
+  target.aInShared = resolved(aInShared, &KernelDef::aInShared);
   target.minBlocksPerSM = minBlocksPerSM;
-  if (wgmma.getNumOccurrences() && wgmma && arch != "sm_90a") {
-    printError(fmt::format("--wgmma needs --arch=sm_90a (got {})", arch.getValue()));
-    return false;
+  // An explicit --wgmma on another arch is an error, not ignored.
+  target.wgmma = wgmma.getNumOccurrences() ? wgmma.getValue() : useWgmma();
+  if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
+    printError(error);
+    return std::nullopt;
   }
-  target.wgmma = useWgmma();
-  return true;
+  return target;
 }
 
 /// The JSON that tells a runtime how to launch the kernel.
@@ -441,12 +442,12 @@ int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
   if (!maybePlan)
     return 1;
   RunPlan &plan = *maybePlan;
-  GpuTarget target;
-  if (!validTarget(target))
+  std::optional<GpuTarget> target = resolveTarget();
+  if (!target)
     return 1;
-  if (failed(lowerToLLVMDialect(module, target)))
+  if (failed(lowerToLLVMDialect(module, *target)))
     return 1;
-  FailureOr<std::string> ptx = translateToPTX(module, target);
+  FailureOr<std::string> ptx = translateToPTX(module, *target);
   if (failed(ptx))
     return 1;
   std::string dir = exportCase;
@@ -456,7 +457,7 @@ int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
   }
   if (writeText(dir + "/kernel.ptx", *ptx) ||
       writeText(dir + "/kernel.json",
-                launchMetadata(module, signature, target, def.grid ? def.grid(params) : "")))
+                launchMetadata(module, signature, *target, def.grid ? def.grid(params) : "")))
     return 1;
   std::vector<std::string> buffers, args;
   for (size_t i = 0; i < plan.memory.size(); ++i) {
@@ -496,7 +497,7 @@ int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
   if (writeText(dir + "/case.json", caseJson))
     return 1;
   std::printf("%s", fmt::format("wrote {} ({} on {}, grid {}x{}x{})\n", dir, def.name,
-                                target.arch, plan.grid[0], plan.grid[1], plan.grid[2])
+                                target->arch, plan.grid[0], plan.grid[1], plan.grid[2])
                         .c_str());
   return 0;
 }
@@ -525,16 +526,32 @@ KernelSignature signatureOf(ModuleOp module) {
   return signature;
 }
 
+/// The tilec-opt command that runs the MLIR passes of the --emit stage on
+/// its input (a kernel's --emit=tile --raw IR, or the input file), with
+/// every option resolved for `target`.
+std::string pipelineCommand(const GpuTarget &target) {
+  if (emit == Emit::Tile)
+    return raw ? "tilec-opt" : "tilec-opt --canonicalize --cse";
+  return "tilec-opt " +
+         pipelineFlag(emit == Emit::Gpu ? kAnnotatePipelineName : kGpuPipelineName, target);
+}
+
 int emitStages(MLIRContext &context, ModuleOp module, const KernelDef *def,
                const Params &params, KernelSignature signature) {
+  std::optional<GpuTarget> maybeTarget;
+  if (emit != Emit::Tile || printPipeline) {
+    maybeTarget = resolveTarget();
+    if (!maybeTarget)
+      return 1;
+  }
+  if (printPipeline)
+    return writeText(outputFile, pipelineCommand(*maybeTarget) + "\n");
   if (emit == Emit::Tile) {
     if (simplify(context, module))
       return 1;
     return writeModule(module);
   }
-  GpuTarget target;
-  if (!validTarget(target))
-    return 1;
+  const GpuTarget &target = *maybeTarget;
   auto start = std::chrono::steady_clock::now();
   auto report = [&](const char *stage) {
     if (passTiming)
@@ -603,7 +620,8 @@ int driverMain(int argc, char **argv) {
       "  tilec --kernel=NAME --run=cpu [--size k=v ...]  run it on the CPU, check it\n"
       "  tilec --kernel=NAME --emit=ptx -o k.ptx         PTX + launch metadata (k.json)\n"
       "  tilec --kernel=NAME --export-case=DIR           a case for tilec-run-case (GPU)\n"
-      "  tilec input.mlir [--emit=...] [-o out]          the same for a tile-dialect file\n");
+      "  tilec input.mlir [--emit=...] [-o out]          the same for a tile-dialect file\n"
+      "  tilec ... --emit=llvm --print-pipeline          the tilec-opt command of a stage\n");
 
   if (listKernels)
     return printKernelList();

@@ -1,16 +1,14 @@
-//===- PTX.cpp - the GPU pipeline and LLVM's NVPTX backend ----------------===//
+//===- PTX.cpp - running the GPU pipeline; LLVM's NVPTX backend -----------===//
 
 #include "tilec/Target/PTX.h"
 
-#include "tilec/Passes.h"
+#include "tilec/Target/Pipeline.h"
 
-#include "mlir/Conversion/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "mlir/Transforms/Passes.h"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -29,12 +27,9 @@ namespace tilec {
 
 LogicalResult annotateLayouts(ModuleOp module, const GpuTarget &target) {
   PassManager pm(module.getContext());
-  pm.addPass(createTileDecomposeOnlineSoftmax());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  if (target.prefetchLoads)
-    pm.addPass(createTilePrefetchLoads());
-  pm.addPass(createTileAnnotateLayouts(TileAnnotateLayoutsOptions{target.numWarps}));
+  GpuPipelineOptions options;
+  setPipelineOptions(target, options);
+  buildTilecAnnotatePipeline(pm, options);
   return pm.run(module);
 }
 
@@ -50,23 +45,9 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, const GpuTarget &target,
   }
   if (timing)
     pm.enableTiming();
-  pm.addPass(createTileDecomposeOnlineSoftmax());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  if (target.prefetchLoads)
-    pm.addPass(createTilePrefetchLoads());
-  pm.addPass(createTileToLLVM(
-      TileToLLVMOptions{target.numWarps, target.assumeAligned,
-                                         target.pipelineStages, target.aInShared,
-                                         target.minBlocksPerSM, target.wgmma}));
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createConvertNVVMToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  GpuPipelineOptions options;
+  setPipelineOptions(target, options);
+  buildTilecGpuPipeline(pm, options);
   return pm.run(module);
 }
 

@@ -34,14 +34,16 @@ struct GpuTarget {
   bool wgmma = false;
 };
 
-/// tile dialect -> per-thread code -> LLVM + NVVM dialects: the GPU pipeline
-/// up to the point where the module translates to LLVM IR. With `dumpDir`,
-/// the IR after every pass is written there (one file per pass).
+/// tile dialect -> per-thread code -> LLVM + NVVM dialects: runs
+/// buildTilecGpuPipeline (tilec-gpu-pipeline) for `target`, up to the point
+/// where the module translates to LLVM IR. With `dumpDir`, the IR after
+/// every pass is written there (one file per pass).
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module, const GpuTarget &target,
                                        const std::string &dumpDir = "",
                                        bool timing = false);
 
-/// The layout-annotated tile IR (what `--emit=gpu` prints).
+/// The layout-annotated tile IR (what `--emit=gpu` prints): runs
+/// buildTilecAnnotatePipeline (tilec-annotate-pipeline) for `target`.
 mlir::LogicalResult annotateLayouts(mlir::ModuleOp module, const GpuTarget &target);
 
 /// LLVM IR text of a module in the LLVM dialect, optimized at O3 for `target`.
