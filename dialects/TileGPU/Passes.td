@@ -1,0 +1,39 @@
+//===- Passes.td - passes on and out of the tilegpu dialect -*- tablegen -*-===//
+
+#ifndef TILEC_TILEGPU_PASSES_TD
+#define TILEC_TILEGPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileGPUAllocateSharedMemory : Pass<"tilegpu-allocate-shared-memory", "::mlir::func::FuncOp"> {
+  let summary = "Give every shared buffer and mbarrier array an offset, reusing dead space";
+  let description = [{
+    Sets `offset` on each `tilegpu.alloc` and `tilegpu.mbarrier_create` of a
+    kernel. A buffer lives from its definition to its last use (a use nested
+    in a region counts at the op of the kernel's body that holds it, so a
+    buffer used in a loop lives through the whole loop); buffers whose live
+    ranges do not overlap share bytes. Placement is first fit in program
+    order, aligned to 1024 bytes for swizzled buffers (wgmma descriptors and
+    TMA need it), 16 for padded ones and 8 for mbarriers. Records the total
+    as `tilegpu.shared_bytes` on the kernel. Offsets already set are kept and
+    reserved.
+  }];
+}
+
+def ConvertTileGPUToNVVM : Pass<"convert-tilegpu-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lower tilegpu ops to the NVVM and LLVM dialects, op by op";
+  let description = [{
+    Applies the tilegpu conversion patterns (`populateTileGPUToNVVMPatterns`):
+    shared buffers and mbarriers become `!llvm.ptr<3>` into the kernel's
+    dynamic shared memory (`@tilec_smem`, offsets from
+    `tilegpu-allocate-shared-memory`), tensor maps generic pointers to the
+    kernel parameter, distributed tiles LLVM structs of their registers;
+    barriers, fences, mbarriers, cp.async groups, TMA, wgmma waits and
+    register budgets become their NVVM ops. The rest of the function (arith,
+    scf, func) is left for the upstream conversions.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+#endif // TILEC_TILEGPU_PASSES_TD

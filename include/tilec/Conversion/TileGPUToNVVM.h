@@ -1,0 +1,40 @@
+//===- TileGPUToNVVM.h - tilegpu to NVVM + LLVM conversion patterns -*- C++ -*-===//
+//
+// The conversion is split by op family, one file each under
+// lib/Conversion/TileGPUToNVVM/; `convert-tilegpu-to-nvvm` applies them all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CONVERSION_TILEGPUTONVVM_H
+#define TILEC_CONVERSION_TILEGPUTONVVM_H
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tilec::tilegpu {
+
+/// LLVM types of tilegpu values: shared buffers and mbarriers are
+/// `!llvm.ptr<3>`, tensor maps `!llvm.ptr`, cp.async tokens `i32`,
+/// distributed tiles (and the dot tokens that stand for them) an LLVM struct
+/// of one thread's registers of the layout.
+class TileGPUTypeConverter : public mlir::LLVMTypeConverter {
+public:
+  explicit TileGPUTypeConverter(mlir::MLIRContext *context);
+};
+
+/// Block and named barriers, fences, mbarriers, warp roles.
+void populateTileGPUSyncToNVVMPatterns(const TileGPUTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
+/// Shared buffers and slots, cp.async groups, TMA copies.
+void populateTileGPUMemoryToNVVMPatterns(const TileGPUTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+/// Matrix multiplies and their waits.
+void populateTileGPUMmaToNVVMPatterns(const TileGPUTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+/// All of the above.
+void populateTileGPUToNVVMPatterns(const TileGPUTypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
+
+} // namespace tilec::tilegpu
+
+#endif // TILEC_CONVERSION_TILEGPUTONVVM_H

@@ -1,0 +1,54 @@
+//===- Common.h - helpers shared by the tilegpu-to-NVVM patterns (private) -===//
+
+#ifndef TILEC_LIB_CONVERSION_TILEGPUTONVVM_COMMON_H
+#define TILEC_LIB_CONVERSION_TILEGPUTONVVM_COMMON_H
+
+#include "tilec/Conversion/TileGPUToNVVM.h"
+#include "tilec/Dialect/TileGPU/TileGPU.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace tilec::tilegpu::nvvm {
+
+using namespace mlir;
+
+/// The kernel's dynamic shared memory: an external `addr_space = 3` array
+/// the launch sizes (as `tile-to-llvm` declares it).
+inline constexpr llvm::StringLiteral kSharedMemorySymbol = "tilec_smem";
+inline constexpr unsigned kSharedSpace = 3;
+
+inline Value constI32(OpBuilder &b, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(value));
+}
+
+inline Type sharedPointer(MLIRContext *context) {
+  return LLVM::LLVMPointerType::get(context, kSharedSpace);
+}
+
+/// `base` + `bytes` (an i32 value) as a shared pointer.
+inline Value byteOffset(OpBuilder &b, Location loc, Value base, Value bytes) {
+  return LLVM::GEPOp::create(b, loc, sharedPointer(b.getContext()), b.getI8Type(), base,
+                             ValueRange{bytes});
+}
+
+/// The address `offset` bytes into the kernel's dynamic shared memory.
+inline Value sharedAddress(OpBuilder &b, Location loc, int64_t offset) {
+  Value base = LLVM::AddressOfOp::create(b, loc, sharedPointer(b.getContext()),
+                                         kSharedMemorySymbol);
+  return offset ? byteOffset(b, loc, base, constI32(b, loc, offset)) : base;
+}
+
+/// The address of mbarrier `index` of the array at `barriers`.
+inline Value barrierAddress(OpBuilder &b, Location loc, Value barriers, Value index) {
+  Value bytes = LLVM::MulOp::create(b, loc, index, constI32(b, loc, 8));
+  return byteOffset(b, loc, barriers, bytes);
+}
+
+inline Value threadIndex(OpBuilder &b, Location loc) {
+  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+} // namespace tilec::tilegpu::nvvm
+
+#endif // TILEC_LIB_CONVERSION_TILEGPUTONVVM_COMMON_H

@@ -1,0 +1,69 @@
+// Shared buffers, cp.async groups, TMA and wgmma waits lower to NVVM ops
+// (and an offset is required before lowering).
+// RUN: tilec-opt %s -split-input-file --convert-tilegpu-to-nvvm -verify-diagnostics \
+// RUN:   --mlir-print-op-on-diagnostic=false | FileCheck %s
+
+#swz = #tilegpu.swizzled<128>
+#wgmma = #tilegpu.wgmma<warpgroups = 1>
+
+// CHECK-LABEL: func.func @buffers
+func.func @buffers(%i: i32) -> !tilegpu.smem<64x64xbf16, #swz> {
+  // CHECK: %[[SMEM:.+]] = llvm.mlir.addressof @tilec_smem : !llvm.ptr<3>
+  // CHECK: %[[OFF:.+]] = llvm.mlir.constant(2048 : i32)
+  // CHECK: %[[RING:.+]] = llvm.getelementptr %[[SMEM]][%[[OFF]]]
+  %ring = tilegpu.alloc {offset = 2048 : i64} : !tilegpu.smem<2x64x64xbf16, #swz>
+  // One slot is 64 x 128 bytes.
+  // CHECK: %[[SLOT:.+]] = llvm.mlir.constant(8192 : i32)
+  // CHECK: %[[BYTES:.+]] = llvm.mul %{{.*}}, %[[SLOT]]
+  // CHECK: llvm.getelementptr %[[RING]][%[[BYTES]]]
+  %s = tilegpu.slot %ring[%i] : !tilegpu.smem<2x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+  return %s : !tilegpu.smem<64x64xbf16, #swz>
+}
+
+// CHECK-LABEL: func.func @groups
+func.func @groups() {
+  // CHECK: nvvm.cp.async.commit.group
+  %g = tilegpu.async_commit_group
+  // CHECK: nvvm.cp.async.wait.group 1
+  tilegpu.async_wait %g {pending = 1 : i32}
+  // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+  tilegpu.tma_store_wait {pending = 0 : i32}
+  return
+}
+
+// CHECK-LABEL: func.func @tma
+func.func @tma(%map: !tilegpu.tensor_map<1x64x64xbf16, #swz>, %bh: i32, %n: i32, %i: i32) {
+  %c0 = arith.constant 0 : i32
+  %s = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x64xbf16, #swz>
+  %full = tilegpu.mbarrier_create {arrivals = 1 : i32, offset = 8192 : i64} : !tilegpu.mbarrier<2>
+  // Coordinates innermost first, issued by one elected lane.
+  // CHECK: %[[ELECT:.+]] = nvvm.elect.sync -> i1
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}] predicate = %[[ELECT]]
+  tilegpu.tma_load %map[%bh, %n, %c0], %s, %full[%i]
+      : !tilegpu.tensor_map<1x64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.mbarrier<2>
+  // CHECK: %[[ELECT2:.+]] = nvvm.elect.sync -> i1
+  // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}], predicate = %[[ELECT2]]
+  // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+  tilegpu.tma_store %s, %map[%bh, %n, %c0] : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.tensor_map<1x64x64xbf16, #swz>
+  return
+}
+
+// CHECK-LABEL: func.func @dot_wait
+func.func @dot_wait(%t: !tilegpu.dot_token<tensor<64x16xf32, #wgmma>>) -> tensor<64x16xf32, #wgmma> {
+  // The accumulators (8 f32 per thread at 64x16) come back through an
+  // empty asm after the wait.
+  // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK: llvm.inline_asm has_side_effects "", "=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7"
+  // CHECK-SAME: -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+  %acc = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x16xf32, #wgmma>>
+  return %acc : tensor<64x16xf32, #wgmma>
+}
+
+// -----
+
+func.func @unplaced() {
+  // expected-error @+2 {{'tilegpu.alloc' op expected an offset: run tilegpu-allocate-shared-memory first}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.alloc'}}
+  %a = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.padded<0>>
+  return
+}

@@ -1,0 +1,72 @@
+// Shared-memory offsets by liveness: buffers whose live ranges do not overlap
+// share bytes, those that overlap do not; swizzled buffers are 1024-aligned,
+// mbarriers 8-aligned; a use inside a loop keeps a buffer alive through it.
+// RUN: tilec-opt %s --tilegpu-allocate-shared-memory | FileCheck %s
+
+#pad = #tilegpu.padded<16>
+#swz = #tilegpu.swizzled<128>
+#blocked = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+
+// CHECK-LABEL: func.func @disjoint
+// CHECK-SAME: tilegpu.shared_bytes = 2304 : i64
+func.func @disjoint(%x: tensor<16x64xbf16, #blocked>) {
+  // 16 rows x (128 + 16) bytes = 2304 bytes, dead after its load.
+  // CHECK: %[[A:.+]] = tilegpu.alloc {offset = 0 : i64}
+  %a = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %x, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  %y = tilegpu.local_load %a : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
+  // CHECK: %[[B:.+]] = tilegpu.alloc {offset = 0 : i64}
+  %b = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %y, %b : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  return
+}
+
+// CHECK-LABEL: func.func @overlapping
+// CHECK-SAME: tilegpu.shared_bytes = 4096 : i64
+func.func @overlapping(%x: tensor<16x64xbf16, #blocked>) {
+  // CHECK: tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<16x64xbf16, #tilegpu.padded<16>>
+  %a = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  // The swizzled buffer starts at the next 1024-byte boundary after 2304.
+  // CHECK: tilegpu.alloc {offset = 3072 : i64} : !tilegpu.smem<8x64xbf16, #tilegpu.swizzled<128>>
+  %b = tilegpu.alloc : !tilegpu.smem<8x64xbf16, #swz>
+  // CHECK: tilegpu.mbarrier_create {arrivals = 1 : i32, offset = 2304 : i64} : !tilegpu.mbarrier<2>
+  %bars = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<2>
+  tilegpu.local_store %x, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  %c0 = arith.constant 0 : i32
+  tilegpu.mbarrier_arrive %bars[%c0] : !tilegpu.mbarrier<2>
+  %y = tilegpu.local_load %b : !tilegpu.smem<8x64xbf16, #swz> -> tensor<8x64xbf16, #blocked>
+  return
+}
+
+// CHECK-LABEL: func.func @loop
+func.func @loop(%x: tensor<16x64xbf16, #blocked>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %i0 = arith.constant 0 : i32
+  // CHECK: tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<2x16x64xbf16
+  %ring = tilegpu.alloc : !tilegpu.smem<2x16x64xbf16, #pad>
+  scf.for %i = %c0 to %n step %c1 {
+    // Alive through the loop with the ring (used in it through a slot view).
+    // CHECK: tilegpu.alloc {offset = 4608 : i64} : !tilegpu.smem<16x64xbf16
+    %t = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+    %s = tilegpu.slot %ring[%i0] : !tilegpu.smem<2x16x64xbf16, #pad> -> !tilegpu.smem<16x64xbf16, #pad>
+    tilegpu.local_store %x, %s : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+    tilegpu.local_store %x, %t : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  }
+  // After the loop, the ring's bytes are free again.
+  // CHECK: tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<16x64xbf16
+  %after = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %x, %after : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  return
+}
+
+// CHECK-LABEL: func.func @preset
+func.func @preset(%x: tensor<16x64xbf16, #blocked>) {
+  // CHECK: tilegpu.alloc {offset = 0 : i64}
+  %a = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<16x64xbf16, #pad>
+  // CHECK: tilegpu.alloc {offset = 2304 : i64}
+  %b = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %x, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %x, %b : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  return
+}
