@@ -50,5 +50,7 @@ static RegisterKernel registration({
     .sizes = {{.name = "n", .type = ParamSpec::Type::Int, .defaultValue = "3000",
                .help = "vector length", .min = 1}},
     .plan = vectorAddPlan,
-    .grid = [](const Params &p) { return "[cdiv(n, " + p.get("block") + "), 1, 1]"; },
+    .grid = [](const Params &p) {
+      return GridRule{GridDim::scalar("n", p.getInt("block")), GridDim::fixed(1), GridDim::fixed(1)};
+    },
 });

@@ -65,7 +65,7 @@ static RegisterKernel registration({
               {.name = "k", .type = ParamSpec::Type::Int, .defaultValue = "50", .help = "columns of A", .min = 1}},
     .plan = matmulPlan,
     .grid = [](const Params &p) {
-      return "[cdiv(a.shape[0], " + p.get("block_m") + "), cdiv(b.shape[1], " + p.get("block_n") +
-             "), 1]";
+      return GridRule{GridDim::shape("a", 0, p.getInt("block_m")),
+                      GridDim::shape("b", 1, p.getInt("block_n")), GridDim::fixed(1)};
     },
 });

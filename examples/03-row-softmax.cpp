@@ -71,5 +71,8 @@ static RegisterKernel registration({
               {.name = "cols", .type = ParamSpec::Type::Int, .defaultValue = "200", .help = "columns", .min = 1},
               {.name = "amplitude", .type = ParamSpec::Type::Float, .defaultValue = "4", .help = "inputs in [-a, a]"}},
     .plan = rowSoftmaxPlan,
-    .grid = [](const Params &p) { return "[cdiv(x.shape[0], " + p.get("block_rows") + "), 1, 1]"; },
+    .grid = [](const Params &p) {
+      return GridRule{GridDim::shape("x", 0, p.getInt("block_rows")), GridDim::fixed(1),
+                      GridDim::fixed(1)};
+    },
 });

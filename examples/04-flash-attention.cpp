@@ -51,7 +51,8 @@ void registerAttention(const char *name, const char *summary, std::vector<ParamS
         return planAttention(config(p), variant(p), sizes, seed);
       },
       .grid = [=](const Params &p) {
-        return "[cdiv(q.shape[1], " + std::to_string(config(p).blockM) + "), q.shape[0], 1]";
+        return GridRule{GridDim::shape("q", 1, config(p).blockM), GridDim::shape("q", 0),
+                        GridDim::fixed(1)};
       },
       .numWarps = [=](const Params &p) { return schedule(p).warps; },
       .alignedByDefault = true,

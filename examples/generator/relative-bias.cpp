@@ -49,8 +49,8 @@ static RegisterKernel registration({
                            seed);
     },
     .grid = [](const Params &p) {
-      return "[cdiv(q.shape[1], " + std::to_string(configFrom(p, schedule(p)).blockM) +
-             "), q.shape[0], 1]";
+      return GridRule{GridDim::shape("q", 1, configFrom(p, schedule(p)).blockM),
+                      GridDim::shape("q", 0), GridDim::fixed(1)};
     },
     .numWarps = [](const Params &p) { return schedule(p).warps; },
     .alignedByDefault = true,

@@ -21,6 +21,7 @@
 
 #include "tilec/DSL/Types.h"
 #include "tilec/Interpreter/Interpreter.h"
+#include "tilec/Runtime/Metadata.h"
 
 #include <array>
 #include <cstdint>
@@ -115,8 +116,11 @@ struct KernelDef {
   std::vector<ParamSpec> sizes;
   std::function<RunPlan(const Params &params, const Params &sizes, uint64_t seed)> plan;
   /// The launch grid as the launch metadata states it, in terms of the
-  /// parameters' shapes and scalars, e.g. "[cdiv(q.shape[1], 64), q.shape[0], 1]".
-  std::function<std::string(const Params &params)> grid;
+  /// parameters' shapes and scalars, e.g. {GridDim::shape("q", 1, 64),
+  /// GridDim::shape("q", 0), GridDim::fixed(1)} for
+  /// [cdiv(q.shape[1], 64), q.shape[0], 1]. The driver checks it against
+  /// the kernel's signature.
+  std::function<GridRule(const Params &params)> grid;
   /// Warps per program that suit these parameters, used when the command line
   /// does not say (--num-warps); 4 when absent.
   std::function<int64_t(const Params &params)> numWarps;

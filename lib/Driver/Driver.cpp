@@ -13,6 +13,7 @@
 #include "tilec/InitAll.h"
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Registry.h"
+#include "tilec/Runtime/Metadata.h"
 #include "tilec/Support/Numeric.h"
 #include "tilec/Target/PTX.h"
 #include "tilec/Target/Pipeline.h"
@@ -32,6 +33,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -327,48 +329,124 @@ std::optional<GpuTarget> resolveTarget() {
   return target;
 }
 
-/// The JSON that tells a runtime how to launch the kernel.
-std::string launchMetadata(ModuleOp module, const KernelSignature &signature,
-                           const GpuTarget &target, const std::string &grid) {
+/// What the lowered kernel (the llvm.func with tilec.shared_bytes) records
+/// about itself for the launch metadata.
+struct LoweredKernel {
   std::string name;
-  int64_t shared = 0;
-  std::set<int64_t> alignedArgs;
-  std::vector<std::string> args;
+  int64_t sharedBytes = 0;
+  std::set<int64_t> alignedArgs; ///< function-argument positions
+  std::vector<std::string> functionArgs;
+};
+
+LoweredKernel loweredKernel(ModuleOp module) {
+  LoweredKernel kernel;
   module.walk([&](LLVM::LLVMFuncOp fn) {
     if (!fn->hasAttr("tilec.shared_bytes"))
       return;
-    name = fn.getName().str();
+    kernel.name = fn.getName().str();
     if (auto list = fn->getAttrOfType<DenseI64ArrayAttr>("tilec.aligned_args"))
-      alignedArgs.insert(list.asArrayRef().begin(), list.asArrayRef().end());
-    shared = cast<IntegerAttr>(fn->getAttr("tilec.shared_bytes")).getInt();
+      kernel.alignedArgs.insert(list.asArrayRef().begin(), list.asArrayRef().end());
+    kernel.sharedBytes = cast<IntegerAttr>(fn->getAttr("tilec.shared_bytes")).getInt();
     for (Type t : fn.getArgumentTypes()) {
       std::string text;
       llvm::raw_string_ostream os(text);
       os << t;
-      args.push_back(fmt::format("\"{}\"", text));
+      kernel.functionArgs.push_back(text);
     }
   });
-  std::vector<std::string> params;
-  int64_t firstArg = 0;
-  for (const KernelParam &p : signature) {
-    bool aligned = alignedArgs.count(firstArg) > 0;
-    firstArg += p.numFunctionArgs();
-    const char *kind = p.kind == KernelParam::Kind::Tensor    ? "tensor"
-                       : p.kind == KernelParam::Kind::Pointer ? "pointer"
-                                                              : "scalar";
-    params.push_back(fmt::format("{{\"name\": \"{}\", \"kind\": \"{}\", \"dtype\": "
-                                 "\"{}\", \"rank\": {}{}}}",
-                                 p.name, kind, toString(p.dtype), p.rank,
-                                 aligned ? ", \"aligned\": true" : ""));
-  }
-  return fmt::format("{{\n  \"kernel\": \"{}\",\n  \"arch\": \"{}\",\n  \"num_warps\": {},\n"
-                     "  \"threads_per_block\": {},\n  \"shared_bytes\": {},\n"
+  return kernel;
+}
 
-                     "  \"params\": [{}],\n  \"function_args\": [{}],\n"
-                     "  \"grid\": \"{}\"\n}}\n",
-                     name, target.arch, target.numWarps, 32 * target.numWarps, shared,
-                     fmt::join(params, ", "), fmt::join(args, ", "),
-                     grid.empty() ? "not stated by the kernel; one program per output block" : grid);
+/// Emits one value through `write` on a single line (an entry of "params"
+/// or "grid", the list of function arguments), inside indented `json`.
+void compactValue(llvm::json::OStream &json,
+                  llvm::function_ref<void(llvm::json::OStream &)> write) {
+  json.rawValue([&](llvm::raw_ostream &os) {
+    llvm::json::OStream line(os);
+    write(line);
+  });
+}
+
+void writeGridDim(llvm::json::OStream &json, const GridDim &dim) {
+  using namespace metadata;
+  json.object([&] {
+    if (dim.kind == GridDim::Kind::Constant) {
+      json.attribute(kGridConstant, dim.constant);
+      return;
+    }
+    json.attribute(kGridParam, dim.param);
+    if (dim.kind == GridDim::Kind::Shape)
+      json.attribute(kGridAxis, dim.axis);
+    json.attribute(kGridDivisor, dim.divisor);
+  });
+}
+
+/// The JSON that tells a runtime how to launch the kernel (schema:
+/// tilec/Runtime/Metadata.h).
+std::string launchMetadata(ModuleOp module, const KernelSignature &signature,
+                           const GpuTarget &target, const std::optional<GridRule> &grid) {
+  using namespace metadata;
+  LoweredKernel kernel = loweredKernel(module);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute(kKernel, kernel.name);
+    json.attribute(kArch, target.arch);
+    json.attribute(kNumWarps, target.numWarps);
+    json.attribute(kThreadsPerBlock, 32 * target.numWarps);
+    json.attribute(kSharedBytes, kernel.sharedBytes);
+    json.attributeArray(kParams, [&] {
+      int64_t firstArg = 0;
+      for (const KernelParam &p : signature) {
+        compactValue(json, [&](llvm::json::OStream &entry) {
+          entry.object([&] {
+            entry.attribute(kParamName, p.name);
+            entry.attribute(kParamKind, kindName(p.kind));
+            entry.attribute(kParamDType, std::string(toString(p.dtype)));
+            entry.attribute(kParamRank, p.rank);
+            if (p.kind == KernelParam::Kind::Tensor)
+              entry.attribute(kParamAligned, kernel.alignedArgs.count(firstArg) > 0);
+          });
+        });
+        firstArg += p.numFunctionArgs();
+      }
+    });
+    json.attributeBegin(kFunctionArgs);
+    compactValue(json, [&](llvm::json::OStream &list) {
+      list.array([&] {
+        for (const std::string &arg : kernel.functionArgs)
+          list.value(arg);
+      });
+    });
+    json.attributeEnd();
+    if (!grid) {
+      json.attribute(kGrid, nullptr);
+      return;
+    }
+    json.attributeArray(kGrid, [&] {
+      for (const GridDim &dim : *grid)
+        compactValue(json, [&](llvm::json::OStream &entry) { writeGridDim(entry, dim); });
+    });
+  });
+  os << "\n";
+  return text;
+}
+
+/// The launch grid the kernel states for `params` (none for files), checked
+/// against its signature; false after an error when it does not fit.
+bool kernelGrid(const KernelDef *def, const Params &params, const KernelSignature &signature,
+                std::optional<GridRule> &grid) {
+  grid.reset();
+  if (!def || !def->grid)
+    return true;
+  grid = def->grid(params);
+  if (std::string error = checkGridRule(*grid, signature); !error.empty()) {
+    printError(fmt::format("kernel '{}' states a launch grid that does not fit its parameters: {}",
+                           def->name, error));
+    return false;
+  }
+  return true;
 }
 
 int writeText(const std::string &path, const std::string &text) {
@@ -455,9 +533,9 @@ int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
     printError(fmt::format("cannot create {}: {}", dir, ec.message()));
     return 1;
   }
-  if (writeText(dir + "/kernel.ptx", *ptx) ||
-      writeText(dir + "/kernel.json",
-                launchMetadata(module, signature, *target, def.grid ? def.grid(params) : "")))
+  std::optional<GridRule> grid;
+  if (!kernelGrid(&def, params, signature, grid) || writeText(dir + "/kernel.ptx", *ptx) ||
+      writeText(dir + "/kernel.json", launchMetadata(module, signature, *target, grid)))
     return 1;
   std::vector<std::string> buffers, args;
   for (size_t i = 0; i < plan.memory.size(); ++i) {
@@ -595,8 +673,9 @@ int emitStages(MLIRContext &context, ModuleOp module, const KernelDef *def,
   if (ptxPath != "-") {
     llvm::SmallString<256> meta(ptxPath);
     llvm::sys::path::replace_extension(meta, "json");
-    std::string grid = def && def->grid ? def->grid(params) : "";
-    if (writeText(meta.str().str(), launchMetadata(module, signature, target, grid)))
+    std::optional<GridRule> grid;
+    if (!kernelGrid(def, params, signature, grid) ||
+        writeText(meta.str().str(), launchMetadata(module, signature, target, grid)))
       return 1;
   }
   if (emit == Emit::Cubin) {

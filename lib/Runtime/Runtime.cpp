@@ -6,6 +6,7 @@
 #include "tilec/Support/Numeric.h"
 
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -197,15 +198,6 @@ struct PackedArgs {
   std::vector<void *> pointers;
 };
 
-const char *kindName(KernelParam::Kind kind) {
-  switch (kind) {
-  case KernelParam::Kind::Tensor: return "tensor";
-  case KernelParam::Kind::Pointer: return "pointer";
-  case KernelParam::Kind::Scalar: return "scalar";
-  }
-  return "?";
-}
-
 bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &packed,
           std::string &error) {
   if (args.size() != meta.params.size()) {
@@ -223,7 +215,7 @@ bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &
     const KernelParam &param = meta.params[i];
     auto mismatch = [&](const std::string &what) {
       error = meta.kernel + " argument " + std::to_string(i) + " ('" + param.name + "', a " +
-              kindName(param.kind) + "): " + what;
+              metadata::kindName(param.kind) + "): " + what;
       return false;
     };
     switch (param.kind) {
@@ -369,7 +361,107 @@ bool readFile(const std::string &path, std::string &out) {
   return true;
 }
 
+namespace {
+
+/// `value` as an integer: a whole number that a double holds exactly.
+std::optional<int64_t> integerOf(const json::Value &value) {
+  if (!value.isNumber() || !(std::fabs(value.number) <= 9007199254740992.0) ||
+      value.number != std::floor(value.number))
+    return std::nullopt;
+  return static_cast<int64_t>(value.number);
+}
+
+/// One entry of "params"; false (and why) when malformed.
+bool parseParam(const json::Value &entry, KernelParam &param, std::string &error) {
+  using namespace metadata;
+  const json::Value *name = entry.get(kParamName), *kind = entry.get(kParamKind),
+                    *dtype = entry.get(kParamDType), *rank = entry.get(kParamRank);
+  std::optional<DType> type = dtype ? parseDType(dtype->string) : std::nullopt;
+  std::optional<KernelParam::Kind> parsedKind = kind ? parseKind(kind->string) : std::nullopt;
+  std::optional<int64_t> parsedRank = rank ? integerOf(*rank) : std::nullopt;
+  if (!name || !name->isString() || !parsedKind || !type || !parsedRank || *parsedRank < 0) {
+    error = "kernel metadata has a malformed parameter";
+    return false;
+  }
+  param = KernelParam{name->string, *parsedKind, *type, static_cast<unsigned>(*parsedRank)};
+  if (const json::Value *aligned = entry.get(kParamAligned))
+    param.aligned = aligned->kind == json::Value::Kind::Bool && aligned->boolean;
+  return true;
+}
+
+/// One entry of "grid", before it is checked against the parameters; empty
+/// when well formed, else why not.
+std::string parseGridDim(const json::Value &entry, GridDim &dim) {
+  using namespace metadata;
+  if (entry.kind != json::Value::Kind::Object)
+    return "expected an object";
+  for (const std::string &key : entry.keys)
+    if (key != kGridConstant && key != kGridParam && key != kGridAxis && key != kGridDivisor)
+      return "unknown member '" + key + "'";
+  const json::Value *constant = entry.get(kGridConstant), *param = entry.get(kGridParam),
+                    *axis = entry.get(kGridAxis), *divisor = entry.get(kGridDivisor);
+  if (!constant == !param)
+    return "give exactly one of 'constant' and 'param'";
+  if (divisor) {
+    std::optional<int64_t> value = integerOf(*divisor);
+    if (!value)
+      return "'divisor' must be an integer";
+    dim.divisor = *value;
+  }
+  if (constant) {
+    std::optional<int64_t> value = integerOf(*constant);
+    if (!value)
+      return "'constant' must be an integer";
+    if (axis)
+      return "'axis' needs 'param'";
+    dim.kind = GridDim::Kind::Constant;
+    dim.constant = *value;
+    return "";
+  }
+  if (!param->isString())
+    return "'param' must be a parameter's name";
+  dim.param = param->string;
+  dim.kind = axis ? GridDim::Kind::Shape : GridDim::Kind::Scalar;
+  if (axis) {
+    std::optional<int64_t> value = integerOf(*axis);
+    if (!value)
+      return "'axis' must be an integer";
+    dim.axis = *value;
+  }
+  return "";
+}
+
+/// "grid": null or absent (none stated), or three dimensions that name the
+/// kernel's parameters (checkGridRule).
+bool parseGrid(const json::Value *value, const KernelSignature &params,
+               std::optional<GridRule> &rule, std::string &error) {
+  rule.reset();
+  if (!value || value->kind == json::Value::Kind::Null)
+    return true;
+  auto fail = [&](const std::string &why) {
+    error = "kernel metadata: " + why;
+    return false;
+  };
+  if (value->isString())
+    return fail("'grid' is a formula (\"" + value->string +
+                "\"), as tilec wrote it before it wrote structured grids; recompile the kernel");
+  if (!value->isArray() || value->array.size() != 3)
+    return fail("'grid' must be null or an array of three dimensions, each {\"constant\": N} "
+                "or {\"param\": NAME, \"axis\": I (tensors), \"divisor\": N}");
+  GridRule parsed;
+  for (size_t i = 0; i < parsed.size(); ++i)
+    if (std::string why = parseGridDim(value->array[i], parsed[i]); !why.empty())
+      return fail("grid[" + std::to_string(i) + "]: " + why);
+  if (std::string why = checkGridRule(parsed, params); !why.empty())
+    return fail(why);
+  rule = parsed;
+  return true;
+}
+
+} // namespace
+
 bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error) {
+  using namespace metadata;
   std::optional<json::Value> doc = json::parse(text, error);
   if (!doc)
     return false;
@@ -381,43 +473,62 @@ bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &e
     }
     return v;
   };
-  const json::Value *kernel = need("kernel", json::Value::Kind::String);
-  const json::Value *arch = need("arch", json::Value::Kind::String);
-  const json::Value *warps = need("num_warps", json::Value::Kind::Number);
-  const json::Value *threads = need("threads_per_block", json::Value::Kind::Number);
-  const json::Value *shared = need("shared_bytes", json::Value::Kind::Number);
-  const json::Value *params = need("params", json::Value::Kind::Array);
+  const json::Value *kernel = need(kKernel, json::Value::Kind::String);
+  const json::Value *arch = need(kArch, json::Value::Kind::String);
+  const json::Value *warps = need(kNumWarps, json::Value::Kind::Number);
+  const json::Value *threads = need(kThreadsPerBlock, json::Value::Kind::Number);
+  const json::Value *shared = need(kSharedBytes, json::Value::Kind::Number);
+  const json::Value *params = need(kParams, json::Value::Kind::Array);
   if (!kernel || !arch || !warps || !threads || !shared || !params)
     return false;
   meta.kernel = kernel->string;
   meta.arch = arch->string;
   meta.numWarps = static_cast<int64_t>(warps->number);
   meta.threadsPerBlock = static_cast<int64_t>(threads->number);
-  if (const json::Value *grid = doc->get("grid"); grid && grid->isString())
-    meta.grid = grid->string;
   meta.sharedBytes = static_cast<int64_t>(shared->number);
-  for (const json::Value &p : params->array) {
-    const json::Value *name = p.get("name"), *kind = p.get("kind"), *dtype = p.get("dtype"),
-                      *rank = p.get("rank");
-    std::optional<DType> type = dtype ? parseDType(dtype->string) : std::nullopt;
-    if (!name || !kind || !type || !rank) {
-      error = "kernel metadata has a malformed parameter";
+  meta.params.clear();
+  for (const json::Value &entry : params->array) {
+    KernelParam param{};
+    if (!parseParam(entry, param, error))
       return false;
-    }
-    KernelParam param{name->string, KernelParam::Kind::Scalar, *type,
-                      static_cast<unsigned>(rank->number)};
-    if (kind->string == "tensor")
-      param.kind = KernelParam::Kind::Tensor;
-    if (const json::Value *aligned = p.get("aligned"))
-      param.aligned = aligned->kind == json::Value::Kind::Bool && aligned->boolean;
-    else if (kind->string == "pointer")
-      param.kind = KernelParam::Kind::Pointer;
     meta.params.push_back(param);
   }
-  if (const json::Value *args = doc->get("function_args"))
+  meta.functionArgs.clear();
+  if (const json::Value *args = doc->get(kFunctionArgs))
     for (const json::Value &a : args->array)
       meta.functionArgs.push_back(a.string);
-  return true;
+  return parseGrid(doc->get(kGrid), meta.params, meta.grid, error);
+}
+
+std::optional<std::array<int64_t, 3>> launchGrid(const KernelMetadata &meta,
+                                                 const std::vector<Arg> &args,
+                                                 std::string &error) {
+  if (!meta.grid) {
+    error = meta.kernel + ": the metadata states no launch grid";
+    return std::nullopt;
+  }
+  error = checkGridRule(*meta.grid, meta.params);
+  if (error.empty())
+    error = checkArguments(meta, args);
+  if (!error.empty()) {
+    error = meta.kernel + ": " + error;
+    return std::nullopt;
+  }
+  std::array<int64_t, 3> grid{};
+  for (size_t i = 0; i < grid.size(); ++i) {
+    const GridDim &dim = (*meta.grid)[i];
+    int64_t extent = dim.constant;
+    if (dim.kind != GridDim::Kind::Constant) {
+      size_t index = 0;
+      while (meta.params[index].name != dim.param)
+        ++index;
+      extent = dim.kind == GridDim::Kind::Shape
+                   ? std::get<TensorArg>(args[index]).shape[dim.axis]
+                   : static_cast<int64_t>(std::get<double>(args[index]));
+    }
+    grid[i] = (extent + dim.divisor - 1) / dim.divisor;
+  }
+  return grid;
 }
 
 } // namespace tilec::rt

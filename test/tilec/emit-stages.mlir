@@ -28,18 +28,33 @@
 // META: "arch": "sm_90a",
 // META: "num_warps": 8,
 // META: "threads_per_block": 256,
-// META: "params": [{"name": "a", "kind": "tensor", "dtype": "bf16", "rank": 2}
-// META: "function_args": ["!llvm.ptr<1>", "i32", "i32", "i64", "i64",
-// META: "grid": "[cdiv(a.shape[0], 64), cdiv(b.shape[1], 64), 1]"
+// META: "params": [
+// META-NEXT: {"name":"a","kind":"tensor","dtype":"bf16","rank":2,"aligned":false},
+// META: "function_args": ["!llvm.ptr<1>","i32","i32","i64","i64",
+// META: "grid": [
+// META-NEXT: {"param":"a","axis":0,"divisor":64},
+// META-NEXT: {"param":"b","axis":1,"divisor":64},
+// META-NEXT: {"constant":1}
+// META-NEXT: ]
 // DUMP: builtin_module_no-symbol-name
 // TIMING: Execution time report
 // TIMING: tilec: PTX done after
 // ARCH: tilec: error: unsupported --arch 'sm_70'; accepted: sm_80, sm_90a
 // WARPS: tilec: error: --num-warps must be a power of two in [1, 32], got 3
 // CUBIN: tilec: error: --emit=cubin needs -o FILE.cubin
-// FILEMETA: "params": [{"name": "arg0", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg1", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg2", "kind": "pointer", "dtype": "f32", "rank": 0}, {"name": "arg3", "kind": "scalar", "dtype": "i32", "rank": 0}]
-// ALIGNED: {"name": "q", "kind": "tensor", "dtype": "bf16", "rank": 3, "aligned": true}
-// ALIGNED-SAME: {"name": "lse", "kind": "tensor", "dtype": "f32", "rank": 2}]
+// FILEMETA: "params": [
+// FILEMETA-NEXT: {"name":"arg0","kind":"pointer","dtype":"f32","rank":0},
+// FILEMETA-NEXT: {"name":"arg1","kind":"pointer","dtype":"f32","rank":0},
+// FILEMETA-NEXT: {"name":"arg2","kind":"pointer","dtype":"f32","rank":0},
+// FILEMETA-NEXT: {"name":"arg3","kind":"scalar","dtype":"i32","rank":0}
+// FILEMETA-NEXT: ],
+// FILEMETA: "grid": null
+// ALIGNED: {"name":"q","kind":"tensor","dtype":"bf16","rank":3,"aligned":true},
+// ALIGNED: {"name":"lse","kind":"tensor","dtype":"f32","rank":2,"aligned":false}
+// ALIGNED: "grid": [
+// ALIGNED-NEXT: {"param":"q","axis":1,"divisor":128},
+// ALIGNED-NEXT: {"param":"q","axis":0,"divisor":1},
+// ALIGNED-NEXT: {"constant":1}
 // The kernel chooses its warps (and where Q lives) unless the command line says.
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --emit=ptx -o %t.w4.ptx
 // RUN: FileCheck %s --check-prefix=WARPS4 < %t.w4.json

@@ -26,6 +26,7 @@
 #include <dirent.h>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -105,12 +106,6 @@ int64_t headDimFromName(const std::string &name) {
   return 0;
 }
 
-/// Rows per program from the metadata's grid rule "[cdiv(q.shape[1], 128), ...]".
-int64_t blockRowsFromGrid(const std::string &grid) {
-  size_t comma = grid.find(", ");
-  return comma == std::string::npos ? 0 : std::atoll(grid.c_str() + comma + 2);
-}
-
 /// Double-precision attention for one query row (scale 1/√d, causal aligned
 /// bottom-right, which is top-left here since seq_q = seq_k): output and lse.
 void referenceRow(const std::vector<double> &q, const std::vector<double> &k,
@@ -171,22 +166,20 @@ public:
   /// Checks and times `kernel`; false (and why) on any error.
   bool run(const std::string &name, const rt::Kernel &kernel, Row &row, std::string &error) {
     const bool causal = kernel.meta.kernel.find("causal") != std::string::npos;
-    const int64_t blockRows = blockRowsFromGrid(kernel.meta.grid);
-    if (blockRows < 1) {
-      error = "cannot read the rows per program from the grid rule '" + kernel.meta.grid + "'";
-      return false;
-    }
     auto tensor3 = [&](uint64_t address) {
       return rt::TensorArg{address, {bh, n, d}, {n * d, d, 1}};
     };
     std::vector<rt::Arg> args = {tensor3(q), tensor3(k), tensor3(v), tensor3(o),
                                  rt::TensorArg{lse, {bh, n}, {n, 1}}};
-    std::array<int64_t, 3> grid = {(n + blockRows - 1) / blockRows, bh, 1};
+    // The grid from the metadata's rule, e.g. [cdiv(q.shape[1], 128), q.shape[0], 1].
+    std::optional<std::array<int64_t, 3>> grid = rt::launchGrid(kernel.meta, args, error);
+    if (!grid)
+      return false;
     std::vector<uint8_t> poison(bh * n * d * 2, 0xff); // NaN until written
     double ms = 0, relerr = 0;
     if (!gpu.copyToDevice(o, poison.data(), poison.size(), error) ||
-        !gpu.launch(kernel, grid, args, error) || !gpu.synchronize(error) ||
-        !check(causal, relerr, error) || !time(kernel, grid, args, ms, error))
+        !gpu.launch(kernel, *grid, args, error) || !gpu.synchronize(error) ||
+        !check(causal, relerr, error) || !time(kernel, *grid, args, ms, error))
       return false;
     double flops = 4.0 * bh * double(n) * double(n) * d * (causal ? 0.5 : 1.0);
     row = {name, d, n, batch, heads, causal, ms, flops / ms * 1e-9, relerr};

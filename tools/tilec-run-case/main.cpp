@@ -55,12 +55,7 @@ int runCase(const std::string &dir, int timeRepeats) {
   if (!doc)
     return fail(dir, "case.json: " + error);
 
-  rt::Device *gpu = rt::Device::open(error);
-  if (!gpu) {
-    std::printf("SKIP %s: %s\n", dir.c_str(), error.c_str());
-    return kSkip;
-  }
-
+  // What can be checked without a GPU comes first.
   std::string ptx, metaText;
   const json::Value *ptxName = doc->get("ptx"), *metaName = doc->get("metadata");
   if (!ptxName || !metaName || !rt::readFile(dir + "/" + ptxName->string, ptx) ||
@@ -68,7 +63,17 @@ int runCase(const std::string &dir, int timeRepeats) {
     return fail(dir, "cannot read the PTX or metadata named in case.json");
   rt::KernelMetadata meta;
   if (!rt::parseMetadata(metaText, meta, error))
-    return fail(dir, error);
+    return fail(dir, metaName->string + ": " + error);
+  std::vector<int64_t> gridList = ints(doc->get("grid"));
+  if (gridList.size() != 3)
+    return fail(dir, "case.json needs a grid of three numbers");
+  std::array<int64_t, 3> grid{gridList[0], gridList[1], gridList[2]};
+
+  rt::Device *gpu = rt::Device::open(error);
+  if (!gpu) {
+    std::printf("SKIP %s: %s\n", dir.c_str(), error.c_str());
+    return kSkip;
+  }
   rt::Kernel kernel;
   if (!gpu->load(ptx, meta, kernel, error))
     return fail(dir, error);
@@ -121,10 +126,17 @@ int runCase(const std::string &dir, int timeRepeats) {
     else
       return fail(dir, "an argument in case.json is neither tensor, pointer nor scalar");
   }
-  std::vector<int64_t> gridList = ints(doc->get("grid"));
-  if (gridList.size() != 3)
-    return fail(dir, "case.json needs a grid of three numbers");
-  std::array<int64_t, 3> grid{gridList[0], gridList[1], gridList[2]};
+  if (meta.grid) {
+    std::optional<std::array<int64_t, 3>> stated = rt::launchGrid(meta, args, error);
+    if (!stated)
+      return fail(dir, error);
+    if (*stated != grid)
+      return fail(dir, "case.json's grid (" + std::to_string(grid[0]) + ", " +
+                           std::to_string(grid[1]) + ", " + std::to_string(grid[2]) +
+                           ") is not the metadata's " + toString(*meta.grid) + " = (" +
+                           std::to_string((*stated)[0]) + ", " + std::to_string((*stated)[1]) +
+                           ", " + std::to_string((*stated)[2]) + ") for these arguments");
+  }
 
   if (!gpu->launch(kernel, grid, args, error) || !gpu->synchronize(error))
     return fail(dir, error);

@@ -17,16 +17,18 @@
 #define TILEC_RUNTIME_RUNTIME_H
 
 #include "tilec/DSL/Types.h"
+#include "tilec/Runtime/Metadata.h"
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 namespace tilec::rt {
 
-/// What `tilec --emit=ptx` writes next to the PTX.
+/// What `tilec --emit=ptx` writes next to the PTX (schema: Metadata.h).
 struct KernelMetadata {
   std::string kernel;
   std::string arch;
@@ -36,10 +38,11 @@ struct KernelMetadata {
   KernelSignature params;
   /// The compiled function's argument types, e.g. "!llvm.ptr<1>", "i32".
   std::vector<std::string> functionArgs;
-  /// The launch grid rule, e.g. "[cdiv(q.shape[1], 128), q.shape[0], 1]"
-  /// (empty when the kernel states none).
-  std::string grid;
+  /// The launch grid in terms of the arguments, checked against `params`
+  /// (none when the kernel states none).
+  std::optional<GridRule> grid;
 };
+/// Reads and checks metadata; false, with what is wrong, on malformed text.
 bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error);
 
 /// The whole file at `path` (PTX, a cubin, JSON, raw data); false when it
@@ -60,6 +63,13 @@ using Arg = std::variant<TensorArg, PointerArg, double>;
 /// ranks, sizes, alignment requirements); empty when they fit, else what is
 /// wrong. `launch` runs this first; it needs no GPU.
 std::string checkArguments(const KernelMetadata &meta, const std::vector<Arg> &args);
+
+/// The grid that the metadata's rule gives for `args` (checked first, as
+/// checkArguments does); none, with why, when the kernel states no grid or
+/// the arguments do not fit.
+std::optional<std::array<int64_t, 3>> launchGrid(const KernelMetadata &meta,
+                                                 const std::vector<Arg> &args,
+                                                 std::string &error);
 
 struct Kernel {
   void *module = nullptr;

@@ -1,0 +1,162 @@
+//===- Metadata.h - the launch metadata's schema, shared ----------*- C++ -*-===//
+//
+// `tilec --emit=ptx` writes <out>.json next to the PTX (with llvm::json);
+// the runtime reads it (with the LLVM-free reader in Json.h). Both take the
+// member names from here, and the launch grid is structured data that both
+// check with the same rule (checkGridRule):
+//
+//   {
+//     "kernel": "flash_attention_fwd", "arch": "sm_90a", "num_warps": 4,
+//     "threads_per_block": 128, "shared_bytes": 49152,
+//     "params": [{"name": "q", "kind": "tensor", "dtype": "bf16", "rank": 3,
+//                 "aligned": true}, ...],
+//     "function_args": ["!llvm.ptr<1>", "i32", ...],
+//     "grid": [{"param": "q", "axis": 1, "divisor": 128},
+//              {"param": "q", "axis": 0, "divisor": 1}, {"constant": 1}]
+//   }
+//
+// A grid dimension is ceil(extent / divisor) programs, the extent being a
+// constant, a scalar parameter's value ("param" without "axis") or a tensor
+// parameter's size along "axis". "grid" is null when the kernel states none.
+// Header-only and free of LLVM, like everything the GPU machine builds.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_METADATA_H
+#define TILEC_RUNTIME_METADATA_H
+
+#include "tilec/DSL/Types.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tilec {
+
+/// One dimension of a launch grid: ceil(extent / divisor) programs.
+struct GridDim {
+  enum class Kind {
+    Constant, ///< the extent is `constant`
+    Scalar,   ///< the value of scalar parameter `param`
+    Shape,    ///< the size of tensor parameter `param` along `axis`
+  };
+  Kind kind = Kind::Constant;
+  int64_t constant = 1;
+  std::string param;
+  int64_t axis = 0;
+  int64_t divisor = 1;
+
+  static GridDim fixed(int64_t programs) { return {Kind::Constant, programs, "", 0, 1}; }
+  static GridDim scalar(std::string param, int64_t divisor = 1) {
+    return {Kind::Scalar, 1, std::move(param), 0, divisor};
+  }
+  static GridDim shape(std::string param, int64_t axis, int64_t divisor = 1) {
+    return {Kind::Shape, 1, std::move(param), axis, divisor};
+  }
+};
+
+/// The x, y, z dimensions of a launch grid, in terms of the kernel's arguments.
+using GridRule = std::array<GridDim, 3>;
+
+namespace metadata {
+
+/// Members of the metadata document.
+inline constexpr const char *kKernel = "kernel";
+inline constexpr const char *kArch = "arch";
+inline constexpr const char *kNumWarps = "num_warps";
+inline constexpr const char *kThreadsPerBlock = "threads_per_block";
+inline constexpr const char *kSharedBytes = "shared_bytes";
+inline constexpr const char *kParams = "params";
+inline constexpr const char *kFunctionArgs = "function_args";
+inline constexpr const char *kGrid = "grid";
+
+/// Members of each entry of "params".
+inline constexpr const char *kParamName = "name";
+inline constexpr const char *kParamKind = "kind";
+inline constexpr const char *kParamDType = "dtype";
+inline constexpr const char *kParamRank = "rank";
+inline constexpr const char *kParamAligned = "aligned";
+
+/// Members of each entry of "grid".
+inline constexpr const char *kGridConstant = "constant";
+inline constexpr const char *kGridParam = "param";
+inline constexpr const char *kGridAxis = "axis";
+inline constexpr const char *kGridDivisor = "divisor";
+
+/// The "kind" of a parameter: "tensor", "pointer" or "scalar".
+inline const char *kindName(KernelParam::Kind kind) {
+  switch (kind) {
+  case KernelParam::Kind::Tensor: return "tensor";
+  case KernelParam::Kind::Pointer: return "pointer";
+  case KernelParam::Kind::Scalar: return "scalar";
+  }
+  return "?";
+}
+
+inline std::optional<KernelParam::Kind> parseKind(std::string_view name) {
+  for (KernelParam::Kind kind :
+       {KernelParam::Kind::Tensor, KernelParam::Kind::Pointer, KernelParam::Kind::Scalar})
+    if (name == kindName(kind))
+      return kind;
+  return std::nullopt;
+}
+
+} // namespace metadata
+
+/// "[cdiv(q.shape[1], 128), q.shape[0], 1]": the rule as a formula.
+inline std::string toString(const GridRule &rule) {
+  std::string text = "[";
+  for (size_t i = 0; i < rule.size(); ++i) {
+    const GridDim &dim = rule[i];
+    std::string extent = dim.kind == GridDim::Kind::Constant ? std::to_string(dim.constant)
+                         : dim.kind == GridDim::Kind::Scalar
+                             ? dim.param
+                             : dim.param + ".shape[" + std::to_string(dim.axis) + "]";
+    text += (i ? ", " : "") + (dim.divisor == 1 ? extent
+                                                : "cdiv(" + extent + ", " +
+                                                      std::to_string(dim.divisor) + ")");
+  }
+  return text + "]";
+}
+
+/// Empty when every dimension of `rule` names what `params` have (a tensor
+/// and one of its axes, or an integer scalar) with a positive constant and
+/// divisor; else what is wrong, starting with "grid[i]".
+inline std::string checkGridRule(const GridRule &rule, const KernelSignature &params) {
+  for (size_t i = 0; i < rule.size(); ++i) {
+    const GridDim &dim = rule[i];
+    std::string where = "grid[" + std::to_string(i) + "]: ";
+    if (dim.divisor < 1)
+      return where + "the divisor must be positive, got " + std::to_string(dim.divisor);
+    if (dim.kind == GridDim::Kind::Constant) {
+      if (dim.constant < 1)
+        return where + "the constant must be positive, got " + std::to_string(dim.constant);
+      continue;
+    }
+    const KernelParam *param = nullptr;
+    for (const KernelParam &p : params)
+      if (p.name == dim.param)
+        param = &p;
+    if (!param)
+      return where + "'" + dim.param + "' is not a parameter of the kernel";
+    bool integer = param->dtype == DType::I32 || param->dtype == DType::I64;
+    if (dim.kind == GridDim::Kind::Scalar &&
+        (param->kind != KernelParam::Kind::Scalar || !integer))
+      return where + "'" + dim.param + "' is a " + metadata::kindName(param->kind) +
+             (param->kind == KernelParam::Kind::Tensor ? "; name an axis of it"
+                                                       : ", not an integer scalar");
+    if (dim.kind == GridDim::Kind::Shape && param->kind != KernelParam::Kind::Tensor)
+      return where + "'" + dim.param + "' is a " + metadata::kindName(param->kind) +
+             ", it has no axis";
+    if (dim.kind == GridDim::Kind::Shape && (dim.axis < 0 || dim.axis >= static_cast<int64_t>(param->rank)))
+      return where + "'" + dim.param + "' has rank " + std::to_string(param->rank) +
+             ", no axis " + std::to_string(dim.axis);
+  }
+  return "";
+}
+
+} // namespace tilec
+
+#endif // TILEC_RUNTIME_METADATA_H
