@@ -295,33 +295,47 @@ int runOnCpu(ModuleOp module, const KernelDef &def, const Params &params,
 const KernelDef *currentKernel = nullptr;
 Params currentParams;
 
-/// `option`'s value, or the kernel's own default for it (the KernelDef
-/// member `kernelDefault`, where the kernel has one) when the command line
-/// does not give the option.
+/// `option`'s value where the command line gives it, else `fallback`.
+template <typename T> T resolved(const cl::opt<T> &option, const T &fallback) {
+  return option.getNumOccurrences() ? option.getValue() : fallback;
+}
+
+/// `option`'s value where the command line gives it, else the kernel's own
+/// default (the KernelDef member `kernelDefault`, where it has one), else
+/// `fallback`.
 template <typename T, typename R>
-T resolved(const cl::opt<T> &option, std::function<R(const Params &)> KernelDef::*kernelDefault) {
+T resolved(const cl::opt<T> &option, std::function<R(const Params &)> KernelDef::*kernelDefault,
+           const T &fallback) {
   if (option.getNumOccurrences() == 0 && currentKernel && currentKernel->*kernelDefault)
     return (currentKernel->*kernelDefault)(currentParams);
-  return option;
+  return resolved(option, fallback);
 }
 
 /// The target and schedule of this compilation with every default resolved:
 /// the command line's flags, else the kernel's choice for its parameters,
-/// else the flags' defaults (wgmma: on for sm_90a). Null, after an error
-/// naming the flag, when tilec cannot compile for the result.
-std::optional<GpuTarget> resolveTarget() {
+/// else what `module` records in tilec.target (a file tilec wrote), else the
+/// flags' defaults (wgmma: on for sm_90a). Null, after an error naming the
+/// flag or the entry, when tilec cannot compile for the result.
+std::optional<GpuTarget> resolveTarget(ModuleOp module) {
+  FailureOr<GpuTarget> recorded = readTargetAttr(module);
+  if (failed(recorded))
+    return std::nullopt;
+  bool hasRecord = module->hasAttr(kTargetAttrName);
   GpuTarget target;
-  target.arch = arch;
-  target.numWarps = resolved(numWarps, &KernelDef::numWarps);
-  target.prefetchLoads = prefetchLoads;
-  target.assumeAligned = assumeAligned;
-  if (assumeAligned.getNumOccurrences() == 0 && currentKernel)
-    target.assumeAligned = currentKernel->alignedByDefault;
-  target.pipelineStages = resolved(pipelineStages, &KernelDef::pipelineStages);
-  target.aInShared = resolved(aInShared, &KernelDef::aInShared);
-  target.minBlocksPerSM = minBlocksPerSM;
-  // An explicit --wgmma on another arch is an error, not ignored.
-  target.wgmma = wgmma.getNumOccurrences() ? wgmma.getValue() : useWgmma();
+  target.arch = resolved(arch, recorded->arch);
+  target.numWarps = resolved(numWarps, &KernelDef::numWarps, recorded->numWarps);
+  target.prefetchLoads = resolved(prefetchLoads, recorded->prefetchLoads);
+  target.assumeAligned = resolved(
+      assumeAligned, currentKernel ? currentKernel->alignedByDefault : recorded->assumeAligned);
+  target.pipelineStages =
+      resolved(pipelineStages, &KernelDef::pipelineStages, recorded->pipelineStages);
+  target.aInShared = resolved(aInShared, &KernelDef::aInShared, recorded->aInShared);
+  target.minBlocksPerSM = resolved(minBlocksPerSM, recorded->minBlocksPerSM);
+  // wgmma follows the arch unless recorded for the same arch; an explicit
+  // --wgmma on another arch is an error, not ignored.
+  bool archGiven = arch.getNumOccurrences() > 0;
+  target.wgmma = resolved(wgmma, hasRecord && !archGiven ? recorded->wgmma
+                                                         : target.arch == "sm_90a");
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
     printError(error);
     return std::nullopt;
@@ -381,20 +395,29 @@ void writeGridDim(llvm::json::OStream &json, const GridDim &dim) {
   });
 }
 
-/// The JSON that tells a runtime how to launch the kernel (schema:
-/// tilec/Runtime/Metadata.h).
-std::string launchMetadata(ModuleOp module, const KernelSignature &signature,
-                           const GpuTarget &target, const std::optional<GridRule> &grid) {
+/// The JSON that tells a runtime how to launch the lowered kernel in
+/// `module`, for the target its tilec.target records (schema:
+/// tilec/Runtime/Metadata.h); none, after an error, without that record.
+std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature &signature,
+                                          const std::optional<GridRule> &grid) {
   using namespace metadata;
+  if (!module->hasAttr(kTargetAttrName)) {
+    printError(fmt::format("the lowered module has no {} to write the metadata from",
+                           kTargetAttrName));
+    return std::nullopt;
+  }
+  FailureOr<GpuTarget> target = readTargetAttr(module);
+  if (failed(target))
+    return std::nullopt;
   LoweredKernel kernel = loweredKernel(module);
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
     json.attribute(kKernel, kernel.name);
-    json.attribute(kArch, target.arch);
-    json.attribute(kNumWarps, target.numWarps);
-    json.attribute(kThreadsPerBlock, 32 * target.numWarps);
+    json.attribute(kArch, target->arch);
+    json.attribute(kNumWarps, target->numWarps);
+    json.attribute(kThreadsPerBlock, 32 * target->numWarps);
     json.attribute(kSharedBytes, kernel.sharedBytes);
     json.attributeArray(kParams, [&] {
       int64_t firstArg = 0;
@@ -520,7 +543,7 @@ int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
   if (!maybePlan)
     return 1;
   RunPlan &plan = *maybePlan;
-  std::optional<GpuTarget> target = resolveTarget();
+  std::optional<GpuTarget> target = resolveTarget(module);
   if (!target)
     return 1;
   if (failed(lowerToLLVMDialect(module, *target)))
@@ -534,8 +557,11 @@ int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
     return 1;
   }
   std::optional<GridRule> grid;
-  if (!kernelGrid(&def, params, signature, grid) || writeText(dir + "/kernel.ptx", *ptx) ||
-      writeText(dir + "/kernel.json", launchMetadata(module, signature, *target, grid)))
+  if (!kernelGrid(&def, params, signature, grid))
+    return 1;
+  std::optional<std::string> metadata = launchMetadata(module, signature, grid);
+  if (!metadata || writeText(dir + "/kernel.ptx", *ptx) ||
+      writeText(dir + "/kernel.json", *metadata))
     return 1;
   std::vector<std::string> buffers, args;
   for (size_t i = 0; i < plan.memory.size(); ++i) {
@@ -617,14 +643,18 @@ std::string pipelineCommand(const GpuTarget &target) {
 int emitStages(MLIRContext &context, ModuleOp module, const KernelDef *def,
                const Params &params, KernelSignature signature) {
   std::optional<GpuTarget> maybeTarget;
-  if (emit != Emit::Tile || printPipeline) {
-    maybeTarget = resolveTarget();
+  if (emit != Emit::Tile || printPipeline || def) {
+    maybeTarget = resolveTarget(module);
     if (!maybeTarget)
       return 1;
   }
   if (printPipeline)
     return writeText(outputFile, pipelineCommand(*maybeTarget) + "\n");
   if (emit == Emit::Tile) {
+    // A kernel's tile IR records the target it is built for (its schedule
+    // defaults resolved): the pipelines run by name in tilec-opt read it.
+    if (def)
+      module->setAttr(kTargetAttrName, getTargetAttr(&context, *maybeTarget));
     if (simplify(context, module))
       return 1;
     return writeModule(module);
@@ -674,8 +704,10 @@ int emitStages(MLIRContext &context, ModuleOp module, const KernelDef *def,
     llvm::SmallString<256> meta(ptxPath);
     llvm::sys::path::replace_extension(meta, "json");
     std::optional<GridRule> grid;
-    if (!kernelGrid(def, params, signature, grid) ||
-        writeText(meta.str().str(), launchMetadata(module, signature, target, grid)))
+    if (!kernelGrid(def, params, signature, grid))
+      return 1;
+    std::optional<std::string> metadata = launchMetadata(module, signature, grid);
+    if (!metadata || writeText(meta.str().str(), *metadata))
       return 1;
   }
   if (emit == Emit::Cubin) {

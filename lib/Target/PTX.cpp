@@ -27,6 +27,7 @@ namespace tilec {
 
 LogicalResult annotateLayouts(ModuleOp module, const GpuTarget &target) {
   PassManager pm(module.getContext());
+  module->setAttr(kTargetAttrName, getTargetAttr(module.getContext(), target));
   GpuPipelineOptions options;
   setPipelineOptions(target, options);
   buildTilecAnnotatePipeline(pm, options);
@@ -45,6 +46,7 @@ LogicalResult lowerToLLVMDialect(ModuleOp module, const GpuTarget &target,
   }
   if (timing)
     pm.enableTiming();
+  module->setAttr(kTargetAttrName, getTargetAttr(module.getContext(), target));
   GpuPipelineOptions options;
   setPipelineOptions(target, options);
   buildTilecGpuPipeline(pm, options);

@@ -8,19 +8,115 @@
 
 #include "tilec/Target/Pipeline.h"
 
+#include "tilec/Dialect/TileGPU/Passes.h"
 #include "tilec/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <type_traits>
 
 using namespace mlir;
 
 namespace tilec {
+
+/// Calls `visit(name, field)` for each field of `target` (a GpuTarget, const
+/// or not) that tilec.target records, under its entry name.
+template <typename Target, typename Visit>
+static void forEachTargetField(Target &target, Visit &&visit) {
+  visit("arch", target.arch);
+  visit("num_warps", target.numWarps);
+  visit("assume_aligned", target.assumeAligned);
+  visit("pipeline_stages", target.pipelineStages);
+  visit("a_in_shared", target.aInShared);
+  visit("min_blocks_per_sm", target.minBlocksPerSM);
+  visit("wgmma", target.wgmma);
+  visit("prefetch_loads", target.prefetchLoads);
+}
+
+DictionaryAttr getTargetAttr(MLIRContext *context, const GpuTarget &target) {
+  Builder b(context);
+  SmallVector<NamedAttribute> entries;
+  forEachTargetField(target, [&](StringRef name, const auto &field) {
+    using Field = std::decay_t<decltype(field)>;
+    if constexpr (std::is_same_v<Field, bool>)
+      entries.push_back(b.getNamedAttr(name, b.getBoolAttr(field)));
+    else if constexpr (std::is_same_v<Field, std::string>)
+      entries.push_back(b.getNamedAttr(name, b.getStringAttr(field)));
+    else
+      entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(field)));
+  });
+  return b.getDictionaryAttr(entries);
+}
+
+/// Reads `value` into `field` (a bool, a string or an int64_t); false when
+/// it has another type.
+template <typename Field> static bool readEntry(Attribute value, Field &field) {
+  if constexpr (std::is_same_v<Field, bool>) {
+    auto flag = dyn_cast<BoolAttr>(value);
+    if (flag)
+      field = flag.getValue();
+    return bool(flag);
+  } else if constexpr (std::is_same_v<Field, std::string>) {
+    auto text = dyn_cast<StringAttr>(value);
+    if (text)
+      field = text.str();
+    return bool(text);
+  } else {
+    auto number = dyn_cast<IntegerAttr>(value);
+    if (!number || !number.getType().isSignlessInteger(64))
+      return false;
+    field = number.getInt();
+    return true;
+  }
+}
+
+static const char *typeName(const bool &) { return "a bool"; }
+static const char *typeName(const std::string &) { return "a string"; }
+static const char *typeName(const int64_t &) { return "an i64 integer"; }
+
+FailureOr<GpuTarget> readTargetAttr(Operation *module, GpuTarget base) {
+  Attribute attr = module->getAttr(kTargetAttrName);
+  if (!attr)
+    return base;
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  if (!dict)
+    return module->emitError() << "'" << kTargetAttrName << "' must be a dictionary, got "
+                               << attr;
+  std::string known;
+  forEachTargetField(base, [&](StringRef name, auto &) {
+    known += (known.empty() ? "" : ", ") + name.str();
+  });
+  for (NamedAttribute entry : dict) {
+    bool found = false, typed = false;
+    const char *expected = "";
+    forEachTargetField(base, [&](StringRef name, auto &field) {
+      if (name != entry.getName().getValue())
+        return;
+      found = true;
+      typed = readEntry(entry.getValue(), field);
+      expected = typeName(field);
+    });
+    if (!found)
+      return module->emitError() << "'" << kTargetAttrName << "' has an unknown entry '"
+                                 << entry.getName().getValue() << "'; known: " << known;
+    if (!typed)
+      return module->emitError() << "'" << kTargetAttrName << "' entry '"
+                                 << entry.getName().getValue() << "' must be " << expected
+                                 << ", got " << entry.getValue();
+  }
+  return base;
+}
 
 void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.arch = target.arch;
@@ -77,11 +173,14 @@ static void buildTilePreparePipeline(OpPassManager &pm, const GpuPipelineOptions
 
 void buildTilecAnnotatePipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
   buildTilePreparePipeline(pm, options);
-  pm.addPass(createTileAnnotateLayouts(TileAnnotateLayoutsOptions{options.numWarps}));
+  pm.addPass(tilegpu::createConvertTileToTileGPU(
+      tilegpu::ConvertTileToTileGPUOptions{options.numWarps}));
 }
 
 void buildTilecGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
   buildTilePreparePipeline(pm, options);
+  pm.addPass(tilegpu::createConvertTileToTileGPU(
+      tilegpu::ConvertTileToTileGPUOptions{options.numWarps}));
   pm.addPass(createTileToLLVM(TileToLLVMOptions{options.numWarps, options.assumeAligned,
                                                 options.pipelineStages, options.aInShared,
                                                 options.minBlocksPerSM, options.wgmma}));
@@ -107,9 +206,84 @@ std::string pipelineFlag(llvm::StringRef name, const GpuTarget &target) {
 
 using PipelineBuilder = void (*)(OpPassManager &, const GpuPipelineOptions &);
 
+/// `target` with the options that `given` sets explicitly.
+static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target) {
+  GpuTarget explicitTarget = getGpuTarget(given);
+  if (given.arch.hasValue())
+    target.arch = explicitTarget.arch;
+  if (given.numWarps.hasValue())
+    target.numWarps = explicitTarget.numWarps;
+  if (given.assumeAligned.hasValue())
+    target.assumeAligned = explicitTarget.assumeAligned;
+  if (given.pipelineStages.hasValue())
+    target.pipelineStages = explicitTarget.pipelineStages;
+  if (given.aInShared.hasValue())
+    target.aInShared = explicitTarget.aInShared;
+  if (given.minBlocksPerSM.hasValue())
+    target.minBlocksPerSM = explicitTarget.minBlocksPerSM;
+  if (given.wgmma.hasValue())
+    target.wgmma = explicitTarget.wgmma;
+  if (given.prefetchLoads.hasValue())
+    target.prefetchLoads = explicitTarget.prefetchLoads;
+}
+
+namespace {
+
+/// A registered pipeline as one pass: it resolves the target when it sees
+/// the module (the options given, else the module's tilec.target, else the
+/// defaults), records it there and runs the pass list for it.
+class TargetPipelinePass
+    : public PassWrapper<TargetPipelinePass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TargetPipelinePass)
+
+  TargetPipelinePass(llvm::StringRef name, PipelineBuilder build, llvm::StringRef options)
+      : name(name), build(build), options(options.str()) {}
+
+  llvm::StringRef getArgument() const override { return name; }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    GpuPipelineOptions everyPass;
+    everyPass.prefetchLoads = true;
+    OpPassManager pm(ModuleOp::getOperationName());
+    build(pm, everyPass);
+    pm.getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<GpuTarget> target = readTargetAttr(module);
+    if (failed(target))
+      return signalPassFailure();
+    GpuPipelineOptions given;
+    if (failed(given.parseFromString(options))) // checked when registered
+      return signalPassFailure();
+    overrideWithGiven(given, *target);
+    if (std::string error = verifyGpuTarget(*target, ""); !error.empty()) {
+      module.emitError() << name << ": " << error;
+      return signalPassFailure();
+    }
+    module->setAttr(kTargetAttrName, getTargetAttr(&getContext(), *target));
+    GpuPipelineOptions resolved;
+    setPipelineOptions(*target, resolved);
+    OpPassManager pm(ModuleOp::getOperationName());
+    build(pm, resolved);
+    if (failed(runPipeline(pm, module)))
+      signalPassFailure();
+  }
+
+private:
+  llvm::StringRef name;
+  PipelineBuilder build;
+  std::string options; ///< as given: the ones that override tilec.target
+};
+
+} // namespace
+
 /// Registers `name` like mlir::PassPipelineRegistration<GpuPipelineOptions>
-/// does, and also checks the values (verifyGpuTarget), so that a bad option
-/// is one error line instead of a pipeline that fails later or silently.
+/// does, but as a TargetPipelinePass, so that options not given fall back
+/// to the module's tilec.target and bad values are one error line naming the
+/// option.
 static void registerGpuPipeline(llvm::StringRef name, llvm::StringRef description,
                                 PipelineBuilder build) {
   auto addToPipeline = [name, build](OpPassManager &pm, llvm::StringRef text,
@@ -123,9 +297,7 @@ static void registerGpuPipeline(llvm::StringRef name, llvm::StringRef descriptio
       return errorHandler(name + ": invalid options '" + text + "'" +
                           (why.empty() ? "" : ": ") + why);
     }
-    if (std::string error = verifyGpuTarget(getGpuTarget(options), ""); !error.empty())
-      return errorHandler(name + ": " + error);
-    build(pm, options);
+    pm.addPass(std::make_unique<TargetPipelinePass>(name, build, text));
     return success();
   };
   registerPassPipeline(name, description, addToPipeline,

@@ -2,7 +2,9 @@
 // tilec-annotate-pipeline and tilec-gpu-pipeline: `tilec --print-pipeline`
 // prints the tilec-opt command of a stage with every option resolved, and
 // that command on the stage's input (the file, or a kernel's
-// --emit=tile --raw IR) prints the stage's output byte for byte.
+// --emit=tile --raw IR) prints the stage's output byte for byte. (The
+// canonicalized --emit=tile IR orders constants differently: same PTX, not
+// the same LLVM-dialect text.)
 
 // A tile-IR file on sm_80 and sm_90a (the file's defaults: nothing aligned).
 // RUN: tilec %S/../../examples/tile-ir/04-flash-attention-fwd.mlir --emit=llvm --print-pipeline | FileCheck %s --check-prefix=FILE80
@@ -45,6 +47,44 @@
 // RUN: tilec --kernel=matmul --arch=sm_90a --emit=gpu -o %t.mm.gpu.mlir
 // RUN: tilec --kernel=matmul --arch=sm_90a --emit=gpu --print-pipeline | cut -d' ' -f2- | xargs tilec-opt %t.mm.tile.mlir -o %t.mm.opt.mlir
 // RUN: diff %t.mm.gpu.mlir %t.mm.opt.mlir
+// The target is set once: a kernel's tile IR records it (tilec.target), the
+// pipelines read it for every option not given (and record what they ran
+// for), tilec reads it from a file, and the launch metadata is written from it.
+// RUN: FileCheck %s --check-prefix=RECORD < %t.k90.tile.mlir
+// RUN: tilec-opt %t.k90.tile.mlir --tilec-gpu-pipeline -o %t.k90.rec.mlir
+// RUN: diff %t.k90.llvm.mlir %t.k90.rec.mlir
+// RUN: tilec %t.k90.tile.mlir --emit=llvm -o %t.k90.file.mlir
+// RUN: diff %t.k90.llvm.mlir %t.k90.file.mlir
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --num-warps=8 --emit=llvm -o %t.k90w8.llvm.mlir
+// RUN: tilec-opt %t.k90.tile.mlir --tilec-gpu-pipeline="num-warps=8" -o %t.k90w8.opt.mlir
+// RUN: diff %t.k90w8.llvm.mlir %t.k90w8.opt.mlir
+// RUN: FileCheck %s --check-prefix=RECORD8 < %t.k90w8.opt.mlir
+// RUN: tilec %t.k90.tile.mlir --emit=ptx -o %t.k90.ptx
+// RUN: FileCheck %s --check-prefix=RECMETA < %t.k90.json
+// An explicit --arch re-derives wgmma instead of keeping the record's.
+// RUN: tilec %t.k90.tile.mlir --arch=sm_80 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=REARCH
+// RECORD: module attributes {tilec.target = {a_in_shared = true, arch = "sm_90a", assume_aligned = true, min_blocks_per_sm = 0 : i64, num_warps = 4 : i64, pipeline_stages = 2 : i64, prefetch_loads = false, wgmma = true}}
+// RECORD8: module attributes {tilec.target = {a_in_shared = true, arch = "sm_90a", assume_aligned = true, min_blocks_per_sm = 0 : i64, num_warps = 8 : i64, pipeline_stages = 2 : i64, prefetch_loads = false, wgmma = true}}
+// RECMETA: "arch": "sm_90a",
+// RECMETA-NEXT: "num_warps": 4,
+// RECMETA-NEXT: "threads_per_block": 128,
+// REARCH: {{^}}tilec-opt --tilec-gpu-pipeline="a-in-shared=true arch=sm_80 assume-aligned=true min-blocks-per-sm=0 num-warps=4 pipeline-stages=2 prefetch-loads=false wgmma=false"{{$}}
+
+// A malformed record is an error naming the entry, in tilec-opt and tilec.
+// RUN: echo 'module attributes {tilec.target = {num_warps = "four"}} {}' > %t.badtype.mlir
+// RUN: not tilec-opt %t.badtype.mlir --tilec-gpu-pipeline 2>&1 | FileCheck %s --check-prefix=BADTYPE
+// RUN: not tilec %t.badtype.mlir --emit=llvm 2>&1 | FileCheck %s --check-prefix=BADTYPE
+// RUN: echo 'module attributes {tilec.target = {warps = 4}} {}' > %t.badentry.mlir
+// RUN: not tilec-opt %t.badentry.mlir --tilec-annotate-pipeline 2>&1 | FileCheck %s --check-prefix=BADENTRY
+// RUN: echo 'module attributes {tilec.target = [4]} {}' > %t.baddict.mlir
+// RUN: not tilec %t.baddict.mlir --emit=gpu 2>&1 | FileCheck %s --check-prefix=BADDICT
+// RUN: echo 'module attributes {tilec.target = {num_warps = 3 : i64}} {}' > %t.badvalue.mlir
+// RUN: not tilec-opt %t.badvalue.mlir --tilec-gpu-pipeline 2>&1 | FileCheck %s --check-prefix=BADRECVALUE
+// BADTYPE: error: 'tilec.target' entry 'num_warps' must be an i64 integer, got "four"
+// BADENTRY: error: 'tilec.target' has an unknown entry 'warps'; known: arch, num_warps, assume_aligned, pipeline_stages, a_in_shared, min_blocks_per_sm, wgmma, prefetch_loads
+// BADDICT: error: 'tilec.target' must be a dictionary, got [4]
+// BADRECVALUE: error: tilec-gpu-pipeline: num-warps must be a power of two in [1, 32], got 3
+
 // The tile stage is canonicalize + cse (none with --raw).
 // RUN: tilec --kernel=matmul --print-pipeline | FileCheck %s --check-prefix=TILE
 // RUN: tilec --kernel=matmul --raw --print-pipeline | FileCheck %s --check-prefix=RAW

@@ -22,7 +22,10 @@
 #include <string>
 
 namespace mlir {
+class DictionaryAttr;
+class MLIRContext;
 class OpPassManager;
+class Operation;
 } // namespace mlir
 
 namespace tilec {
@@ -67,6 +70,25 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
       llvm::cl::init(GpuTarget().prefetchLoads)};
 };
 
+/// The module attribute that records the target and schedule a module is
+/// compiled for: a dictionary of GpuTarget's fields in snake_case,
+/// `{a_in_shared = false, arch = "sm_90a", assume_aligned = true,
+/// min_blocks_per_sm = 0 : i64, num_warps = 4 : i64, pipeline_stages = 2 : i64,
+/// prefetch_loads = false, wgmma = true}`. The driver writes it (on a kernel's
+/// tile IR and before the GPU pipelines); the pipelines run by name read it
+/// for every option not given and record what they ran for; the launch
+/// metadata is written from it.
+inline constexpr const char *kTargetAttrName = "tilec.target";
+
+/// `target` as a tilec.target dictionary (every field).
+mlir::DictionaryAttr getTargetAttr(mlir::MLIRContext *context, const GpuTarget &target);
+
+/// `base` with the entries of `module`'s tilec.target where it has one;
+/// failure, after an error on `module` naming the entry, when an entry is
+/// unknown or of the wrong type. Values are not range-checked here
+/// (verifyGpuTarget does that).
+mlir::FailureOr<GpuTarget> readTargetAttr(mlir::Operation *module, GpuTarget base = {});
+
 /// Copies the fields of `target` into `options`.
 void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options);
 
@@ -90,7 +112,9 @@ void buildTilecGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &op
 std::string pipelineFlag(llvm::StringRef name, const GpuTarget &target);
 
 /// Registers tilec-gpu-pipeline and tilec-annotate-pipeline with the global
-/// pass registry. Bad option values are reported, naming the option.
+/// pass registry. Options not given come from the module's tilec.target,
+/// else GpuTarget's defaults; the result is recorded on the module and
+/// checked (verifyGpuTarget), bad values reported naming the option.
 void registerTilecPipelines();
 
 } // namespace tilec
