@@ -536,6 +536,74 @@ int writeBytes(const std::string &path, const void *data, size_t bytes) {
   return 0;
 }
 
+/// One entry of a case's "args": a tensor or pointer into a buffer, or a scalar.
+void writeArgBinding(llvm::json::OStream &json, const ArgBinding &arg) {
+  using namespace casefile;
+  json.object([&] {
+    if (const auto *t = std::get_if<TensorBinding>(&arg)) {
+      json.attribute(kArgTensor, t->buffer);
+      json.attributeArray(kArgShape, [&] {
+        for (int64_t size : t->shape)
+          json.value(size);
+      });
+      json.attributeArray(kArgStrides, [&] {
+        for (int64_t stride : t->strides)
+          json.value(stride);
+      });
+      json.attribute(kArgOffset, t->offset);
+    } else if (const auto *p = std::get_if<PointerBinding>(&arg)) {
+      json.attribute(kArgPointer, p->buffer);
+      json.attribute(kArgOffset, p->offset);
+    } else {
+      json.attribute(kArgScalar, std::get<double>(arg));
+    }
+  });
+}
+
+/// DIR/case.json for `plan` (schema: casefile in tilec/Runtime/Metadata.h),
+/// given the file of each buffer's expected contents (if it has one).
+std::string caseDescription(const KernelDef &def, const RunPlan &plan,
+                            const std::vector<std::optional<std::string>> &expectedFiles) {
+  using namespace casefile;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute(kKernel, def.name);
+    json.attribute(kPtx, "kernel.ptx");
+    json.attribute(kMetadata, "kernel.json");
+    json.attributeBegin(kGrid);
+    compactValue(json, [&](llvm::json::OStream &list) {
+      list.array([&] {
+        for (int64_t programs : plan.grid)
+          list.value(programs);
+      });
+    });
+    json.attributeEnd();
+    json.attribute(kTolerance, plan.tolerance);
+    json.attributeArray(kBuffers, [&] {
+      for (size_t i = 0; i < plan.memory.size(); ++i)
+        compactValue(json, [&](llvm::json::OStream &entry) {
+          entry.object([&] {
+            entry.attribute(kBufferName, plan.memory[i].name);
+            entry.attribute(kBufferDType, std::string(toString(plan.memory[i].dtype)));
+            entry.attribute(kBufferInput, fmt::format("buffer{}.bin", i));
+            if (expectedFiles[i])
+              entry.attribute(kBufferExpected, *expectedFiles[i]);
+            else
+              entry.attribute(kBufferExpected, nullptr);
+          });
+        });
+    });
+    json.attributeArray(kArgs, [&] {
+      for (const ArgBinding &arg : plan.args)
+        compactValue(json, [&](llvm::json::OStream &entry) { writeArgBinding(entry, arg); });
+    });
+  });
+  os << "\n";
+  return text;
+}
+
 /// Writes a case for tilec-run-case: PTX, metadata, inputs, expected outputs.
 int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
               const KernelSignature &signature) {
@@ -563,41 +631,22 @@ int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
   if (!metadata || writeText(dir + "/kernel.ptx", *ptx) ||
       writeText(dir + "/kernel.json", *metadata))
     return 1;
-  std::vector<std::string> buffers, args;
+  std::vector<std::optional<std::string>> expectedFiles;
   for (size_t i = 0; i < plan.memory.size(); ++i) {
     const HostBuffer &buffer = plan.memory[i];
     std::vector<uint8_t> bytes = encode(buffer.dtype, buffer.data);
-    std::string file = fmt::format("buffer{}.bin", i), expected = "null";
-    if (writeBytes(dir + "/" + file, bytes.data(), bytes.size()))
+    if (writeBytes(fmt::format("{}/buffer{}.bin", dir, i), bytes.data(), bytes.size()))
       return 1;
+    expectedFiles.emplace_back();
     for (const RunPlan::Expected &e : plan.expected)
       if (e.buffer == static_cast<int>(i)) {
-        expected = fmt::format("\"buffer{}.expected.bin\"", i);
-        if (writeBytes(fmt::format("{}/buffer{}.expected.bin", dir, i), e.values.data(),
+        expectedFiles.back() = fmt::format("buffer{}.expected.bin", i);
+        if (writeBytes(dir + "/" + *expectedFiles.back(), e.values.data(),
                        e.values.size() * sizeof(double)))
           return 1;
       }
-    buffers.push_back(fmt::format("{{\"name\": \"{}\", \"dtype\": \"{}\", \"input\": \"{}\", "
-                                  "\"expected\": {}}}",
-                                  buffer.name, toString(buffer.dtype), file, expected));
   }
-  for (const ArgBinding &arg : plan.args) {
-    if (const auto *t = std::get_if<TensorBinding>(&arg))
-      args.push_back(fmt::format("{{\"tensor\": {}, \"shape\": [{}], \"strides\": [{}], "
-                                 "\"offset\": {}}}",
-                                 t->buffer, fmt::join(t->shape, ", "), fmt::join(t->strides, ", "),
-                                 t->offset));
-    else if (const auto *p = std::get_if<PointerBinding>(&arg))
-      args.push_back(fmt::format("{{\"pointer\": {}, \"offset\": {}}}", p->buffer, p->offset));
-    else
-      args.push_back(fmt::format("{{\"scalar\": {}}}", std::get<double>(arg)));
-  }
-  std::string caseJson = fmt::format(
-      "{{\n  \"kernel\": \"{}\",\n  \"ptx\": \"kernel.ptx\",\n  \"metadata\": \"kernel.json\",\n"
-      "  \"grid\": [{}, {}, {}],\n  \"tolerance\": {},\n  \"buffers\": [\n    {}\n  ],\n"
-      "  \"args\": [\n    {}\n  ]\n}}\n",
-      def.name, plan.grid[0], plan.grid[1], plan.grid[2], plan.tolerance,
-      fmt::join(buffers, ",\n    "), fmt::join(args, ",\n    "));
+  std::string caseJson = caseDescription(def, plan, expectedFiles);
   if (writeText(dir + "/case.json", caseJson))
     return 1;
   std::printf("%s", fmt::format("wrote {} ({} on {}, grid {}x{}x{})\n", dir, def.name,

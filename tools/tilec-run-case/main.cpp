@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime/Json.h"
+#include "tilec/Runtime/Metadata.h"
 #include "tilec/Runtime/Runtime.h"
 #include "tilec/Support/Numeric.h"
 
@@ -57,14 +58,14 @@ int runCase(const std::string &dir, int timeRepeats) {
 
   // What can be checked without a GPU comes first.
   std::string ptx, metaText;
-  const json::Value *ptxName = doc->get("ptx"), *metaName = doc->get("metadata");
+  const json::Value *ptxName = doc->get(casefile::kPtx), *metaName = doc->get(casefile::kMetadata);
   if (!ptxName || !metaName || !rt::readFile(dir + "/" + ptxName->string, ptx) ||
       !rt::readFile(dir + "/" + metaName->string, metaText))
     return fail(dir, "cannot read the PTX or metadata named in case.json");
   rt::KernelMetadata meta;
   if (!rt::parseMetadata(metaText, meta, error))
     return fail(dir, metaName->string + ": " + error);
-  std::vector<int64_t> gridList = ints(doc->get("grid"));
+  std::vector<int64_t> gridList = ints(doc->get(casefile::kGrid));
   if (gridList.size() != 3)
     return fail(dir, "case.json needs a grid of three numbers");
   std::array<int64_t, 3> grid{gridList[0], gridList[1], gridList[2]};
@@ -87,44 +88,54 @@ int runCase(const std::string &dir, int timeRepeats) {
     std::string expectedFile;
   };
   std::vector<Buffer> buffers;
-  const json::Value *bufferList = doc->get("buffers");
+  const json::Value *bufferList = doc->get(casefile::kBuffers);
   if (!bufferList)
     return fail(dir, "case.json lists no buffers");
   for (const json::Value &b : bufferList->array) {
     Buffer buffer;
-    buffer.name = b.get("name") ? b.get("name")->string : "?";
-    std::optional<DType> dtype = b.get("dtype") ? parseDType(b.get("dtype")->string) : std::nullopt;
+    buffer.name = b.get(casefile::kBufferName) ? b.get(casefile::kBufferName)->string : "?";
+    std::optional<DType> dtype = b.get(casefile::kBufferDType) ? parseDType(b.get(casefile::kBufferDType)->string) : std::nullopt;
     if (!dtype)
       return fail(dir, "buffer '" + buffer.name + "' has no valid dtype");
     buffer.dtype = *dtype;
     std::string data;
-    if (!b.get("input") || !rt::readFile(dir + "/" + b.get("input")->string, data))
+    if (!b.get(casefile::kBufferInput) ||
+        !rt::readFile(dir + "/" + b.get(casefile::kBufferInput)->string, data))
       return fail(dir, "cannot read the contents of buffer '" + buffer.name + "'");
     buffer.bytes = data.size();
     if (!gpu->alloc(buffer.bytes, buffer.address, error) ||
         !gpu->copyToDevice(buffer.address, data.data(), data.size(), error))
       return fail(dir, error);
-    if (const json::Value *e = b.get("expected"); e && e->isString())
+    if (const json::Value *e = b.get(casefile::kBufferExpected); e && e->isString())
       buffer.expectedFile = e->string;
     buffers.push_back(buffer);
   }
 
+  const json::Value *argList = doc->get(casefile::kArgs);
+  if (!argList || !argList->isArray())
+    return fail(dir, "case.json lists no arguments");
   std::vector<rt::Arg> args;
-  for (const json::Value &a : doc->get("args")->array) {
-    auto bufferAddress = [&](const json::Value *index, int64_t offset) -> uint64_t {
-      const Buffer &buffer = buffers.at(static_cast<size_t>(index->number));
-      return buffer.address + static_cast<uint64_t>(offset) * byteSize(buffer.dtype);
-    };
-    int64_t offset = a.get("offset") ? static_cast<int64_t>(a.get("offset")->number) : 0;
-    if (const json::Value *t = a.get("tensor"))
-      args.push_back(rt::TensorArg{bufferAddress(t, offset), ints(a.get("shape")),
-                                   ints(a.get("strides"))});
-    else if (const json::Value *p = a.get("pointer"))
-      args.push_back(rt::PointerArg{bufferAddress(p, offset)});
-    else if (const json::Value *s = a.get("scalar"))
-      args.push_back(s->number);
-    else
+  for (const json::Value &a : argList->array) {
+    const json::Value *offsetValue = a.get(casefile::kArgOffset);
+    int64_t offset = offsetValue ? static_cast<int64_t>(offsetValue->number) : 0;
+    const json::Value *tensor = a.get(casefile::kArgTensor),
+                      *pointer = a.get(casefile::kArgPointer), *scalar = a.get(casefile::kArgScalar);
+    if (scalar) {
+      args.push_back(scalar->number);
+      continue;
+    }
+    const json::Value *index = tensor ? tensor : pointer;
+    if (!index)
       return fail(dir, "an argument in case.json is neither tensor, pointer nor scalar");
+    if (!index->isNumber() || index->number < 0 || index->number >= static_cast<double>(buffers.size()))
+      return fail(dir, "an argument in case.json names no buffer of the case");
+    const Buffer &buffer = buffers[static_cast<size_t>(index->number)];
+    uint64_t address = buffer.address + static_cast<uint64_t>(offset) * byteSize(buffer.dtype);
+    if (tensor)
+      args.push_back(rt::TensorArg{address, ints(a.get(casefile::kArgShape)),
+                                   ints(a.get(casefile::kArgStrides))});
+    else
+      args.push_back(rt::PointerArg{address});
   }
   if (meta.grid) {
     std::optional<std::array<int64_t, 3>> stated = rt::launchGrid(meta, args, error);
@@ -141,7 +152,7 @@ int runCase(const std::string &dir, int timeRepeats) {
   if (!gpu->launch(kernel, grid, args, error) || !gpu->synchronize(error))
     return fail(dir, error);
 
-  double tolerance = doc->get("tolerance") ? doc->get("tolerance")->number : 1e-2;
+  double tolerance = doc->get(casefile::kTolerance) ? doc->get(casefile::kTolerance)->number : 1e-2;
   bool ok = true;
   for (const Buffer &buffer : buffers) {
     if (buffer.expectedFile.empty())

@@ -85,6 +85,33 @@ inline constexpr const char *kGridParam = "param";
 inline constexpr const char *kGridAxis = "axis";
 inline constexpr const char *kGridDivisor = "divisor";
 
+} // namespace metadata
+
+/// Members of a kernel case (`tilec --export-case=DIR` writes DIR/case.json,
+/// tilec-run-case reads it): the kernel, its PTX and metadata files, the
+/// launch, the buffers (input and expected contents) and the arguments.
+namespace casefile {
+inline constexpr const char *kKernel = "kernel";
+inline constexpr const char *kPtx = "ptx";
+inline constexpr const char *kMetadata = "metadata";
+inline constexpr const char *kGrid = "grid"; ///< three numbers
+inline constexpr const char *kTolerance = "tolerance";
+inline constexpr const char *kBuffers = "buffers";
+inline constexpr const char *kBufferName = "name";
+inline constexpr const char *kBufferDType = "dtype";
+inline constexpr const char *kBufferInput = "input";       ///< file of device bytes
+inline constexpr const char *kBufferExpected = "expected"; ///< file of doubles, or null
+inline constexpr const char *kArgs = "args";
+inline constexpr const char *kArgTensor = "tensor";   ///< buffer index
+inline constexpr const char *kArgPointer = "pointer"; ///< buffer index
+inline constexpr const char *kArgScalar = "scalar";   ///< the value
+inline constexpr const char *kArgShape = "shape";
+inline constexpr const char *kArgStrides = "strides";
+inline constexpr const char *kArgOffset = "offset"; ///< elements into the buffer
+} // namespace casefile
+
+namespace metadata {
+
 /// The "kind" of a parameter: "tensor", "pointer" or "scalar".
 inline const char *kindName(KernelParam::Kind kind) {
   switch (kind) {
