@@ -31,20 +31,6 @@ def TilePrefetchLoads : Pass<"tile-prefetch-loads"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
-def TileAnnotateLayouts : Pass<"tile-annotate-layouts"> {
-  let summary = "Attach the assigned distributed layout to every tile value (for reading)";
-  let description = [{
-    Runs the layout assignment of the GPU lowering and records, on every op
-    that produces a tile, the layout of each result as a string attribute
-    `tilegpu.layouts`: the bases of the register, lane and warp bits
-    (see `LinearLayout`). `tilec --emit=gpu` prints this view.
-  }];
-  let options = [
-    Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",
-           "Warps per program (threads per block / 32)">
-  ];
-}
-
 def TileToLLVM : Pass<"tile-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lower tile kernels to per-thread LLVM + NVVM code";
   let description = [{

@@ -5,6 +5,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "::mlir::ModuleOp"> {
+  let summary = "Assign a distributed layout to every tile: tile IR to tilegpu IR";
+  let description = [{
+    Runs layout assignment (`LayoutAssignment`: mma accumulator and operand
+    layouts for dots, slices for reductions, blocked layouts elsewhere) on
+    each kernel and writes the result into the IR: every tile's tensor type
+    gets its layout as a `#tilegpu.linear` encoding, and where an op's types
+    tie an operand to another layout than the one it has (operands of
+    elementwise ops, a dot's accumulator, values carried by loops, pointers
+    and values of scattered loads and stores), a `tilegpu.convert_layout` is
+    inserted right before it. A dot's A and B keep their layouts: how it
+    reads them (registers, shared memory, wgmma descriptors) is the dot
+    lowering's choice. Kernels whose tiles already carry layouts are left as
+    they are, so the pass is idempotent and `tilec --emit=gpu` output can be
+    compiled again.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",
+           "Warps per program (threads per block / 32)">
+  ];
+  let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
+}
+
 def TileGPUAllocateSharedMemory : Pass<"tilegpu-allocate-shared-memory", "::mlir::func::FuncOp"> {
   let summary = "Give every shared buffer and mbarrier array an offset, reusing dead space";
   let description = [{

@@ -13,6 +13,7 @@
 
 #include "tilec/Conversion/LayoutAssignment.h"
 #include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Dialect/TileGPU/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -35,6 +36,7 @@ using namespace mlir;
 using tilec::Coords;
 using tilec::LinearLayout;
 namespace tile = tilec::tile;
+namespace tilegpu = tilec::tilegpu;
 
 constexpr int64_t kGlobal = 1, kShared = 3;
 
@@ -247,6 +249,8 @@ private:
   /// waits for that group (and the older ones) and pins their results.
   void waitForWgmma(Value value);
   void waitForAllWgmma();
+  /// Waits for the wgmma results that `op` reads before it runs.
+  void waitForReadsOf(Operation *op);
   StagedOperand stage(const TileRegs &tile, Type element);
   /// The B fragment (k16 x n8) whose first element for this lane is at
   /// `first` + `offset`.

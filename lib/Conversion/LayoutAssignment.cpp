@@ -3,17 +3,13 @@
 #include "tilec/Conversion/LayoutAssignment.h"
 
 #include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Dialect/TileGPU/TileGPU.h"
 #include "tilec/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-
-namespace tilec {
-#define GEN_PASS_DEF_TILEANNOTATELAYOUTS
-#include "tilec/Dialect/Tile/Passes.h.inc"
-} // namespace tilec
 
 using namespace mlir;
 namespace tile = tilec::tile;
@@ -151,7 +147,47 @@ void LayoutAssignment::anchorToLoad(Value operand, const LinearLayout &layout) {
       anchorToLoad(reshape.getSrc(), *l);
 }
 
+std::optional<LogicalResult> LayoutAssignment::readEncodedLayouts() {
+  SmallVector<Value> plain;
+  bool encoded = false, wrongWarps = false;
+  auto read = [&](Value value) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return;
+    FailureOr<LinearLayout> layout = tilegpu::getLinearLayout(type);
+    if (failed(layout)) {
+      plain.push_back(value);
+      return;
+    }
+    encoded = true;
+    wrongWarps |= layout->numWarps() != numWarps;
+    set(value, *layout);
+  };
+  kernel.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          read(arg);
+    for (Value result : op->getResults())
+      read(result);
+  });
+  if (!encoded) {
+    layouts.clear();
+    return std::nullopt;
+  }
+  if (!plain.empty())
+    return emitError(plain.front().getLoc(),
+                     "expected every tile to have a distributed layout once some do, got ")
+           << plain.front().getType();
+  if (wrongWarps)
+    return kernel.emitError("expected the tiles' layouts to spread over ")
+           << numWarps << " warps (--num-warps)";
+  return success();
+}
+
 LogicalResult LayoutAssignment::run() {
+  if (std::optional<LogicalResult> read = readEncodedLayouts())
+    return *read;
   WalkResult shapes = kernel.walk([&](Operation *op) {
     for (Type type : op->getResultTypes())
       if (auto tensor = dyn_cast<RankedTensorType>(type))
@@ -332,28 +368,3 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
 }
 
 } // namespace tilec
-
-namespace {
-
-struct AnnotateLayouts : tilec::impl::TileAnnotateLayoutsBase<AnnotateLayouts> {
-  using TileAnnotateLayoutsBase::TileAnnotateLayoutsBase;
-
-  void runOnOperation() override {
-    getOperation()->walk([&](func::FuncOp kernel) {
-      tilec::LayoutAssignment layouts(kernel, numWarps);
-      if (failed(layouts.run()))
-        return signalPassFailure();
-      OpBuilder b(kernel.getContext());
-      kernel.walk([&](Operation *op) {
-        SmallVector<Attribute> names;
-        for (Value result : op->getResults())
-          if (const tilec::LinearLayout *l = layouts.lookup(result))
-            names.push_back(b.getStringAttr(l->str()));
-        if (!names.empty())
-          op->setAttr("tilegpu.layouts", b.getArrayAttr(names));
-      });
-    });
-  }
-};
-
-} // namespace

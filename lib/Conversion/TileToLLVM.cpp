@@ -194,6 +194,9 @@ TileRegs KernelLowering::operandIn(Value value, const LinearLayout &layout, Move
 std::optional<TileRegs> KernelLowering::rematerialize(Value value, const LinearLayout &layout,
                                                       int &budget) {
   Operation *def = value.getDefiningOp();
+  // A layout conversion is what re-creating the value does anyway.
+  if (auto convert = dyn_cast_or_null<tilegpu::ConvertLayoutOp>(def))
+    return rematerialize(convert.getSrc(), layout, budget);
   if (!def || --budget < 0)
     return std::nullopt;
   auto filled = [&](Value scalar) {
@@ -352,14 +355,28 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
   return success();
 }
 
-LogicalResult KernelLowering::lower(Operation *op) {
-  loc = op->getLoc();
+void KernelLowering::waitForReadsOf(Operation *op) {
   // A dot's wgmma result is waited for where it is first read (ops with
   // regions and terminators may read anything: everything is waited for).
   if (op->getNumRegions() || op->hasTrait<OpTrait::IsTerminator>())
     waitForAllWgmma();
   for (Value operand : op->getOperands())
     waitForWgmma(operand);
+}
+
+LogicalResult KernelLowering::lower(Operation *op) {
+  loc = op->getLoc();
+  waitForReadsOf(op);
+  // A conversion is emitted after the waits of the first op it feeds, where
+  // that op's own operand conversion would have been.
+  if (isa<tilegpu::ConvertLayoutOp>(op)) {
+    Operation *first = nullptr;
+    for (Operation *user : op->getUsers())
+      if (user->getBlock() == op->getBlock() && (!first || user->isBeforeInBlock(first)))
+        first = user;
+    if (first)
+      waitForReadsOf(first);
+  }
   if (auto load = dyn_cast<tile::LoadBlockOp>(op); load && copyToResident(load))
     return success();
   if (failed(lowerOp(op)))
@@ -401,6 +418,12 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         for (Value s : make.getShape()) d.shape.push_back(scalars[s]);
         for (Value s : make.getStrides()) d.strides.push_back(scalars[s]);
         descriptors[make.getResult()] = d;
+        return success();
+      })
+      .Case([&](tilegpu::ConvertLayoutOp convert) {
+        // What every consumer would otherwise do with an operand in another
+        // layout: move within threads, re-create, or exchange.
+        tiles[convert] = operandIn(convert.getSrc(), *layouts.lookup(convert));
         return success();
       })
       .Case([&](tile::LoadBlockOp load) { return lowerLoadBlock(load); })

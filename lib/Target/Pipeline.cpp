@@ -8,6 +8,7 @@
 
 #include "tilec/Target/Pipeline.h"
 
+#include "tilec/Dialect/TileGPU/Passes.h"
 #include "tilec/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -172,11 +173,14 @@ static void buildTilePreparePipeline(OpPassManager &pm, const GpuPipelineOptions
 
 void buildTilecAnnotatePipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
   buildTilePreparePipeline(pm, options);
-  pm.addPass(createTileAnnotateLayouts(TileAnnotateLayoutsOptions{options.numWarps}));
+  pm.addPass(tilegpu::createConvertTileToTileGPU(
+      tilegpu::ConvertTileToTileGPUOptions{options.numWarps}));
 }
 
 void buildTilecGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
   buildTilePreparePipeline(pm, options);
+  pm.addPass(tilegpu::createConvertTileToTileGPU(
+      tilegpu::ConvertTileToTileGPUOptions{options.numWarps}));
   pm.addPass(createTileToLLVM(TileToLLVMOptions{options.numWarps, options.assumeAligned,
                                                 options.pipelineStages, options.aInShared,
                                                 options.minBlocksPerSM, options.wgmma}));

@@ -16,7 +16,8 @@
 // RUN: not tilec --kernel=matmul --num-warps=3 --emit=ptx 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not tilec --kernel=matmul --emit=cubin 2>&1 | FileCheck %s --check-prefix=CUBIN
 
-// GPU: tile.dot {{.*}}tilegpu.layouts = ["<64x64, reg =
+// GPU: #linear{{[0-9]*}} = #tilegpu.linear<reg =
+// GPU: tile.dot {{.*}} -> tensor<64x64xf32, #linear{{[0-9]*}}>
 // LLVM: llvm.func @matmul({{.*}}nvvm.kernel
 // LLVM: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // IR: define ptx_kernel void @matmul(

@@ -56,6 +56,10 @@ public:
   LinearLayout defaultLayout(mlir::RankedTensorType type) const;
 
 private:
+  /// Tiles whose types already carry a distributed layout (tilegpu IR, after
+  /// `convert-tile-to-tilegpu`) keep it: the layouts are read from the
+  /// types. nullopt when no tile has one (then they are assigned).
+  std::optional<mlir::LogicalResult> readEncodedLayouts();
   mlir::LogicalResult visitBlock(mlir::Block &block);
   mlir::LogicalResult visit(mlir::Operation *op);
   /// The layout a layout-free value (splat, constant, broadcast) should take

@@ -60,14 +60,24 @@ LogicalResult MakeDescOp::verify() {
   return success();
 }
 
+/// `a` and `b` are the same type up to the encoding of tensors: the
+/// distributed layouts that the GPU level (`tilegpu`) attaches to tiles do
+/// not change what a tile op means.
+static bool sameUpToEncoding(Type a, Type b) {
+  auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
+  if (ta && tb)
+    return ta.getShape() == tb.getShape() && ta.getElementType() == tb.getElementType();
+  return a == b;
+}
+
 /// Checks what block loads and stores share: one offset per dimension and a
-/// tile of exactly the block type.
+/// tile of exactly the block type (up to its encoding).
 static LogicalResult verifyBlockAccess(Operation *op, TensorDescType desc,
                                        size_t numOffsets, Type tile, StringRef what) {
   if (numOffsets != desc.getRank())
     return op->emitOpError("expected ")
            << desc.getRank() << " offsets (the block rank), got " << numOffsets;
-  if (tile != desc.getBlockType())
+  if (!sameUpToEncoding(tile, desc.getBlockType()))
     return op->emitOpError("expected ")
            << what << " of type " << desc.getBlockType() << " (the descriptor block), got "
            << tile;
@@ -186,7 +196,7 @@ LogicalResult ExpandDimsOp::verify() {
   SmallVector<int64_t> shape(src.getShape());
   shape.insert(shape.begin() + axis, 1);
   RankedTensorType expected = src.clone(shape);
-  if (getResult().getType() != expected)
+  if (!sameUpToEncoding(getResult().getType(), expected))
     return emitOpError("expected result type ") << expected << ", got "
                                                 << getResult().getType();
   return success();
@@ -240,7 +250,7 @@ LogicalResult TransOp::verify() {
     return emitOpError("expected order to be a permutation of [0, ")
            << src.getRank() << ")";
   RankedTensorType expected = src.clone(permuteShape(src.getShape(), order));
-  if (getResult().getType() != expected)
+  if (!sameUpToEncoding(getResult().getType(), expected))
     return emitOpError("expected result type ") << expected << ", got "
                                                 << getResult().getType();
   return success();
@@ -395,7 +405,7 @@ LogicalResult ReduceOp::verify() {
   if (!isAxisOf(getAxis(), src.getRank()))
     return emitOpError("expected axis in [0, ") << src.getRank() << "), got " << getAxis();
   Type expected = reducedType(src, getAxis());
-  if (getResult().getType() != expected)
+  if (!sameUpToEncoding(getResult().getType(), expected))
     return emitOpError("expected result type ") << expected << ", got "
                                                 << getResult().getType();
   return success();

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -21,7 +22,23 @@ using tilec::Coords;
 #define GET_TYPEDEF_CLASSES
 #include "tilec/Dialect/TileGPU/TileGPUTypes.cpp.inc"
 
+namespace {
+/// Prints general layouts once at the top of the module (`#linear`,
+/// `#linear1`, ...) and by name in every tile type.
+struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<LinearLayoutAttr>(attr)) {
+      os << "linear";
+      return AliasResult::OverridableAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
 void TileGPUDialect::initialize() {
+  addInterfaces<TileGPUOpAsmInterface>();
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "tilec/Dialect/TileGPU/TileGPUAttrs.cpp.inc"

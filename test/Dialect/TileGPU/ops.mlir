@@ -12,14 +12,17 @@
 #swz = #tilegpu.swizzled<128>
 #pad = #tilegpu.padded<16>
 
+// General layouts print once, as aliases.
+// CHECK-DAG: #[[L16:.+]] = #tilegpu.linear<reg = {{\[}}[0, 1], [8, 0]], lane = {{\[}}[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>
+// CHECK-DAG: #[[L128:.+]] = #tilegpu.linear<reg = {{\[}}[8]], lane = {{\[}}[0], [0], [1], [2], [4]], warp = {{\[}}[16], [32], [64]]>
 // CHECK-LABEL: func.func @layouts
-// CHECK-SAME: tensor<16x8xf32, #tilegpu.linear<reg = {{\[}}[0, 1], [8, 0]], lane = {{\[}}[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>>
+// CHECK-SAME: tensor<16x8xf32, #[[L16]]>
 // CHECK-SAME: tensor<128x64xf32, #tilegpu.mma<warps = [4, 1]>>
 // CHECK-SAME: tensor<128x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>
 // CHECK-SAME: tensor<64x128xbf16, #tilegpu.blocked<size_per_thread = [1, 8], threads = [2, 16], warps = [4, 1], order = [1, 0]>>
 // CHECK-SAME: tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>
 // CHECK-SAME: tensor<64x64xbf16, #tilegpu.wgmma_operand<warpgroups = 1>>
-// CHECK-SAME: tensor<128xf32, #tilegpu.linear<reg = {{\[}}[8]], lane = {{\[}}[0], [0], [1], [2], [4]], warp = {{\[}}[16], [32], [64]]>>
+// CHECK-SAME: tensor<128xf32, #[[L128]]>
 func.func @layouts(
     %a: tensor<16x8xf32, #tilegpu.linear<reg = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>>,
     %b: tensor<128x64xf32, #acc>, %c: tensor<128x64xbf16, #opA>,

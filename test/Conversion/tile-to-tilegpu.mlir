@@ -1,0 +1,73 @@
+// Layout assignment as a conversion: every tile's type gets its layout, and
+// convert_layout appears where an op's types tie an operand to another
+// layout. Running the pass again changes nothing.
+// RUN: tilec-opt %s --convert-tile-to-tilegpu=num-warps=4 -split-input-file | FileCheck %s
+// RUN: tilec-opt %s --convert-tile-to-tilegpu=num-warps=4 -split-input-file -o %t.once.mlir
+// RUN: tilec-opt %t.once.mlir --convert-tile-to-tilegpu=num-warps=4 -split-input-file -o %t.twice.mlir
+// RUN: diff %t.once.mlir %t.twice.mlir
+
+// A dot result takes the mma.sync accumulator layout (warps along M), its
+// elementwise users keep it, the row reduction of it takes the slice. The
+// dot's A and B keep their own layouts (its lowering reads them).
+// CHECK-DAG: #[[ACC:.+]] = #tilegpu.linear<reg = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0]]>
+// CHECK-DAG: #[[ROWS:.+]] = #tilegpu.linear<reg = {{\[\[}}8]], lane = {{\[\[}}0], [0], [1], [2], [4]], warp = {{\[\[}}16], [32]]>
+// CHECK-LABEL: func.func @dot_then_rows
+// CHECK-SAME: -> tensor<64xf32, #[[ROWS]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[D:.+]] = tile.dot {{.*}} -> tensor<64x32xf32, #[[ACC]]>
+// CHECK: arith.mulf %[[D]], %[[D]] : tensor<64x32xf32, #[[ACC]]>
+// CHECK: tile.reduce max {{.*}} : tensor<64x32xf32, #[[ACC]]> -> tensor<64xf32, #[[ROWS]]>
+func.func @dot_then_rows(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x32xbf16>) -> tensor<64xf32> {
+  %c0 = arith.constant 0 : i32
+  %a = tile.load_block %da[%c0, %c0] : !tile.desc<64x16xbf16> -> tensor<64x16xbf16>
+  %b = tile.load_block %db[%c0, %c0] : !tile.desc<16x32xbf16> -> tensor<16x32xbf16>
+  %c = arith.constant dense<0.0> : tensor<64x32xf32>
+  %d = tile.dot %a, %b, %c : tensor<64x16xbf16>, tensor<16x32xbf16> -> tensor<64x32xf32>
+  %e = arith.mulf %d, %d : tensor<64x32xf32>
+  %r = tile.reduce max %e axis = 1 : tensor<64x32xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+// Other tiles get a blocked layout: 4 i32 per thread along the last dimension.
+// CHECK: #[[B:.+]] = #tilegpu.linear<reg = {{\[\[}}1], [2]], lane = {{\[\[}}4], [8], [16], [32], [64]], warp = {{\[\[}}128], [256]]>
+// CHECK-LABEL: func.func @blocked
+// CHECK: tile.iota : tensor<512xi32, #[[B]]>
+func.func @blocked() -> tensor<512xi32> {
+  %i = tile.iota : tensor<512xi32>
+  return %i : tensor<512xi32>
+}
+
+// -----
+
+// A block loaded in a blocked layout and added to a dot result is read in
+// the accumulator's layout; a loop's initial value is converted to the
+// layout the loop carries (the dot's accumulator).
+// CHECK-DAG: #[[ACC:.+]] = #tilegpu.linear<reg = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16]], lane
+// CHECK-DAG: #[[BLOCKED:.+]] = #tilegpu.linear<reg = {{\[\[}}0, 1], [0, 2], [16, 0], [32, 0]], lane
+// CHECK-LABEL: func.func @conversions
+// CHECK: %[[X:.+]] = tile.load_block {{.*}} -> tensor<64x32xf32, #[[BLOCKED]]>
+// CHECK: %[[INIT:.+]] = tilegpu.convert_layout %[[X]] : tensor<64x32xf32, #[[BLOCKED]]> -> tensor<64x32xf32, #[[ACC]]>
+// CHECK: scf.for {{.*}} iter_args(%[[C:.+]] = %[[INIT]]) -> (tensor<64x32xf32, #[[ACC]]>)
+// CHECK: %[[D:.+]] = tile.dot %{{.*}}, %{{.*}}, %[[C]]
+// CHECK: %[[XA:.+]] = tilegpu.convert_layout %[[X]] : tensor<64x32xf32, #[[BLOCKED]]> -> tensor<64x32xf32, #[[ACC]]>
+// CHECK: arith.addf %[[D]], %[[XA]] : tensor<64x32xf32, #[[ACC]]>
+func.func @conversions(%p: !tile.ptr<f32>, %da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x32xbf16>, %n: i32) -> tensor<64x32xf32> {
+  %c0 = arith.constant 0 : i32
+  %a = tile.load_block %da[%c0, %c0] : !tile.desc<64x16xbf16> -> tensor<64x16xbf16>
+  %b = tile.load_block %db[%c0, %c0] : !tile.desc<16x32xbf16> -> tensor<16x32xbf16>
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %c32 = arith.constant 32 : i32
+  %s1 = arith.constant 1 : i64
+  %s32 = arith.constant 32 : i64
+  %desc = tile.make_desc %p, [%c64, %c32], [%s32, %s1] : !tile.ptr<f32> -> !tile.desc<64x32xf32>
+  %x = tile.load_block %desc[%c0, %c0] : !tile.desc<64x32xf32> -> tensor<64x32xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<64x32xf32>) : i32 {
+    %d = tile.dot %a, %b, %acc : tensor<64x16xbf16>, tensor<16x32xbf16> -> tensor<64x32xf32>
+    %e = arith.addf %d, %x : tensor<64x32xf32>
+    scf.yield %e : tensor<64x32xf32>
+  }
+  return %r : tensor<64x32xf32>
+}
