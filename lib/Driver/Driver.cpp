@@ -321,6 +321,10 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   if (failed(recorded))
     return std::nullopt;
   bool hasRecord = module->hasAttr(kTargetAttrName);
+  if (std::string error = verifyGpuTarget(*recorded, ""); hasRecord && !error.empty()) {
+    printError(fmt::format("the input's {}: {}", kTargetAttrName, error));
+    return std::nullopt;
+  }
   GpuTarget target;
   target.arch = resolved(arch, recorded->arch);
   target.numWarps = resolved(numWarps, &KernelDef::numWarps, recorded->numWarps);

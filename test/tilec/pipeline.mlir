@@ -80,10 +80,12 @@
 // RUN: not tilec %t.baddict.mlir --emit=gpu 2>&1 | FileCheck %s --check-prefix=BADDICT
 // RUN: echo 'module attributes {tilec.target = {num_warps = 3 : i64}} {}' > %t.badvalue.mlir
 // RUN: not tilec-opt %t.badvalue.mlir --tilec-gpu-pipeline 2>&1 | FileCheck %s --check-prefix=BADRECVALUE
+// RUN: not tilec %t.badvalue.mlir --emit=llvm 2>&1 | FileCheck %s --check-prefix=BADRECDRIVER
 // BADTYPE: error: 'tilec.target' entry 'num_warps' must be an i64 integer, got "four"
 // BADENTRY: error: 'tilec.target' has an unknown entry 'warps'; known: arch, num_warps, assume_aligned, pipeline_stages, a_in_shared, min_blocks_per_sm, wgmma, prefetch_loads
 // BADDICT: error: 'tilec.target' must be a dictionary, got [4]
 // BADRECVALUE: error: tilec-gpu-pipeline: num-warps must be a power of two in [1, 32], got 3
+// BADRECDRIVER: tilec: error: the input's tilec.target: num-warps must be a power of two in [1, 32], got 3
 
 // The tile stage is canonicalize + cse (none with --raw).
 // RUN: tilec --kernel=matmul --print-pipeline | FileCheck %s --check-prefix=TILE
