@@ -28,18 +28,18 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
 }
 
-def TileGPUAllocateSharedMemory : Pass<"tilegpu-allocate-shared-memory", "::mlir::func::FuncOp"> {
+def TileGPUAllocateSharedMemory : Pass<"tilegpu-allocate-shared-memory", "::mlir::ModuleOp"> {
   let summary = "Give every shared buffer and mbarrier array an offset, reusing dead space";
   let description = [{
-    Sets `offset` on each `tilegpu.alloc` and `tilegpu.mbarrier_create` of a
-    kernel. A buffer lives from its definition to its last use (a use nested
-    in a region counts at the op of the kernel's body that holds it, so a
-    buffer used in a loop lives through the whole loop); buffers whose live
-    ranges do not overlap share bytes. Placement is first fit in program
-    order, aligned to 1024 bytes for swizzled buffers (wgmma descriptors and
-    TMA need it), 16 for padded ones and 8 for mbarriers. Records the total
-    as `tilegpu.shared_bytes` on the kernel. Offsets already set are kept and
-    reserved.
+    Sets `offset` on each `tilegpu.alloc` and `tilegpu.mbarrier_create` of
+    each kernel (`func.func` or `llvm.func`). A buffer lives from its
+    definition to its last use (a use nested in a region counts at the op of
+    the kernel's body that holds it, so a buffer used in a loop lives through
+    the whole loop); buffers whose live ranges do not overlap share bytes.
+    Placement is first fit in program order, aligned to 1024 bytes for
+    swizzled buffers (wgmma descriptors and TMA need it), 16 for padded ones
+    and 8 for mbarriers. Records the total as `tilegpu.shared_bytes` on the
+    kernel. Offsets already set are kept and reserved.
   }];
 }
 
@@ -51,9 +51,12 @@ def ConvertTileGPUToNVVM : Pass<"convert-tilegpu-to-nvvm", "::mlir::ModuleOp"> {
     dynamic shared memory (`@tilec_smem`, offsets from
     `tilegpu-allocate-shared-memory`), tensor maps generic pointers to the
     kernel parameter, distributed tiles LLVM structs of their registers;
-    barriers, fences, mbarriers, cp.async groups, TMA, wgmma waits and
-    register budgets become their NVVM ops. The rest of the function (arith,
-    scf, func) is left for the upstream conversions.
+    barriers, fences, mbarriers, cp.async groups, TMA, mma.sync, wgmma and
+    its waits, and register budgets become their NVVM ops; tile constants and
+    elementwise arith/math on tiles of one layout become one scalar op per
+    register. Kernel signatures, calls, returns and scf loops and branches
+    that carry tilegpu values take the converted types; the rest (scalar
+    arith, scf, func) is left for the upstream conversions.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];

@@ -1,18 +1,226 @@
 //===- MmaToNVVM.cpp - matrix multiplies and their waits ------------------===//
 //
-// Inline assembly used here (no NVVM op says it): the empty asm with side
-// effects that pins accumulators after `wgmma.wait_group`, so that LLVM
-// cannot move their reads above the wait (docs/gpu.md lists every such case).
+// mma.sync and wgmma.mma_async are NVVM ops. Inline assembly used here (no
+// NVVM op says it): the empty asm with side effects that pins accumulators
+// after `wgmma.wait_group`, so that LLVM cannot move their reads above the
+// wait (docs/gpu.md lists every such case). Not lowered yet: a
+// warpgroup_dot with A in registers (NVVM's wgmma takes descriptors only).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+
+#include <map>
+#include <set>
 
 using namespace mlir;
 using namespace tilec::tilegpu;
 using namespace tilec::tilegpu::nvvm;
 
 namespace {
+
+static SmallVector<Value> unpack(OpBuilder &b, Location loc, Value registers) {
+  SmallVector<Value> values;
+  auto type = cast<LLVM::LLVMStructType>(registers.getType());
+  for (int64_t i = 0, e = type.getBody().size(); i < e; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, registers, i));
+  return values;
+}
+
+static Value pack(OpBuilder &b, Location loc, Type type, ArrayRef<Value> values) {
+  Value registers = LLVM::UndefOp::create(b, loc, type);
+  for (auto [i, value] : llvm::enumerate(values))
+    registers = LLVM::InsertValueOp::create(b, loc, registers, value, int64_t(i));
+  return registers;
+}
+
+static Type floatStruct(MLIRContext *context, int64_t count) {
+  return LLVM::LLVMStructType::getLiteral(context,
+                                          SmallVector<Type>(count, Float32Type::get(context)));
+}
+
+/// Which register of a 2-D layout holds the element at given coordinates
+/// for lane 0 of warp 0 (the register bits' part of the coordinates). In an
+/// mma layout every lane's fragment is lane 0's moved by the lane bits, so
+/// this finds the registers of any fragment.
+class RegisterAt {
+public:
+  explicit RegisterAt(const tilec::LinearLayout &layout) {
+    for (int64_t r = 0; r < layout.numRegs(); ++r) {
+      tilec::Coords c = layout.regPart(r);
+      index.emplace(std::make_pair(c[0], c[1]), r);
+    }
+  }
+  int64_t operator()(int64_t row, int64_t col) const { return index.at({row, col}); }
+  /// The distinct `step`-aligned starts of dimension `dim` its registers reach.
+  std::set<int64_t> origins(int dim, int64_t step) const {
+    std::set<int64_t> starts;
+    for (const auto &entry : index) {
+      int64_t c = dim == 0 ? entry.first.first : entry.first.second;
+      starts.insert(c - c % step);
+    }
+    return starts;
+  }
+
+private:
+  std::map<std::pair<int64_t, int64_t>, int64_t> index;
+};
+
+/// Two 16-bit elements as one mma.sync operand register: `i32` for bf16,
+/// `vector<2xf16>` for f16 (what nvvm.mma.sync takes).
+static Value operandWord(OpBuilder &b, Location loc, Value low, Value high) {
+  Type element = low.getType();
+  auto pair = VectorType::get({2}, element);
+  Value word = LLVM::UndefOp::create(b, loc, pair);
+  word = LLVM::InsertElementOp::create(b, loc, word, low, constI32(b, loc, 0));
+  word = LLVM::InsertElementOp::create(b, loc, word, high, constI32(b, loc, 1));
+  return element.isBF16() ? Value(LLVM::BitcastOp::create(b, loc, b.getI32Type(), word)) : word;
+}
+
+/// One mma.sync.m16n8k16 per 16x8 accumulator tile and 16-deep K step of
+/// each warp, chained over K. Fragment registers are found by coordinates
+/// (the PTX ISA's fragment tables are the layouts' definition).
+struct MmaLowering : OpConversionPattern<MmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MmaOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // The verifier has checked that these are the mma.sync layouts.
+    RegisterAt aAt(*getLinearLayout(op.getA().getType()));
+    RegisterAt bAt(*getLinearLayout(op.getB().getType()));
+    RegisterAt cAt(*getLinearLayout(op.getAcc().getType()));
+    SmallVector<Value> a = unpack(rewriter, loc, adaptor.getA());
+    SmallVector<Value> b = unpack(rewriter, loc, adaptor.getB());
+    SmallVector<Value> d = unpack(rewriter, loc, adaptor.getAcc());
+    NVVM::MMATypes type =
+        op.getA().getType().getElementType().isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    auto pair = [&](ArrayRef<Value> regs, int64_t r0, int64_t r1) {
+      return operandWord(rewriter, loc, regs[r0], regs[r1]);
+    };
+    for (int64_t row : cAt.origins(0, 16))
+      for (int64_t col : cAt.origins(1, 8)) {
+        std::array<int64_t, 4> at = {cAt(row, col), cAt(row, col + 1), cAt(row + 8, col),
+                                     cAt(row + 8, col + 1)};
+        SmallVector<Value> acc = {d[at[0]], d[at[1]], d[at[2]], d[at[3]]};
+        for (int64_t k : aAt.origins(1, 16)) {
+          SmallVector<Value> aWords = {
+              pair(a, aAt(row, k), aAt(row, k + 1)), pair(a, aAt(row + 8, k), aAt(row + 8, k + 1)),
+              pair(a, aAt(row, k + 8), aAt(row, k + 9)),
+              pair(a, aAt(row + 8, k + 8), aAt(row + 8, k + 9))};
+          SmallVector<Value> bWords = {pair(b, bAt(k, col), bAt(k + 1, col)),
+                                       pair(b, bAt(k + 8, col), bAt(k + 9, col))};
+          Value sum = NVVM::MmaOp::create(
+              rewriter, loc, floatStruct(getContext(), 4), aWords, bWords, acc, {16, 8, 16},
+              std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+          acc = unpack(rewriter, loc, sum);
+        }
+        for (auto [i, r] : llvm::enumerate(at))
+          d[r] = acc[i];
+      }
+    rewriter.replaceOp(op, pack(rewriter, loc, adaptor.getAcc().getType(), d));
+    return success();
+  }
+};
+
+/// The 64-bit wgmma shared-memory descriptor of the 128-byte-swizzled
+/// buffer at `base` plus `offset` bytes: bits 0-13 the address >> 4, 16-29
+/// the leading and 32-45 the stride byte offset >> 4, 62-63 the swizzle
+/// mode (1: 128 bytes).
+static Value matrixDescriptor(OpBuilder &b, Location loc, Value base, Value offset,
+                              int64_t leadingBytes, int64_t strideBytes) {
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), base);
+  address = LLVM::AddOp::create(b, loc, address, offset);
+  address = LLVM::LShrOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, address, constI32(b, loc, 0x3FFFF)),
+      constI32(b, loc, 4));
+  Value field = LLVM::ZExtOp::create(b, loc, b.getI64Type(), address);
+  int64_t constant = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
+                     (int64_t{1} << 62);
+  return LLVM::OrOp::create(
+      b, loc, field,
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(constant)));
+}
+
+/// Bytes from a 128-byte-swizzled buffer of `rows` rows to the 16-byte chunk
+/// holding element (row, col), for rows that are multiples of 8 (where the
+/// swizzle pattern starts over).
+static int64_t swizzledOffset(int64_t rows, int64_t row, int64_t col, int64_t elementBytes) {
+  int64_t perBlock = 128 / elementBytes;
+  return (col / perBlock) * rows * 128 + row * 128 + (col % perBlock) * elementBytes;
+}
+
+/// wgmma.fence, one wgmma.mma_async m64nNk16 per 64 rows of each warpgroup
+/// and 16-deep K step, one commit group. The accumulators in flight are the
+/// token.
+struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WarpgroupDotOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto aBuffer = dyn_cast<SharedMemoryType>(op.getA().getType());
+    if (!aBuffer)
+      return op.emitOpError("with A in registers is not lowered to NVVM yet (NVVM's "
+                            "wgmma.mma_async takes A from shared memory)");
+    Location loc = op.getLoc();
+    auto accType = op.getAcc().getType();
+    int64_t m = accType.getDimSize(0), n = accType.getDimSize(1);
+    int64_t k = aBuffer.getShape()[1];
+    int64_t elementBytes = aBuffer.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t warpgroups = getLinearLayout(accType)->numWarps() / 4;
+    int64_t halves = m / (64 * warpgroups), perHalf = n / 2;
+    SmallVector<Value> acc = unpack(rewriter, loc, adaptor.getAcc());
+
+    // Each warpgroup reads its own 64 rows of A: the row offset is the
+    // warpgroup's index (runtime) times 64 rows of 128 bytes.
+    Value aRow = constI32(rewriter, loc, 0);
+    if (warpgroups > 1)
+      aRow = LLVM::MulOp::create(
+          rewriter, loc,
+          LLVM::LShrOp::create(rewriter, loc, threadIndex(rewriter, loc),
+                               constI32(rewriter, loc, 7)),
+          constI32(rewriter, loc, 64 * 128));
+    auto bBuffer = op.getB().getType();
+    bool bKMajor = op.getTransposeB(); // B stored N x K, K contiguous
+    int64_t bRows = bBuffer.getShape()[0];
+    MLIRContext *context = getContext();
+    auto wgmmaType = aBuffer.getElementType().isBF16() ? NVVM::WGMMATypes::bf16
+                                                       : NVVM::WGMMATypes::f16;
+    auto typeAttr = NVVM::WGMMATypesAttr::get(context, wgmmaType);
+    auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
+
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    SmallVector<Value> out;
+    for (int64_t half = 0; half < halves; ++half) {
+      Value chain = pack(rewriter, loc, floatStruct(context, perHalf),
+                         ArrayRef<Value>(acc).slice(half * perHalf, perHalf));
+      for (int64_t step = 0; step < k / 16; ++step) {
+        int64_t aOffset =
+            swizzledOffset(aBuffer.getShape()[0], 64 * warpgroups * half, 16 * step, elementBytes);
+        Value aDesc = matrixDescriptor(
+            rewriter, loc, adaptor.getA(),
+            LLVM::AddOp::create(rewriter, loc, aRow, constI32(rewriter, loc, aOffset)), 16, 1024);
+        int64_t bOffset =
+            bKMajor ? swizzledOffset(bRows, 0, 16 * step, elementBytes) : 16 * step * 128;
+        Value bDesc = matrixDescriptor(rewriter, loc, adaptor.getB(),
+                                       constI32(rewriter, loc, bOffset),
+                                       bKMajor ? 16 : bRows * 128, 1024);
+        chain = NVVM::WgmmaMmaAsyncOp::create(
+            rewriter, loc, chain.getType(), chain, aDesc, bDesc,
+            NVVM::MMAShapeAttr::get(context, 64, n, 16), typeAttr, typeAttr,
+            NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
+            NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one), one, one,
+            NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
+            NVVM::MMALayoutAttr::get(context,
+                                     bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+            NVVM::MMAIntOverflowAttr());
+      }
+      llvm::append_range(out, unpack(rewriter, loc, chain));
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    rewriter.replaceOp(op, pack(rewriter, loc, adaptor.getAcc().getType(), out));
+    return success();
+  }
+};
 
 /// `registers` (an LLVM struct of one thread's registers) passed through an
 /// empty asm with side effects, each register tied to an output: their reads
@@ -53,5 +261,6 @@ struct DotWaitLowering : OpConversionPattern<DotWaitOp> {
 
 void tilec::tilegpu::populateTileGPUMmaToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                       RewritePatternSet &patterns) {
-  patterns.add<DotWaitLowering>(converter, patterns.getContext());
+  patterns.add<MmaLowering, WarpgroupDotLowering, DotWaitLowering>(converter,
+                                                                 patterns.getContext());
 }

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 
@@ -39,11 +40,79 @@ TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context) : LLVMTypeConve
   addConversion([this](DotTokenType type) { return convertType(type.getValueType()); });
 }
 
+namespace {
+
+/// A distributed tile, or nothing.
+static bool isTile(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa_and_nonnull<DistributedLayoutAttr>(tensor.getEncoding());
+}
+
+/// A splat tile constant: its value in every register.
+struct TileConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isTile(op.getType()))
+      return rewriter.notifyMatchFailure(op, "not a tile");
+    auto dense = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!dense)
+      return op.emitOpError("expected a splat tile constant");
+    Type type = getTypeConverter()->convertType(op.getType());
+    Value scalar = LLVM::ConstantOp::create(rewriter, op.getLoc(),
+                                            dense.getSplatValue<TypedAttr>());
+    Value registers = LLVM::UndefOp::create(rewriter, op.getLoc(), type);
+    for (int64_t i = 0, e = cast<LLVM::LLVMStructType>(type).getBody().size(); i < e; ++i)
+      registers = LLVM::InsertValueOp::create(rewriter, op.getLoc(), registers, scalar, i);
+    rewriter.replaceOp(op, registers);
+    return success();
+  }
+};
+
+/// An elementwise arith or math op on tiles of one layout: the same op on
+/// each register.
+struct ElementwiseTileLowering : ConversionPattern {
+  ElementwiseTileLowering(const TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        op->getNumResults() != 1 || isa<arith::ConstantOp>(op) ||
+        !isTile(op->getResult(0).getType()))
+      return rewriter.notifyMatchFailure(op, "not elementwise on tiles");
+    auto layout = cast<RankedTensorType>(op->getResult(0).getType()).getEncoding();
+    for (Value operand : op->getOperands())
+      if (cast<RankedTensorType>(operand.getType()).getEncoding() != layout)
+        return op->emitOpError("expected operands in the result's layout (insert "
+                               "tilegpu.convert_layout)");
+    Location loc = op->getLoc();
+    Type resultType = getTypeConverter()->convertType(op->getResult(0).getType());
+    Type scalar = cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+    Value result = LLVM::UndefOp::create(rewriter, loc, resultType);
+    for (int64_t i = 0, e = cast<LLVM::LLVMStructType>(resultType).getBody().size(); i < e;
+         ++i) {
+      OperationState state(loc, op->getName());
+      for (Value operand : operands)
+        state.addOperands(LLVM::ExtractValueOp::create(rewriter, loc, operand, i).getResult());
+      state.addTypes(scalar);
+      state.addAttributes(op->getAttrs());
+      Value value = rewriter.create(state)->getResult(0);
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, value, i);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
 void tilec::tilegpu::populateTileGPUToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                    RewritePatternSet &patterns) {
   populateTileGPUSyncToNVVMPatterns(converter, patterns);
   populateTileGPUMemoryToNVVMPatterns(converter, patterns);
   populateTileGPUMmaToNVVMPatterns(converter, patterns);
+  patterns.add<TileConstantLowering, ElementwiseTileLowering>(converter,
+                                                             patterns.getContext());
 }
 
 namespace {
@@ -58,9 +127,12 @@ struct ConvertTileGPUToNVVM
     populateTileGPUToNVVMPatterns(converter, patterns);
     ConversionTarget target(getContext());
     target.addIllegalDialect<TileGPUDialect>();
-    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect, arith::ArithDialect,
-                           scf::SCFDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    // Ops on distributed tiles (arith, math) are converted; the rest stays.
+    target.markUnknownOpDynamicallyLegal([](Operation *op) {
+      return !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+             llvm::none_of(op->getResultTypes(), isTile);
+    });
     // Kernel signatures, calls, returns and loops that carry tilegpu values
     // take their LLVM types.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);

@@ -3,6 +3,7 @@
 #include "tilec/Dialect/TileGPU/Passes.h"
 #include "tilec/Dialect/TileGPU/TileGPU.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace tilec::tilegpu {
@@ -34,10 +35,13 @@ struct Buffer {
 struct TileGPUAllocateSharedMemory
     : public tilec::tilegpu::impl::TileGPUAllocateSharedMemoryBase<TileGPUAllocateSharedMemory> {
   void runOnOperation() override {
-    func::FuncOp kernel = getOperation();
-    if (kernel.isExternal())
-      return;
-    Block &body = kernel.getBody().front();
+    for (Operation &op : getOperation().getBody()->getOperations())
+      if (auto kernel = dyn_cast<FunctionOpInterface>(op); kernel && !kernel.isExternal())
+        allocate(kernel);
+  }
+
+  static void allocate(FunctionOpInterface kernel) {
+    Block &body = kernel.getFunctionBody().front();
     DenseMap<Operation *, int64_t> position;
     for (auto [i, op] : llvm::enumerate(body))
       position[&op] = i;
