@@ -241,6 +241,10 @@ public:
       : name(name), build(build), options(options.str()) {}
 
   llvm::StringRef getArgument() const override { return name; }
+  llvm::StringRef getName() const override { return "TilecTargetPipeline"; }
+  llvm::StringRef getDescription() const override {
+    return "resolve the target (options, else tilec.target), record it, run the pass list";
+  }
 
   void getDependentDialects(DialectRegistry &registry) const override {
     GpuPipelineOptions everyPass;
