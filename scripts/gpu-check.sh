@@ -17,6 +17,27 @@ runner=build-gpu/bin/tilec-run-case
 "$runner" --cases-in=gpu-cases 2>&1 | tee "$out/gpu-cases.log"
 status=${PIPESTATUS[0]}
 
+# The tilegpu GEMM tile (TMA + wgmma from the tilegpu dialect; its PTX and
+# shared-memory size are written into gpu-cases/tilegpu/ on the CPU machine).
+# Log: $out/tilegpu-gemm-tile.log; a failure fails this script.
+tilegpu=build-gpu/bin/tilegpu-gemm-tile
+tilegpu_ptx=gpu-cases/tilegpu/gemm_tile.ptx tilegpu_smem=gpu-cases/tilegpu/gemm_tile.smem
+if [ ! -f "$tilegpu_ptx" ]; then
+  echo "SKIP tilegpu gemm tile: no $tilegpu_ptx" | tee "$out/tilegpu-gemm-tile.log"
+elif [ ! -x "$tilegpu" ]; then
+  echo "FAIL tilegpu gemm tile: $tilegpu was not built (cuda.h not found?)" | tee "$out/tilegpu-gemm-tile.log"
+  status=1
+else
+  "$tilegpu" --dump "$tilegpu_ptx" "@$tilegpu_smem" >"$out/tilegpu-gemm-tile.log" 2>&1
+  tilegpu_status=$?
+  echo "exit $tilegpu_status" >>"$out/tilegpu-gemm-tile.log"
+  grep -E "^tilegpu|^SKIP|^  \(|tilegpu-gemm-tile:" "$out/tilegpu-gemm-tile.log"
+  if [ "$tilegpu_status" -ne 0 ] && [ "$tilegpu_status" -ne 77 ]; then
+    cat "$out/tilegpu-gemm-tile.log"
+    status=1
+  fi
+fi
+
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 : >"$out/memcheck.log"
 for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_rows fwd_sliding_window_ragged fwd_alibi_square fwd_d128_f16 stages3_causal general_fwd_ragged aligned_matmul_ragged_k one_key_block a_in_shared_causal_d64_w4 \
@@ -26,5 +47,10 @@ for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_r
   "$sanitizer" --tool memcheck --error-exitcode 3 "$runner" "gpu-cases/$c" >>"$out/memcheck.log" 2>&1
   echo "exit $?" >>"$out/memcheck.log"
 done
+if [ -f "$tilegpu_ptx" ] && [ -x "$tilegpu" ]; then
+  echo "== memcheck tilegpu gemm_tile" >>"$out/memcheck.log"
+  "$sanitizer" --tool memcheck --error-exitcode 3 "$tilegpu" "$tilegpu_ptx" "@$tilegpu_smem" >>"$out/memcheck.log" 2>&1
+  echo "exit $?" >>"$out/memcheck.log"
+fi
 grep -E "^== |ERROR SUMMARY|^exit" "$out/memcheck.log"
 exit "$status"
