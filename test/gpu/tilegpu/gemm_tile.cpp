@@ -376,11 +376,8 @@ int main(int argc, char **argv) {
         return kError;
       }
     }
-    size_t offset = 0, size = 0;
-    if (api.funcGetParamInfo(function, 3, &offset, &size) == CUDA_SUCCESS) {
-      std::fprintf(stderr, "tilegpu-gemm-tile: the kernel takes more than three parameters\n");
-      return kError;
-    }
+    // (No probe for a fourth parameter: its expected INVALID_VALUE would show
+    // up as an API error under compute-sanitizer.)
   }
   if (smemBytes > 48 * 1024)
     check(api.funcSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
