@@ -199,7 +199,8 @@ def TileGPU_MBarrierCreateOp : TileGPU_Op<"mbarrier_create", [MemoryEffects<[Mem
   let description = [{
     Allocates `count` mbarriers in shared memory and initializes each to expect
     `arrivals` arrivals per phase (one thread initializes, then the init is
-    fenced and published to the block), all in phase 0. `offset` is set by
+    fenced and published to the block by a block barrier, so it is not
+    allowed inside a warp role), all in phase 0. `offset` is set by
     shared-memory allocation like `tilegpu.alloc`'s.
 
     Example:
@@ -257,8 +258,10 @@ def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait"> {
 def TileGPU_TMALoadOp : TileGPU_Op<"tma_load"> {
   let summary = "copy a box from global to shared memory with TMA";
   let description = [{
-    One thread issues `cp.async.bulk.tensor` for the box of `map` at
-    `coords` (outermost first, like descriptor offsets) into `dst`; the copy
+    One elected lane of every warp that runs it issues `cp.async.bulk.tensor`
+    for the box of `map` at `coords` (outermost first, like descriptor
+    offsets) into `dst`, so it belongs under a condition that leaves one
+    warp (each issue delivers the bytes again); the copy
     completes its bytes on barrier `index` of `barriers` (whose expected
     transaction count must include them). Out-of-bounds elements are zero.
     `dst` has the box's shape without unit dimensions and the map's swizzle.
@@ -283,8 +286,9 @@ def TileGPU_TMALoadOp : TileGPU_Op<"tma_load"> {
 def TileGPU_TMAStoreOp : TileGPU_Op<"tma_store"> {
   let summary = "copy a box from shared to global memory with TMA";
   let description = [{
-    One thread issues `cp.async.bulk.tensor` from `src` to the box of `map`
-    at `coords` and commits it as a bulk group; out-of-bounds elements are
+    One elected lane of every warp that runs it (so: run it in one warp)
+    issues `cp.async.bulk.tensor` from `src` to the box of `map` at
+    `coords` and commits it as a bulk group; out-of-bounds elements are
     not written. Shared stores that produced `src` must be fenced
     (`tilegpu.fence async_proxy`) and published by a barrier first;
     `tilegpu.tma_store_wait` waits before `src` is reused or the kernel ends.
@@ -405,7 +409,8 @@ def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
     Splits the block's warps into roles: role `i` is run by the next
     `warps[i]` warps (whole warpgroups of 4), which first set their register
     budget to `registers[i]` per thread (`setmaxnreg`: a multiple of 8 in
-    [24, 256]). The roles together use every warp of the block once, and
+    [24, 256]). Inside a role, thread and warp indices count from the role's
+    first thread: a tile's layout there is over the role's warps. The roles together use every warp of the block once, and
     their budgets fit the register file (65536 per SM for one block). Roles
     communicate through shared memory, mbarriers and named barriers only.
 
@@ -465,7 +470,8 @@ def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
   let summary = "block-wide barrier";
   let description = [{
     `bar.sync 0`: every thread of the block waits for all others; shared
-    memory written before it is visible after it.
+    memory written before it is visible after it. Not inside a warp role
+    (roles synchronize with named barriers).
 
     Example:
     ```mlir
@@ -473,6 +479,7 @@ def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
     ```
   }];
   let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }
 
 def TileGPU_FenceOp : TileGPU_Op<"fence"> {

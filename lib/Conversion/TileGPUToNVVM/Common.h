@@ -45,8 +45,20 @@ inline Value barrierAddress(OpBuilder &b, Location loc, Value barriers, Value in
   return byteOffset(b, loc, barriers, bytes);
 }
 
+/// Set by the warp_specialize lowering on each role's region holder: the
+/// role's first thread. Inside a role, thread and warp indices (and so the
+/// layouts of its tiles) count from there.
+inline constexpr llvm::StringLiteral kRoleFirstThread = "tilegpu.role_first_thread";
+
+/// This thread's index in the block, or in its role inside a warp role.
 inline Value threadIndex(OpBuilder &b, Location loc) {
-  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Block *block = b.getInsertionBlock();
+  for (Operation *op = block ? block->getParentOp() : nullptr; op; op = op->getParentOp())
+    if (auto first = op->getAttrOfType<IntegerAttr>(kRoleFirstThread))
+      return first.getInt() ? LLVM::SubOp::create(b, loc, tid, constI32(b, loc, first.getInt()))
+                            : tid;
+  return tid;
 }
 
 } // namespace tilec::tilegpu::nvvm

@@ -34,6 +34,117 @@ struct SlotLowering : OpConversionPattern<SlotOp> {
   }
 };
 
+/// Where this thread's registers of a distributed tile sit in a shared
+/// buffer: each register's coordinates are its register bits' part XOR this
+/// thread's lane and warp bits' part (computed once), and the buffer's
+/// encoding turns coordinates into a byte offset.
+class SharedPlacement {
+public:
+  SharedPlacement(OpBuilder &b, Location loc, const tilec::LinearLayout &layout,
+                  SharedMemoryType buffer)
+      : b(b), loc(loc), layout(layout), buffer(buffer) {
+    Value tid = threadIndex(b, loc);
+    Value lane = LLVM::AndOp::create(b, loc, tid, constI32(b, loc, 31));
+    Value warp = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, tid, constI32(b, loc, 5)),
+                                     constI32(b, loc, layout.numWarps() - 1));
+    for (int64_t d = 0; d < layout.rank(); ++d)
+      threadPart.push_back(constI32(b, loc, 0));
+    addBits(lane, layout.lanes());
+    addBits(warp, layout.warps());
+  }
+
+  /// The byte offset of register `reg` in the buffer.
+  Value offset(int64_t reg) {
+    tilec::Coords fixed = layout.regPart(reg);
+    SmallVector<Value> coords;
+    for (int64_t d = 0; d < layout.rank(); ++d)
+      coords.push_back(LLVM::XOrOp::create(b, loc, threadPart[d], constI32(b, loc, fixed[d])));
+    ArrayRef<int64_t> shape = buffer.getShape();
+    int64_t elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+    Value row = constI32(b, loc, 0); // rows: every dimension but the last, row-major
+    for (int64_t d = 0; d + 1 < layout.rank(); ++d)
+      row = LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, row, constI32(b, loc, shape[d])),
+                                coords[d]);
+    Value col = coords.back();
+    if (auto padded = dyn_cast<PaddedAttr>(buffer.getEncoding()))
+      return add(mul(row, buffer.getRowBytes() + padded.getBytes()), mul(col, elementBytes));
+    // Swizzled: column blocks of `span` bytes, each all rows; in a block,
+    // chunk j of the row at byte o sits at chunk j ^ ((o / 128) % (span / 16)).
+    int64_t span = cast<SwizzledAttr>(buffer.getEncoding()).getBytes();
+    int64_t rows = buffer.getSizeInBytes() / buffer.getRowBytes();
+    Value bytes = mul(col, elementBytes);
+    Value block = LLVM::UDivOp::create(b, loc, bytes, constI32(b, loc, span));
+    Value within = LLVM::URemOp::create(b, loc, bytes, constI32(b, loc, span));
+    Value rowStart = mul(row, span);
+    Value phase = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, rowStart, constI32(b, loc, 7)),
+                                      constI32(b, loc, span / 16 - 1));
+    Value chunk = LLVM::XOrOp::create(
+        b, loc, LLVM::LShrOp::create(b, loc, within, constI32(b, loc, 4)), phase);
+    Value inChunk = LLVM::AndOp::create(b, loc, within, constI32(b, loc, 15));
+    return add(add(mul(block, rows * span), rowStart),
+               add(LLVM::ShlOp::create(b, loc, chunk, constI32(b, loc, 4)), inChunk));
+  }
+
+private:
+  void addBits(Value index, const std::vector<tilec::Coords> &bases) {
+    for (auto [bit, basis] : llvm::enumerate(bases)) {
+      Value set = LLVM::AndOp::create(
+          b, loc, LLVM::LShrOp::create(b, loc, index, constI32(b, loc, bit)), constI32(b, loc, 1));
+      for (int64_t d = 0; d < layout.rank(); ++d)
+        if (basis[d])
+          threadPart[d] = LLVM::XOrOp::create(b, loc, threadPart[d], mul(set, basis[d]));
+    }
+  }
+  Value mul(Value v, int64_t c) { return LLVM::MulOp::create(b, loc, v, constI32(b, loc, c)); }
+  Value add(Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); }
+
+  OpBuilder &b;
+  Location loc;
+  const tilec::LinearLayout &layout;
+  SharedMemoryType buffer;
+  SmallVector<Value> threadPart;
+};
+
+/// Each register read from its place in the buffer (replicas read the same).
+struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    tilec::LinearLayout layout = *getLinearLayout(op.getType());
+    SharedPlacement placement(rewriter, loc, layout, op.getSrc().getType());
+    Type type = getTypeConverter()->convertType(op.getType());
+    Type element = op.getType().getElementType();
+    Value registers = LLVM::UndefOp::create(rewriter, loc, type);
+    for (int64_t r = 0; r < layout.numRegs(); ++r) {
+      Value address = byteOffset(rewriter, loc, adaptor.getSrc(), placement.offset(r));
+      Value value = LLVM::LoadOp::create(rewriter, loc, element, address);
+      registers = LLVM::InsertValueOp::create(rewriter, loc, registers, value, r);
+    }
+    rewriter.replaceOp(op, registers);
+    return success();
+  }
+};
+
+/// Each register written to its place in the buffer (replicas write the
+/// same value to the same place).
+struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    tilec::LinearLayout layout = *getLinearLayout(op.getValue().getType());
+    SharedPlacement placement(rewriter, loc, layout, op.getDst().getType());
+    for (int64_t r = 0; r < layout.numRegs(); ++r) {
+      Value address = byteOffset(rewriter, loc, adaptor.getDst(), placement.offset(r));
+      Value value = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getValue(), r);
+      LLVM::StoreOp::create(rewriter, loc, value, address);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// `cp.async.commit_group`; the group's token is a placeholder.
 struct AsyncCommitGroupLowering : OpConversionPattern<AsyncCommitGroupOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -114,7 +225,7 @@ struct TMAStoreWaitLowering : OpConversionPattern<TMAStoreWaitOp> {
 
 void tilec::tilegpu::populateTileGPUMemoryToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                          RewritePatternSet &patterns) {
-  patterns.add<AllocLowering, SlotLowering, AsyncCommitGroupLowering, AsyncWaitLowering,
-               TMALoadLowering, TMAStoreLowering, TMAStoreWaitLowering>(converter,
-                                                                        patterns.getContext());
+  patterns.add<AllocLowering, SlotLowering, LocalLoadLowering, LocalStoreLowering,
+               AsyncCommitGroupLowering, AsyncWaitLowering, TMALoadLowering, TMAStoreLowering,
+               TMAStoreWaitLowering>(converter, patterns.getContext());
 }

@@ -136,7 +136,8 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
 
 /// Each role runs under `warp in [first, first + warps)`, after moving its
 /// register budget up or down from the even share of the register file
-/// (`setmaxnreg`). ptxas honours `setmaxnreg` only in kernels that also say
+/// (`setmaxnreg`); inside it, thread indices count from the role's first
+/// thread (`kRoleFirstThread` on the `scf.if`). ptxas honours `setmaxnreg` only in kernels that also say
 /// how many blocks share an SM, so the kernel gets `nvvm.minctasm = 1`.
 struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -159,6 +160,7 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
           LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, warp,
                                constI32(rewriter, loc, first + warps)));
       auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, inRole, /*withElse=*/false);
+      ifOp->setAttr(kRoleFirstThread, rewriter.getI32IntegerAttr(32 * first));
       rewriter.setInsertionPointToStart(ifOp.thenBlock());
       NVVM::SetMaxRegisterOp::create(rewriter, loc, registers,
                                      registers < evenShare ? NVVM::SetMaxRegisterAction::decrease

@@ -147,7 +147,19 @@ LogicalResult AsyncCopyOp::verify() {
 
 LogicalResult AsyncWaitOp::verify() { return checkPending(*this, getPending()); }
 
+/// `op` synchronizes the whole block, so it may not run in one warp role.
+static LogicalResult checkOutsideRoles(Operation *op) {
+  if (op->getParentOfType<WarpSpecializeOp>())
+    return op->emitOpError("expected outside tilegpu.warp_specialize (it waits for every "
+                           "thread of the block)");
+  return success();
+}
+
+LogicalResult BarrierOp::verify() { return checkOutsideRoles(*this); }
+
 LogicalResult MBarrierCreateOp::verify() {
+  if (failed(checkOutsideRoles(*this)))
+    return failure();
   if (getArrivalsAttr().getInt() < 1)
     return emitOpError("expected at least one arrival per phase, got ")
            << getArrivalsAttr().getInt();
@@ -324,6 +336,8 @@ LogicalResult WarpSpecializeOp::verify() {
   }
   if (budget > 65536)
     return emitOpError("expected the roles' registers to fit 65536, got ") << budget;
+  if ((*this)->getParentOfType<WarpSpecializeOp>())
+    return emitOpError("expected no warp roles inside a warp role");
   return success();
 }
 

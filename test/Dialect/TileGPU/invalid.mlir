@@ -516,3 +516,37 @@ func.func @f() {
   tilegpu.barrier_arrive %c16, 256
   return
 }
+
+// -----
+
+func.func @f() {
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+      // expected-error @+1 {{'tilegpu.barrier' op expected outside tilegpu.warp_specialize (it waits for every thread of the block)}}
+      tilegpu.barrier
+    }
+  return
+}
+
+// -----
+
+func.func @f() {
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+      // expected-error @+1 {{'tilegpu.mbarrier_create' op expected outside tilegpu.warp_specialize}}
+      %b = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<1>
+    }
+  return
+}
+
+// -----
+
+func.func @f() {
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+      // expected-error @+1 {{'tilegpu.warp_specialize' op expected no warp roles inside a warp role}}
+      tilegpu.warp_specialize
+        role warps = 4 registers = 40 {}
+    }
+  return
+}
