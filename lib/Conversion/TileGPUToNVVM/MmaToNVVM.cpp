@@ -10,6 +10,8 @@
 
 #include "Common.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include <map>
 #include <set>
 
@@ -150,6 +152,20 @@ static int64_t swizzledOffset(int64_t rows, int64_t row, int64_t col, int64_t el
   return (col / perBlock) * rows * 128 + row * 128 + (col % perBlock) * elementBytes;
 }
 
+/// `registers` is a struct whose every member is the constant 0.0 (a zero
+/// tile constant, as converted).
+static bool isZero(Value registers) {
+  auto type = cast<LLVM::LLVMStructType>(registers.getType());
+  size_t members = type.getBody().size(), zeros = 0;
+  while (auto insert = registers.getDefiningOp<LLVM::InsertValueOp>()) {
+    if (!matchPattern(insert.getValue(), m_AnyZeroFloat()))
+      return false;
+    ++zeros;
+    registers = insert.getContainer();
+  }
+  return zeros >= members && registers.getDefiningOp<LLVM::UndefOp>();
+}
+
 /// wgmma.fence, one wgmma.mma_async m64nNk16 per 64 rows of each warpgroup
 /// and 16-deep K step, one commit group. The accumulators in flight are the
 /// token.
@@ -169,6 +185,9 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     int64_t warpgroups = getLinearLayout(accType)->numWarps() / 4;
     int64_t halves = m / (64 * warpgroups), perHalf = n / 2;
     SmallVector<Value> acc = unpack(rewriter, loc, adaptor.getAcc());
+    // A sum that starts at zero does not read the accumulators (scale-d = 0
+    // on the first step), so ptxas need not order register writes before it.
+    bool fromZero = isZero(adaptor.getAcc());
 
     // Each warpgroup reads its own 64 rows of A: the row offset is the
     // warpgroup's index (runtime) times 64 rows of 128 bytes.
@@ -208,7 +227,10 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
             rewriter, loc, chain.getType(), chain, aDesc, bDesc,
             NVVM::MMAShapeAttr::get(context, 64, n, 16), typeAttr, typeAttr,
             NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
-            NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one), one, one,
+            NVVM::WGMMAScaleOutAttr::get(context, fromZero && step == 0
+                                                      ? NVVM::WGMMAScaleOut::zero
+                                                      : NVVM::WGMMAScaleOut::one),
+            one, one,
             NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
             NVVM::MMALayoutAttr::get(context,
                                      bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),

@@ -68,3 +68,19 @@ func.func @a_in_registers(%p: tensor<64x64xbf16, #wgmmaA>, %v: !tilegpu.smem<64x
       : tensor<64x64xbf16, #wgmmaA>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
   return
 }
+
+// -----
+
+#swz = #tilegpu.swizzled<128>
+#wgmma = #tilegpu.wgmma<warpgroups = 1>
+// From a zero accumulator, the first step ignores D (scale-d zero).
+// CHECK-LABEL: func.func @from_zero
+// CHECK: nvvm.wgmma.mma_async {{.*}}, D[<f32>, <zero>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, D[<f32>, <one>]
+func.func @from_zero(%q: !tilegpu.smem<64x64xbf16, #swz>, %k: !tilegpu.smem<64x64xbf16, #swz>)
+    -> !tilegpu.dot_token<tensor<64x64xf32, #wgmma>> {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #wgmma>
+  %t = tilegpu.warpgroup_dot %q, %k, %zero transpose_b
+      : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+  return %t : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+}

@@ -235,7 +235,7 @@ void fillRandom(std::mt19937 &rng, std::vector<uint16_t> &bits, std::vector<doub
 /// whole matrix.
 CUtensorMap encode(CUtensorMapDataType type, size_t elementBytes, CUdeviceptr address,
                    CUtensorMapSwizzle swizzle, const char *what) {
-  alignas(64) CUtensorMap map;
+  CUtensorMap map; // the type is 64-byte (CUDA 13: 128-byte) aligned
   std::memset(&map, 0, sizeof map);
   const cuuint64_t globalDim[2] = {kCols, kRows};                      // innermost first
   const cuuint64_t globalStrides[1] = {kCols * elementBytes};          // bytes, dims 1..
@@ -403,7 +403,7 @@ int main(int argc, char **argv) {
   check(api.memcpyHtoD(dB, bBits.data(), n * 2), "cuMemcpyHtoD", "B");
   check(api.memcpyHtoD(dC, c.data(), n * 4), "cuMemcpyHtoD", "C");
 
-  alignas(64) CUtensorMap maps[3] = {
+  CUtensorMap maps[3] = {
       encode(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, dA, CU_TENSOR_MAP_SWIZZLE_128B, "A"),
       encode(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, dB, CU_TENSOR_MAP_SWIZZLE_128B, "B"),
       encode(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, dC, CU_TENSOR_MAP_SWIZZLE_NONE, "C"),
