@@ -145,6 +145,34 @@ struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
   }
 };
 
+/// A conversion within threads: each register of the result is one of the
+/// source's (the mma accumulator of two n8 tiles is the A fragment of a k16
+/// step, FlashAttention's P). Conversions across threads go through shared
+/// memory, which this pattern does not allocate: the IR says it with
+/// local_store and local_load.
+struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    tilec::LinearLayout from = *getLinearLayout(op.getSrc().getType());
+    tilec::LinearLayout to = *getLinearLayout(op.getType());
+    std::optional<std::vector<int64_t>> sources =
+        tilec::registerLocalMove(from, to, [](const tilec::Coords &c) { return c; });
+    if (!sources)
+      return op.emitOpError("expected a conversion within threads (one across threads goes "
+                            "through shared memory: tilegpu.local_store, then local_load)");
+    Location loc = op.getLoc();
+    Type type = getTypeConverter()->convertType(op.getType());
+    Value registers = LLVM::UndefOp::create(rewriter, loc, type);
+    for (auto [r, source] : llvm::enumerate(*sources))
+      registers = LLVM::InsertValueOp::create(
+          rewriter, loc, registers,
+          LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getSrc(), source), r);
+    rewriter.replaceOp(op, registers);
+    return success();
+  }
+};
+
 /// `cp.async.commit_group`; the group's token is a placeholder.
 struct AsyncCommitGroupLowering : OpConversionPattern<AsyncCommitGroupOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -226,6 +254,7 @@ struct TMAStoreWaitLowering : OpConversionPattern<TMAStoreWaitOp> {
 void tilec::tilegpu::populateTileGPUMemoryToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                          RewritePatternSet &patterns) {
   patterns.add<AllocLowering, SlotLowering, LocalLoadLowering, LocalStoreLowering,
+               ConvertLayoutLowering,
                AsyncCommitGroupLowering, AsyncWaitLowering, TMALoadLowering, TMAStoreLowering,
                TMAStoreWaitLowering>(converter, patterns.getContext());
 }

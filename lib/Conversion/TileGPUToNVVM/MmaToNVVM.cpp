@@ -1,10 +1,10 @@
 //===- MmaToNVVM.cpp - matrix multiplies and their waits ------------------===//
 //
 // mma.sync and wgmma.mma_async are NVVM ops. Inline assembly used here (no
-// NVVM op says it): the empty asm with side effects that pins accumulators
-// after `wgmma.wait_group`, so that LLVM cannot move their reads above the
-// wait (docs/gpu.md lists every such case). Not lowered yet: a
-// warpgroup_dot with A in registers (NVVM's wgmma takes descriptors only).
+// NVVM op says it; docs/tilegpu.md lists every case): wgmma.mma_async with
+// A in registers (NVVM's op takes A by descriptor only), and the empty asm
+// with side effects that pins accumulators after `wgmma.wait_group`, so
+// that LLVM cannot move their reads above the wait.
 //
 //===----------------------------------------------------------------------===//
 
@@ -166,22 +166,57 @@ static bool isZero(Value registers) {
   return zeros >= members && registers.getDefiningOp<LLVM::UndefOp>();
 }
 
+/// One `wgmma.mma_async` step with A from registers (four 32-bit words of
+/// the A fragment), as inline assembly: NVVM's op takes A by descriptor
+/// only. `chain` is the accumulator struct (tied in and out).
+static Value wgmmaWithRegisterA(OpBuilder &b, Location loc, Value chain, ArrayRef<Value> aWords,
+                                Value bDesc, int64_t n, bool bf16, bool scaleD, bool transposeB) {
+  auto type = cast<LLVM::LLVMStructType>(chain.getType());
+  int64_t count = type.getBody().size();
+  SmallVector<Value> operands;
+  std::string outputs, accList, aList, ties;
+  for (int64_t i = 0; i < count; ++i) {
+    outputs += "=f,";
+    accList += (i ? ", $" : "$") + std::to_string(i);
+    ties += "," + std::to_string(i);
+  }
+  for (auto [i, word] : llvm::enumerate(aWords)) {
+    operands.push_back(word);
+    aList += (i ? ", $" : "$") + std::to_string(count + i);
+  }
+  operands.push_back(bDesc);
+  operands.push_back(constI32(b, loc, scaleD));
+  int64_t bIndex = count + 4, scaleIndex = count + 5;
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(scaleIndex) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." +
+                     (bf16 ? "bf16.bf16" : "f16.f16") + " {" + accList + "}, {" + aList + "}, $" +
+                     std::to_string(bIndex) + ", p, 1, 1, " + (transposeB ? "1" : "0") + ";\n}";
+  for (int64_t i = 0; i < count; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, chain, i));
+  return LLVM::InlineAsmOp::create(b, loc, type, operands, b.getStringAttr(text),
+                                   b.getStringAttr(outputs + "r,r,r,r,l,r" + ties),
+                                   b.getUnitAttr(), UnitAttr(), LLVM::TailCallKindAttr(),
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 /// wgmma.fence, one wgmma.mma_async m64nNk16 per 64 rows of each warpgroup
 /// and 16-deep K step, one commit group. The accumulators in flight are the
-/// token.
+/// token. A comes from a swizzled buffer (by descriptor) or from registers
+/// in the wgmma operand layout (its mma.sync m16k16 fragments, four words a
+/// step).
 struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WarpgroupDotOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto aBuffer = dyn_cast<SharedMemoryType>(op.getA().getType());
-    if (!aBuffer)
-      return op.emitOpError("with A in registers is not lowered to NVVM yet (NVVM's "
-                            "wgmma.mma_async takes A from shared memory)");
     Location loc = op.getLoc();
+    auto aBuffer = dyn_cast<SharedMemoryType>(op.getA().getType());
+    auto aTile = dyn_cast<RankedTensorType>(op.getA().getType());
+    Type element = aBuffer ? aBuffer.getElementType() : aTile.getElementType();
     auto accType = op.getAcc().getType();
     int64_t m = accType.getDimSize(0), n = accType.getDimSize(1);
-    int64_t k = aBuffer.getShape()[1];
-    int64_t elementBytes = aBuffer.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t k = aBuffer ? aBuffer.getShape()[1] : aTile.getDimSize(1);
+    int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
     int64_t warpgroups = getLinearLayout(accType)->numWarps() / 4;
     int64_t halves = m / (64 * warpgroups), perHalf = n / 2;
     SmallVector<Value> acc = unpack(rewriter, loc, adaptor.getAcc());
@@ -189,22 +224,41 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     // on the first step), so ptxas need not order register writes before it.
     bool fromZero = isZero(adaptor.getAcc());
 
-    // Each warpgroup reads its own 64 rows of A: the row offset is the
-    // warpgroup's index (runtime) times 64 rows of 128 bytes.
-    Value aRow = constI32(rewriter, loc, 0);
-    if (warpgroups > 1)
-      aRow = LLVM::MulOp::create(
-          rewriter, loc,
-          LLVM::LShrOp::create(rewriter, loc, threadIndex(rewriter, loc),
-                               constI32(rewriter, loc, 7)),
-          constI32(rewriter, loc, 64 * 128));
+    // From shared memory, each warpgroup reads its own 64 rows of A: the row
+    // offset is the warpgroup's index (runtime) times 64 rows of 128 bytes.
+    Value aRow;
+    if (aBuffer)
+      aRow = warpgroups > 1 ? Value(LLVM::MulOp::create(
+                                  rewriter, loc,
+                                  LLVM::LShrOp::create(rewriter, loc, threadIndex(rewriter, loc),
+                                                       constI32(rewriter, loc, 7)),
+                                  constI32(rewriter, loc, 64 * 128)))
+                            : constI32(rewriter, loc, 0);
+    // From registers: four words of each m16k16 fragment (as mma.sync's A).
+    SmallVector<Value> aRegs;
+    std::optional<RegisterAt> aAt;
+    if (aTile) {
+      aRegs = unpack(rewriter, loc, adaptor.getA());
+      aAt.emplace(*getLinearLayout(aTile));
+    }
+    auto aWords = [&](int64_t row, int64_t col) {
+      auto word = [&](int64_t r, int64_t c) -> Value {
+        Value w = operandWord(rewriter, loc, aRegs[(*aAt)(r, c)], aRegs[(*aAt)(r, c + 1)]);
+        // wgmma takes 32-bit words for f16 too.
+        return w.getType().isInteger(32)
+                   ? w
+                   : Value(LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), w));
+      };
+      return SmallVector<Value>{word(row, col), word(row + 8, col), word(row, col + 8),
+                                word(row + 8, col + 8)};
+    };
+
     auto bBuffer = op.getB().getType();
     bool bKMajor = op.getTransposeB(); // B stored N x K, K contiguous
     int64_t bRows = bBuffer.getShape()[0];
     MLIRContext *context = getContext();
-    auto wgmmaType = aBuffer.getElementType().isBF16() ? NVVM::WGMMATypes::bf16
-                                                       : NVVM::WGMMATypes::f16;
-    auto typeAttr = NVVM::WGMMATypesAttr::get(context, wgmmaType);
+    auto typeAttr = NVVM::WGMMATypesAttr::get(
+        context, element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
     auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
 
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
@@ -213,25 +267,30 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
       Value chain = pack(rewriter, loc, floatStruct(context, perHalf),
                          ArrayRef<Value>(acc).slice(half * perHalf, perHalf));
       for (int64_t step = 0; step < k / 16; ++step) {
-        int64_t aOffset =
-            swizzledOffset(aBuffer.getShape()[0], 64 * warpgroups * half, 16 * step, elementBytes);
-        Value aDesc = matrixDescriptor(
-            rewriter, loc, adaptor.getA(),
-            LLVM::AddOp::create(rewriter, loc, aRow, constI32(rewriter, loc, aOffset)), 16, 1024);
+        bool scaleD = !(fromZero && step == 0);
         int64_t bOffset =
             bKMajor ? swizzledOffset(bRows, 0, 16 * step, elementBytes) : 16 * step * 128;
         Value bDesc = matrixDescriptor(rewriter, loc, adaptor.getB(),
                                        constI32(rewriter, loc, bOffset),
                                        bKMajor ? 16 : bRows * 128, 1024);
+        if (aTile) {
+          chain = wgmmaWithRegisterA(rewriter, loc, chain,
+                                     aWords(64 * warpgroups * half, 16 * step), bDesc, n,
+                                     element.isBF16(), scaleD, /*transposeB=*/!bKMajor);
+          continue;
+        }
+        int64_t aOffset = swizzledOffset(aBuffer.getShape()[0], 64 * warpgroups * half,
+                                         16 * step, elementBytes);
+        Value aDesc = matrixDescriptor(
+            rewriter, loc, adaptor.getA(),
+            LLVM::AddOp::create(rewriter, loc, aRow, constI32(rewriter, loc, aOffset)), 16, 1024);
         chain = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, chain.getType(), chain, aDesc, bDesc,
             NVVM::MMAShapeAttr::get(context, 64, n, 16), typeAttr, typeAttr,
             NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
-            NVVM::WGMMAScaleOutAttr::get(context, fromZero && step == 0
-                                                      ? NVVM::WGMMAScaleOut::zero
-                                                      : NVVM::WGMMAScaleOut::one),
-            one, one,
-            NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
+            NVVM::WGMMAScaleOutAttr::get(context, scaleD ? NVVM::WGMMAScaleOut::one
+                                                         : NVVM::WGMMAScaleOut::zero),
+            one, one, NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
             NVVM::MMALayoutAttr::get(context,
                                      bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
             NVVM::MMAIntOverflowAttr());

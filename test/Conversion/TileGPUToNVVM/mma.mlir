@@ -60,13 +60,17 @@ func.func @pv(%p: !tilegpu.smem<64x128xbf16, #swz>, %v: !tilegpu.smem<128x64xbf1
 #wgmma = #tilegpu.wgmma<warpgroups = 1>
 #wgmmaA = #tilegpu.wgmma_operand<warpgroups = 1>
 #swz = #tilegpu.swizzled<128>
+// O += P·V with P in registers (attention's second dot): wgmma as inline
+// PTX, four bf16x2 words of P per k16 step, V transposed (imm-trans-b 1).
+// CHECK-LABEL: func.func @a_in_registers
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;{{.*}}"=f,{{.*}},r,r,r,r,l,r,0,1,
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
 func.func @a_in_registers(%p: tensor<64x64xbf16, #wgmmaA>, %v: !tilegpu.smem<64x64xbf16, #swz>,
-                          %o: tensor<64x64xf32, #wgmma>) {
-  // expected-error @+2 {{'tilegpu.warpgroup_dot' op with A in registers is not lowered to NVVM yet}}
-  // expected-error @+1 {{failed to legalize operation 'tilegpu.warpgroup_dot'}}
+                          %o: tensor<64x64xf32, #wgmma>) -> !tilegpu.dot_token<tensor<64x64xf32, #wgmma>> {
   %t = tilegpu.warpgroup_dot %p, %v, %o
       : tensor<64x64xbf16, #wgmmaA>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
-  return
+  return %t : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
 }
 
 // -----

@@ -1,7 +1,8 @@
 // The NVVM that tilegpu lowers to translates to LLVM IR, compiles to PTX
 // for sm_90a and assembles with ptxas: mbarriers with TMA in a producer
-// role that gives registers up (12 warps share 168 each), wgmma in a
-// consumer role that takes more, named barriers, a TMA store.
+// role that gives registers up (12 warps share 168 each), wgmma (A from
+// shared memory, then A from registers) in a consumer role that takes
+// more, named barriers, a TMA store.
 // REQUIRES: ptxas
 // RUN: tilec-opt %s --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm \
 // RUN:   --convert-scf-to-cf --convert-arith-to-llvm --convert-cf-to-llvm \
@@ -16,12 +17,15 @@
 // CHECK: mbarrier.try_wait.parity
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // CHECK: wgmma.wait_group.sync.aligned 0
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// CHECK: wgmma.wait_group.sync.aligned 0
 // CHECK: bar.sync 1, 384
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta
 // CHECK: cp.async.bulk.wait_group.read 0
 
 #swz = #tilegpu.swizzled<128>
 #wgmma = #tilegpu.wgmma<warpgroups = 1>
+#wgmmaA = #tilegpu.wgmma_operand<warpgroups = 1>
 module {
   llvm.func @kernel(%map_ptr: !llvm.ptr {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant})
       attributes {nvvm.kernel, nvvm.reqntid = array<i32: 384>, nvvm.minctasm = 1 : i32} {
@@ -50,6 +54,11 @@ module {
         %tok = tilegpu.warpgroup_dot %a, %b, %zero transpose_b
             : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
         %s = tilegpu.dot_wait %tok {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+        // A second dot with A in registers (inline PTX), accumulating on S.
+        %p = arith.constant dense<1.0> : tensor<64x64xbf16, #wgmmaA>
+        %tok2 = tilegpu.warpgroup_dot %p, %b, %s
+            : tensor<64x64xbf16, #wgmmaA>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+        %o = tilegpu.dot_wait %tok2 {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
         tilegpu.barrier_sync %c1, 384
         tilegpu.fence async_proxy
         tilegpu.tma_store %a, %map[%c0, %c0] : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.tensor_map<64x64xbf16, #swz>
