@@ -71,17 +71,19 @@ dot_cases
 case_ mma_sync_causal_d128 flash_attention_fwd_causal --wgmma=false --set head_dim=128 --size seq_q=150 --size seq_k=200
 case_ mma_sync_fwd_d64 flash_attention_fwd --wgmma=false --size batch=2 --size seq_q=130 --size seq_k=77
 
-# A kernel written in tilegpu ops (test/gpu/tilegpu/gemm_tile.mlir), lowered
-# op by op through convert-tilegpu-to-nvvm, for tilegpu-gemm-tile: its PTX
-# and its dynamic shared-memory bytes.
+# Kernels written in tilegpu ops (test/gpu/tilegpu/{gemm,pv}_tile.mlir),
+# lowered op by op through convert-tilegpu-to-nvvm, for tilegpu-gemm-tile:
+# their PTX and dynamic shared-memory bytes.
 tilec_opt=${TILEC_OPT:-$root/build/bin/tilec-opt}
 llvm=${LLVM_BIN:-/usr/lib/llvm-22/bin}
 mkdir -p "$out/tilegpu"
-"$tilec_opt" "$root/test/gpu/tilegpu/gemm_tile.mlir" --tilegpu-allocate-shared-memory \
-  --convert-tilegpu-to-nvvm --convert-scf-to-cf --convert-arith-to-llvm --convert-cf-to-llvm \
-  --convert-nvvm-to-llvm --reconcile-unrealized-casts -o "$out/tilegpu/gemm_tile.llvm.mlir"
-grep -o 'tilegpu.shared_bytes = [0-9]*' "$out/tilegpu/gemm_tile.llvm.mlir" | grep -o '[0-9]*$' \
-  >"$out/tilegpu/gemm_tile.smem"
-"$llvm/mlir-translate" --mlir-to-llvmir "$out/tilegpu/gemm_tile.llvm.mlir" |
-  "$llvm/llc" -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90a -mattr=+ptx80 -o "$out/tilegpu/gemm_tile.ptx"
+for t in gemm_tile pv_tile; do
+  "$tilec_opt" "$root/test/gpu/tilegpu/$t.mlir" --tilegpu-allocate-shared-memory \
+    --convert-tilegpu-to-nvvm --convert-scf-to-cf --convert-arith-to-llvm --convert-cf-to-llvm \
+    --convert-nvvm-to-llvm --reconcile-unrealized-casts -o "$out/tilegpu/$t.llvm.mlir"
+  grep -o 'tilegpu.shared_bytes = [0-9]*' "$out/tilegpu/$t.llvm.mlir" | grep -o '[0-9]*$' \
+    >"$out/tilegpu/$t.smem"
+  "$llvm/mlir-translate" --mlir-to-llvmir "$out/tilegpu/$t.llvm.mlir" |
+    "$llvm/llc" -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90a -mattr=+ptx80 -o "$out/tilegpu/$t.ptx"
+done
 echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1))"

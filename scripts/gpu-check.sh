@@ -38,6 +38,19 @@ else
   fi
 fi
 
+# The same for attention's two dots on a tile (S = A*B^T, P = bf16(S), P*B).
+pv_ptx=gpu-cases/tilegpu/pv_tile.ptx pv_smem=gpu-cases/tilegpu/pv_tile.smem
+if [ -f "$pv_ptx" ] && [ -x "$tilegpu" ]; then
+  "$tilegpu" --pv --dump "$pv_ptx" "@$pv_smem" >"$out/tilegpu-pv-tile.log" 2>&1
+  pv_status=$?
+  echo "exit $pv_status" >>"$out/tilegpu-pv-tile.log"
+  grep -E "^tilegpu|^SKIP" "$out/tilegpu-pv-tile.log"
+  if [ "$pv_status" -ne 0 ] && [ "$pv_status" -ne 77 ]; then
+    cat "$out/tilegpu-pv-tile.log"
+    status=1
+  fi
+fi
+
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 : >"$out/memcheck.log"
 for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_rows fwd_sliding_window_ragged fwd_alibi_square fwd_d128_f16 stages3_causal general_fwd_ragged aligned_matmul_ragged_k one_key_block a_in_shared_causal_d64_w4 \
@@ -50,6 +63,11 @@ done
 if [ -f "$tilegpu_ptx" ] && [ -x "$tilegpu" ]; then
   echo "== memcheck tilegpu gemm_tile" >>"$out/memcheck.log"
   "$sanitizer" --tool memcheck --error-exitcode 3 "$tilegpu" "$tilegpu_ptx" "@$tilegpu_smem" >>"$out/memcheck.log" 2>&1
+  echo "exit $?" >>"$out/memcheck.log"
+fi
+if [ -f "$pv_ptx" ] && [ -x "$tilegpu" ]; then
+  echo "== memcheck tilegpu pv_tile" >>"$out/memcheck.log"
+  "$sanitizer" --tool memcheck --error-exitcode 3 "$tilegpu" --pv "$pv_ptx" "@$pv_smem" >>"$out/memcheck.log" 2>&1
   echo "exit $?" >>"$out/memcheck.log"
 fi
 grep -E "^== |ERROR SUMMARY|^exit" "$out/memcheck.log"

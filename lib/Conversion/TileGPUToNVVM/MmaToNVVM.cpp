@@ -261,11 +261,22 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
         context, element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
     auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
 
+    // Every register the wgmmas read is written before wgmma.fence (else
+    // ptxas orders them itself with extra warpgroup.arrive, C7519).
+    SmallVector<Value> chains;
+    for (int64_t half = 0; half < halves; ++half)
+      chains.push_back(pack(rewriter, loc, floatStruct(context, perHalf),
+                            ArrayRef<Value>(acc).slice(half * perHalf, perHalf)));
+    SmallVector<SmallVector<Value>> stepWords;
+    if (aTile)
+      for (int64_t half = 0; half < halves; ++half)
+        for (int64_t step = 0; step < k / 16; ++step)
+          stepWords.push_back(aWords(64 * warpgroups * half, 16 * step));
+
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     SmallVector<Value> out;
     for (int64_t half = 0; half < halves; ++half) {
-      Value chain = pack(rewriter, loc, floatStruct(context, perHalf),
-                         ArrayRef<Value>(acc).slice(half * perHalf, perHalf));
+      Value chain = chains[half];
       for (int64_t step = 0; step < k / 16; ++step) {
         bool scaleD = !(fromZero && step == 0);
         int64_t bOffset =
@@ -274,9 +285,9 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
                                        constI32(rewriter, loc, bOffset),
                                        bKMajor ? 16 : bRows * 128, 1024);
         if (aTile) {
-          chain = wgmmaWithRegisterA(rewriter, loc, chain,
-                                     aWords(64 * warpgroups * half, 16 * step), bDesc, n,
-                                     element.isBF16(), scaleD, /*transposeB=*/!bKMajor);
+          chain = wgmmaWithRegisterA(rewriter, loc, chain, stepWords[half * (k / 16) + step],
+                                     bDesc, n, element.isBF16(), scaleD,
+                                     /*transposeB=*/!bKMajor);
           continue;
         }
         int64_t aOffset = swizzledOffset(aBuffer.getShape()[0], 64 * warpgroups * half,
