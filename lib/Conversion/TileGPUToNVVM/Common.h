@@ -50,6 +50,16 @@ inline Value barrierAddress(OpBuilder &b, Location loc, Value barriers, Value in
 /// layouts of its tiles) count from there.
 inline constexpr llvm::StringLiteral kRoleFirstThread = "tilegpu.role_first_thread";
 
+/// Inline PTX with side effects (where no NVVM op says it) returning
+/// `type` (a struct for several outputs).
+inline Value sideEffectAsm(OpBuilder &b, Location loc, Type type, ValueRange operands,
+                           StringRef text, StringRef constraints) {
+  return LLVM::InlineAsmOp::create(b, loc, type, operands, b.getStringAttr(text),
+                                   b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
+                                   LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 /// This thread's index in the block, or in its role inside a warp role.
 inline Value threadIndex(OpBuilder &b, Location loc) {
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());

@@ -193,11 +193,7 @@ static Value wgmmaWithRegisterA(OpBuilder &b, Location loc, Value chain, ArrayRe
                      std::to_string(bIndex) + ", p, 1, 1, " + (transposeB ? "1" : "0") + ";\n}";
   for (int64_t i = 0; i < count; ++i)
     operands.push_back(LLVM::ExtractValueOp::create(b, loc, chain, i));
-  return LLVM::InlineAsmOp::create(b, loc, type, operands, b.getStringAttr(text),
-                                   b.getStringAttr(outputs + "r,r,r,r,l,r" + ties),
-                                   b.getUnitAttr(), UnitAttr(), LLVM::TailCallKindAttr(),
-                                   LLVM::AsmDialectAttr(), ArrayAttr())
-      .getResult(0);
+  return sideEffectAsm(b, loc, type, operands, text, outputs + "r,r,r,r,l,r" + ties);
 }
 
 /// wgmma.fence, one wgmma.mma_async m64nNk16 per 64 rows of each warpgroup
@@ -326,11 +322,7 @@ static Value pinRegisters(OpBuilder &b, Location loc, Value registers) {
     outputs += element.isF32() ? "=f," : "=r,";
     inputs += (i ? "," : "") + std::to_string(i);
   }
-  return LLVM::InlineAsmOp::create(b, loc, type, values, b.getStringAttr(""),
-                                   b.getStringAttr(outputs + inputs), b.getUnitAttr(),
-                                   UnitAttr(), LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(),
-                                   ArrayAttr())
-      .getResult(0);
+  return sideEffectAsm(b, loc, type, values, "", outputs + inputs);
 }
 
 /// `wgmma.wait_group pending`, then the accumulators of the awaited tokens,

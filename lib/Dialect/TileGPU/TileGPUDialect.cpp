@@ -402,15 +402,21 @@ static LogicalResult verifyShapedElements(function_ref<InFlightDiagnostic()> emi
   return success();
 }
 
-Type SharedMemoryType::parse(AsmParser &parser) {
+/// `<SHAPE x TYPE, ENCODING>` into a `ShapedType` (smem, tensor map), verified.
+template <typename ShapedType>
+static Type parseShapedType(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
   Attribute encoding;
   SMLoc loc = parser.getCurrentLocation();
   if (parseShapedWithEncoding(parser, shape, elementType, encoding))
     return {};
-  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), shape,
-                    elementType, encoding);
+  return ShapedType::getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                                shape, elementType, encoding);
+}
+
+Type SharedMemoryType::parse(AsmParser &parser) {
+  return parseShapedType<SharedMemoryType>(parser);
 }
 
 void SharedMemoryType::print(AsmPrinter &printer) const {
@@ -459,16 +465,7 @@ int64_t SharedMemoryType::getSizeInBytes() const {
   return rows * (getRowBytes() + padding);
 }
 
-Type TensorMapType::parse(AsmParser &parser) {
-  SmallVector<int64_t> shape;
-  Type elementType;
-  Attribute encoding;
-  SMLoc loc = parser.getCurrentLocation();
-  if (parseShapedWithEncoding(parser, shape, elementType, encoding))
-    return {};
-  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), shape,
-                    elementType, encoding);
-}
+Type TensorMapType::parse(AsmParser &parser) { return parseShapedType<TensorMapType>(parser); }
 
 void TensorMapType::print(AsmPrinter &printer) const {
   printShapedWithEncoding(printer, getBoxShape(), getElementType(), getEncoding());
