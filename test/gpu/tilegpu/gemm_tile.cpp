@@ -287,12 +287,13 @@ int main(int argc, char **argv) {
   if (positional.size() != 2)
     usage("give the PTX file and the dynamic shared-memory bytes");
   const std::string ptxPath = positional[0], smemArg = positional[1];
+  const char *tileName = pv ? "pv" : "gemm";
 
   // Inputs first: what can be checked without a GPU.
   if (skipMissing && !fileExists(ptxPath)) {
-    std::printf("SKIP tilegpu gemm tile: no PTX at %s (write it on the CPU machine into the "
+    std::printf("SKIP tilegpu %s tile: no PTX at %s (write it on the CPU machine into the "
                 "cases directory, after scripts/gpu-cases.sh)\n",
-                ptxPath.c_str());
+                tileName, ptxPath.c_str());
     return kSkip;
   }
   std::string ptx;
@@ -304,7 +305,8 @@ int main(int argc, char **argv) {
   if (!smemArg.empty() && smemArg[0] == '@') {
     std::string smemPath = smemArg.substr(1), text;
     if (skipMissing && !fileExists(smemPath)) {
-      std::printf("SKIP tilegpu gemm tile: no shared-memory size file at %s\n", smemPath.c_str());
+      std::printf("SKIP tilegpu %s tile: no shared-memory size file at %s\n", tileName,
+                  smemPath.c_str());
       return kSkip;
     }
     if (!readFile(smemPath, text))
@@ -319,12 +321,12 @@ int main(int argc, char **argv) {
   // The driver and GPU 0. No driver or no device: skip.
   std::string reason;
   if (!loadDriver(reason)) {
-    std::printf("SKIP tilegpu gemm tile: %s\n", reason.c_str());
+    std::printf("SKIP tilegpu %s tile: %s\n", tileName, reason.c_str());
     return kSkip;
   }
   if (CUresult r = api.init(0); r != CUDA_SUCCESS) {
     if (r == CUDA_ERROR_NO_DEVICE) {
-      std::printf("SKIP tilegpu gemm tile: cuInit: %s\n", errorName(r).c_str());
+      std::printf("SKIP tilegpu %s tile: cuInit: %s\n", tileName, errorName(r).c_str());
       return kSkip;
     }
     cudaFail("cuInit", r);
@@ -480,10 +482,10 @@ int main(int argc, char **argv) {
   api.memFree(dB);
   api.memFree(dC);
   if (mismatches) {
-    std::printf("tilegpu %s tile: FAIL (%d of %zu elements wrong; first ones:)\n%s",
-                pv ? "pv" : "gemm", mismatches, n, firstMismatches.c_str());
+    std::printf("tilegpu %s tile: FAIL (%d of %zu elements wrong; first ones:)\n%s", tileName,
+                mismatches, n, firstMismatches.c_str());
     return kFail;
   }
-  std::printf("tilegpu %s tile: PASS (max abs error %.3g)\n", pv ? "pv" : "gemm", maxError);
+  std::printf("tilegpu %s tile: PASS (max abs error %.3g)\n", tileName, maxError);
   return kPass;
 }
