@@ -78,7 +78,7 @@ tilec_opt=${TILEC_OPT:-$root/build/bin/tilec-opt}
 llvm=${LLVM_BIN:-/usr/lib/llvm-22/bin}
 mkdir -p "$out/tilegpu"
 for t in gemm_tile pv_tile; do
-  "$tilec_opt" "$root/test/gpu/tilegpu/$t.mlir" --tilegpu-allocate-shared-memory \
+  "$tilec_opt" "$root/test/gpu/tilegpu/$t.mlir" --tilegpu-insert-barriers --tilegpu-allocate-shared-memory \
     --convert-tilegpu-to-nvvm --convert-scf-to-cf --convert-arith-to-llvm --convert-cf-to-llvm \
     --convert-nvvm-to-llvm --reconcile-unrealized-casts -o "$out/tilegpu/$t.llvm.mlir"
   grep -o 'tilegpu.shared_bytes = [0-9]*' "$out/tilegpu/$t.llvm.mlir" | grep -o '[0-9]*$' \

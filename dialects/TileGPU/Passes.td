@@ -43,6 +43,28 @@ def TileGPUAllocateSharedMemory : Pass<"tilegpu-allocate-shared-memory", "::mlir
   }];
 }
 
+def TileGPUInsertBarriers : Pass<"tilegpu-insert-barriers", "::mlir::ModuleOp"> {
+  let summary = "Order shared-memory writes before the reads of other threads and proxies";
+  let description = [{
+    Walks each kernel in program order, tracking the shared buffers (through
+    slot views, to their `tilegpu.alloc`) that this thread has written with
+    `local_store` or `async_copy` and not yet published, and those it has
+    read with `local_load`. Before an op that reads a written buffer from
+    another thread or proxy, it inserts what makes the writes visible:
+    `fence async_proxy` when the reader is the async proxy (`warpgroup_dot`
+    operands, `tma_store` sources), then a barrier; before a write to a
+    buffer that other threads may still be reading (`local_load` before it),
+    a barrier. Outside warp roles the barrier is `tilegpu.barrier`; inside
+    role `i` it is the named barrier `i + 1` over the role's threads
+    (`barrier_sync`). Writes still unpublished at the end of a loop body,
+    branch or role are published there; barriers and fences already in the
+    IR count, so the pass adds nothing to a kernel that is synchronized
+    (running it twice changes nothing). Not covered: TMA loads (they
+    complete on mbarriers), and a wgmma that may still read a buffer being
+    overwritten (its `dot_wait` orders that).
+  }];
+}
+
 def ConvertTileGPUToNVVM : Pass<"convert-tilegpu-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "Lower tilegpu ops to the NVVM and LLVM dialects, op by op";
   let description = [{

@@ -1,12 +1,14 @@
 // Attention's two dots on one 64x64 tile, in tilegpu ops: S = A·Bᵀ (wgmma,
 // both from shared memory), P = bf16(S) in registers, moved to wgmma's A
 // fragment within threads, C = P·B (wgmma with A in registers, B read as V:
-// K x N, MN-major). Loads, roles and the store as in gemm_tile.mlir.
+// K x N, MN-major). Loads, roles and the store as in gemm_tile.mlir, but
+// the synchronization before the store is left to tilegpu-insert-barriers.
 // scripts/gpu-cases.sh writes its PTX to gpu-cases/tilegpu/ and
 // `tilegpu-gemm-tile --pv` checks it on the GPU; here it is compiled and
 // assembled.
 // REQUIRES: ptxas
-// RUN: tilec-opt %s --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm \
+// RUN: tilec-opt %s --tilegpu-insert-barriers | FileCheck %s --check-prefix=PLACED
+// RUN: tilec-opt %s --tilegpu-insert-barriers --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm \
 // RUN:   --convert-scf-to-cf --convert-arith-to-llvm --convert-cf-to-llvm \
 // RUN:   --convert-nvvm-to-llvm --reconcile-unrealized-casts -o %t.llvm.mlir
 // RUN: FileCheck %s --check-prefix=SMEM < %t.llvm.mlir
@@ -14,6 +16,14 @@
 // RUN: llc -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90a -mattr=+ptx80 %t.ll -o %t.ptx
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 // RUN: FileCheck %s < %t.ptx
+// The consumer's stores of C are fenced and published (named barrier 2,
+// its 128 threads) before the branch that TMA-stores C.
+// PLACED: tilegpu.local_store
+// PLACED: tilegpu.fence async_proxy
+// PLACED-NEXT: %[[ID:.+]] = arith.constant 2 : i32
+// PLACED-NEXT: tilegpu.barrier_sync %[[ID]], 128
+// PLACED-NEXT: scf.if
+// PLACED-NEXT: tilegpu.tma_store
 // A and B at 0 and 8192 (1024-aligned), C at 16384, the mbarrier after it.
 // SMEM: tilegpu.shared_bytes = 32776
 // CHECK: .entry kernel(
@@ -74,8 +84,8 @@ module {
             : tensor<64x64xbf16, #wgmmaA>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
         %o = tilegpu.dot_wait %tok2 {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
         tilegpu.local_store %o, %c : tensor<64x64xf32, #wgmma>, !tilegpu.smem<64x64xf32, #plain>
-        tilegpu.fence async_proxy
-        tilegpu.barrier_sync %c1, 128
+        // (tilegpu-insert-barriers fences these stores for the TMA store and
+        // puts the role's named barrier here.)
         // The first consumer warp writes C.
         %tid = nvvm.read.ptx.sreg.tid.x : i32
         %warp4 = arith.cmpi ult, %tid, %c160 : i32

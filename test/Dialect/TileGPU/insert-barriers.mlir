@@ -1,0 +1,110 @@
+// Fences and barriers where shared memory written by some threads is read
+// by others (or by the async proxy), and nowhere else. Running the pass
+// again adds nothing, and a kernel that is already synchronized is left as
+// it is.
+// RUN: tilec-opt %s --tilegpu-insert-barriers | FileCheck %s
+// RUN: tilec-opt %s --tilegpu-insert-barriers -o %t.once.mlir
+// RUN: tilec-opt %t.once.mlir --tilegpu-insert-barriers -o %t.twice.mlir
+// RUN: diff %t.once.mlir %t.twice.mlir
+// RUN: tilec-opt %S/../../gpu/tilegpu/gemm_tile.mlir -o %t.gemm.mlir
+// RUN: tilec-opt %S/../../gpu/tilegpu/gemm_tile.mlir --tilegpu-insert-barriers -o %t.gemm.placed.mlir
+// RUN: diff %t.gemm.mlir %t.gemm.placed.mlir
+
+#pad = #tilegpu.padded<16>
+#swz = #tilegpu.swizzled<128>
+#blocked = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+#wgmma = #tilegpu.wgmma<warpgroups = 1>
+
+// Written, then read by other threads: a barrier between.
+// CHECK-LABEL: func.func @read_after_write
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+func.func @read_after_write(%x: tensor<16x64xbf16, #blocked>) -> tensor<16x64xbf16, #blocked> {
+  %a = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %x, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  %y = tilegpu.local_load %a : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
+  return %y : tensor<16x64xbf16, #blocked>
+}
+
+// Read, then overwritten: a barrier between (others may still read).
+// CHECK-LABEL: func.func @write_after_read
+// CHECK: tilegpu.local_load
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store
+func.func @write_after_read(%x: tensor<16x64xbf16, #blocked>, %a: !tilegpu.smem<16x64xbf16, #pad>)
+    -> tensor<16x64xbf16, #blocked> {
+  %y = tilegpu.local_load %a : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
+  tilegpu.local_store %x, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  return %y : tensor<16x64xbf16, #blocked>
+}
+
+// Other buffers: nothing to order.
+// CHECK-LABEL: func.func @independent
+// CHECK-NOT: tilegpu.barrier
+// CHECK: return
+func.func @independent(%x: tensor<16x64xbf16, #blocked>, %a: !tilegpu.smem<16x64xbf16, #pad>,
+                       %b: !tilegpu.smem<16x64xbf16, #pad>) -> tensor<16x64xbf16, #blocked> {
+  tilegpu.local_store %x, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  %y = tilegpu.local_load %b : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
+  return %y : tensor<16x64xbf16, #blocked>
+}
+
+// Slots of one ring are one buffer (conservatively).
+// CHECK-LABEL: func.func @slots
+// CHECK: tilegpu.local_store
+// CHECK: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+func.func @slots(%x: tensor<16x64xbf16, #blocked>, %i: i32, %j: i32) -> tensor<16x64xbf16, #blocked> {
+  %ring = tilegpu.alloc : !tilegpu.smem<2x16x64xbf16, #pad>
+  %s = tilegpu.slot %ring[%i] : !tilegpu.smem<2x16x64xbf16, #pad> -> !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %x, %s : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  %t = tilegpu.slot %ring[%j] : !tilegpu.smem<2x16x64xbf16, #pad> -> !tilegpu.smem<16x64xbf16, #pad>
+  %y = tilegpu.local_load %t : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
+  return %y : tensor<16x64xbf16, #blocked>
+}
+
+// Read by wgmma (the async proxy): fenced first; in the second role of a
+// warp_specialize the barrier is named 2, over its 128 threads.
+// CHECK-LABEL: func.func @async_reader_in_role
+// CHECK: role warps = 4 registers = 232 {
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.fence async_proxy
+// CHECK-NEXT: %[[ID:.+]] = arith.constant 2 : i32
+// CHECK-NEXT: tilegpu.barrier_sync %[[ID]], 128
+// CHECK-NEXT: tilegpu.warpgroup_dot
+func.func @async_reader_in_role(%p: tensor<64x64xbf16, #wgmma>, %b: !tilegpu.smem<64x64xbf16, #swz>,
+                                %o: tensor<64x64xf32, #wgmma>) {
+  %a = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+    }
+    role warps = 4 registers = 232 {
+      tilegpu.local_store %p, %a : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+      %t = tilegpu.warpgroup_dot %a, %b, %o transpose_b
+          : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+    }
+  return
+}
+
+// A loop whose body writes what its next iteration reads publishes it at
+// the end of the body (no fence: nothing reads it through the async
+// proxy), so nothing is pending after the loop.
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.for
+// CHECK: tilegpu.local_load
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: }
+// CHECK-NOT: tilegpu.barrier
+// CHECK: return
+func.func @loop(%x: tensor<16x64xbf16, #blocked>, %a: !tilegpu.smem<16x64xbf16, #pad>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %y = tilegpu.local_load %a : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
+    tilegpu.local_store %y, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  }
+  return
+}
