@@ -311,43 +311,7 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
 //===----------------------------------------------------------------------===//
 
 Value KernelLowering::combine(tile::ReduceKind kind, Value a, Value c) {
-  bool isFloat = isa<FloatType>(a.getType());
-  switch (kind) {
-  case tile::ReduceKind::sum:
-    return isFloat ? Value(arith::AddFOp::create(b, loc, a, c))
-                   : Value(arith::AddIOp::create(b, loc, a, c));
-  case tile::ReduceKind::max:
-    return isFloat ? Value(arith::MaximumFOp::create(b, loc, a, c))
-                   : Value(arith::MaxSIOp::create(b, loc, a, c));
-  case tile::ReduceKind::min:
-    return isFloat ? Value(arith::MinimumFOp::create(b, loc, a, c))
-                   : Value(arith::MinSIOp::create(b, loc, a, c));
-  }
-  return a;
-}
-
-static bool onlyAlong(const Coords &basis, int64_t axis) {
-  for (int64_t d = 0; d < static_cast<int64_t>(basis.size()); ++d)
-    if (d != axis && basis[d] != 0)
-      return false;
-  return basis[axis] != 0;
-}
-
-static bool touches(const Coords &basis, int64_t axis) { return basis[axis] != 0; }
-
-/// The bits of `bases` (lanes or warps) that walk along `axis`; nullopt when
-/// one of them walks along another dimension as well.
-static std::optional<std::vector<int64_t>> bitsAlong(const std::vector<Coords> &bases,
-                                                     int64_t axis) {
-  std::vector<int64_t> bits;
-  for (size_t bit = 0; bit < bases.size(); ++bit) {
-    if (!touches(bases[bit], axis))
-      continue;
-    if (!onlyAlong(bases[bit], axis))
-      return std::nullopt;
-    bits.push_back(bit);
-  }
-  return bits;
+  return tile::buildCombine(b, loc, kind, a, c);
 }
 
 LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
@@ -358,33 +322,19 @@ LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
   tile::ReduceKind kind = op.getKind();
   Type element = op.getSrc().getType().getElementType();
 
-  // Registers: combine over the bits that walk along the axis.
-  std::vector<int64_t> axisBits, keptBits;
-  for (size_t bit = 0; bit < l.regs().size(); ++bit) {
-    const Coords &basis = l.regs()[bit];
-    if (onlyAlong(basis, axis))
-      axisBits.push_back(bit);
-    else if (touches(basis, axis))
-      return op.emitError("the GPU lowering cannot reduce this layout (mixed register bases)");
-    else if (llvm::any_of(basis, [](int64_t x) { return x != 0; }))
-      keptBits.push_back(bit);
-  }
+  std::string whyNot;
+  std::optional<ReductionPlan> plan = planReduction(l, axis, &whyNot);
+  if (!plan)
+    return op.emitError("the GPU lowering cannot reduce this layout (") << whyNot << ")";
+
+  // Registers: each group combined pairwise, as a tree: log2(n) dependent
+  // steps instead of n - 1 (the softmax row max and sum sit on the loop's
+  // critical path).
   SmallVector<Value> values;
-  for (int64_t j = 0; j < (int64_t{1} << keptBits.size()); ++j) {
-    int64_t base = 0;
-    for (size_t i = 0; i < keptBits.size(); ++i)
-      if (j >> i & 1)
-        base |= int64_t{1} << keptBits[i];
+  for (const std::vector<int64_t> &group : plan->registerGroups) {
     SmallVector<Value> partial;
-    for (int64_t c = 0; c < (int64_t{1} << axisBits.size()); ++c) {
-      int64_t reg = base;
-      for (size_t i = 0; i < axisBits.size(); ++i)
-        if (c >> i & 1)
-          reg |= int64_t{1} << axisBits[i];
+    for (int64_t reg : group)
       partial.push_back(src.regs[reg]);
-    }
-    // Pairwise, as a tree: log2(n) dependent steps instead of n - 1 (the
-    // softmax row max and sum sit on the loop's critical path).
     while (partial.size() > 1) {
       for (size_t i = 0; i < partial.size() / 2; ++i)
         partial[i] = combine(kind, partial[2 * i], partial[2 * i + 1]);
@@ -394,12 +344,9 @@ LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
   }
 
   // Lanes: butterfly shuffles over the lane bits along the axis.
-  std::optional<std::vector<int64_t>> laneAxisBits = bitsAlong(l.lanes(), axis);
-  if (!laneAxisBits)
-    return op.emitError("the GPU lowering cannot reduce this layout (mixed lane bases)");
-  if (!laneAxisBits->empty() && element.getIntOrFloatBitWidth() != 32)
+  if (!plan->laneBits.empty() && element.getIntOrFloatBitWidth() != 32)
     return op.emitError("the GPU lowering shuffles 32-bit values only, got ") << element;
-  for (int64_t bit : *laneAxisBits) {
+  for (int64_t bit : plan->laneBits) {
     for (Value &v : values) {
       Value shuffled = NVVM::ShflOp::create(b, loc, element, constI32(-1), v,
                                             constI32(int64_t{1} << bit), constI32(31),
@@ -409,10 +356,7 @@ LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
   }
 
   // Warps: partial results meet in shared memory.
-  std::optional<std::vector<int64_t>> warpBits = bitsAlong(l.warps(), axis);
-  if (!warpBits)
-    return op.emitError("the GPU lowering cannot reduce this layout (mixed warp bases)");
-  const std::vector<int64_t> &warpAxisBits = *warpBits;
+  const std::vector<int64_t> &warpAxisBits = plan->warpBits;
   if (!warpAxisBits.empty()) {
     int64_t groups = int64_t{1} << warpAxisBits.size();
     int64_t outElems = std::max<int64_t>(1, sliced.numElements());

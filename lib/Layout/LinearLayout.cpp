@@ -260,6 +260,74 @@ bool LinearLayout::coversShape() const {
   return true;
 }
 
+static bool onlyAlong(const Coords &basis, int64_t axis) {
+  for (int64_t d = 0; d < static_cast<int64_t>(basis.size()); ++d)
+    if (d != axis && basis[d] != 0)
+      return false;
+  return basis[axis] != 0;
+}
+
+/// The bits of `bases` that walk along `axis`; nullopt when one of them
+/// walks along another dimension as well.
+static std::optional<std::vector<int64_t>> bitsAlong(const std::vector<Coords> &bases,
+                                                     int64_t axis) {
+  std::vector<int64_t> bits;
+  for (size_t bit = 0; bit < bases.size(); ++bit) {
+    if (bases[bit][axis] == 0)
+      continue;
+    if (!onlyAlong(bases[bit], axis))
+      return std::nullopt;
+    bits.push_back(static_cast<int64_t>(bit));
+  }
+  return bits;
+}
+
+std::optional<ReductionPlan> planReduction(const LinearLayout &layout, int64_t axis,
+                                           std::string *whyNot) {
+  auto fail = [&](const char *why) -> std::optional<ReductionPlan> {
+    if (whyNot)
+      *whyNot = why;
+    return std::nullopt;
+  };
+  // Register bits along the axis are combined; the others (but replicas)
+  // index the result's registers.
+  std::vector<int64_t> axisBits, keptBits;
+  for (size_t bit = 0; bit < layout.regs().size(); ++bit) {
+    const Coords &basis = layout.regs()[bit];
+    if (onlyAlong(basis, axis))
+      axisBits.push_back(static_cast<int64_t>(bit));
+    else if (basis[axis] != 0)
+      return fail("mixed register bases");
+    else if (std::any_of(basis.begin(), basis.end(), [](int64_t x) { return x != 0; }))
+      keptBits.push_back(static_cast<int64_t>(bit));
+  }
+  ReductionPlan plan;
+  for (int64_t j = 0; j < (int64_t{1} << keptBits.size()); ++j) {
+    int64_t base = 0;
+    for (size_t i = 0; i < keptBits.size(); ++i)
+      if (j >> i & 1)
+        base |= int64_t{1} << keptBits[i];
+    std::vector<int64_t> group;
+    for (int64_t c = 0; c < (int64_t{1} << axisBits.size()); ++c) {
+      int64_t reg = base;
+      for (size_t i = 0; i < axisBits.size(); ++i)
+        if (c >> i & 1)
+          reg |= int64_t{1} << axisBits[i];
+      group.push_back(reg);
+    }
+    plan.registerGroups.push_back(std::move(group));
+  }
+  std::optional<std::vector<int64_t>> lanes = bitsAlong(layout.lanes(), axis);
+  if (!lanes)
+    return fail("mixed lane bases");
+  std::optional<std::vector<int64_t>> warps = bitsAlong(layout.warps(), axis);
+  if (!warps)
+    return fail("mixed warp bases");
+  plan.laneBits = std::move(*lanes);
+  plan.warpBits = std::move(*warps);
+  return plan;
+}
+
 bool LinearLayout::operator==(const LinearLayout &other) const {
   return dims == other.dims && regBases == other.regBases && laneBases == other.laneBases &&
          warpBases == other.warpBases;

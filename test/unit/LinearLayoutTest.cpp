@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace tilec;
 
 namespace {
@@ -180,6 +182,53 @@ TEST(LinearLayout, TransposeTwiceIsIdentity) {
     Coords c = l.apply(3, lane, 1), ct = t.apply(3, lane, 1);
     EXPECT_EQ(ct, (Coords{c[1], c[0]}));
   }
+}
+
+/// The reduction plan, checked against its meaning: combining each group,
+/// then exchanging over its lane bits, gives every thread the reduced value
+/// of each of its result registers (a row sum of the wgmma accumulator,
+/// computed element by element).
+TEST(LinearLayout, ReductionPlanSumsEveryRow) {
+  LinearLayout acc = LinearLayout::mmaAccumulator(64, 64, 4, 1);
+  std::optional<ReductionPlan> plan = planReduction(acc, 1);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->registerGroups.size(), 2u);
+  EXPECT_EQ(plan->laneBits, (std::vector<int64_t>{0, 1}));
+  EXPECT_TRUE(plan->warpBits.empty());
+  LinearLayout rows = acc.slice(1);
+  ASSERT_EQ(static_cast<size_t>(rows.numRegs()), plan->registerGroups.size());
+  auto value = [](const Coords &c) { return 100.0 * c[0] + c[1]; };
+  for (int64_t warp = 0; warp < 4; ++warp)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (size_t r = 0; r < plan->registerGroups.size(); ++r) {
+        // This thread's partial sum, then the lanes it exchanges with.
+        double sum = 0;
+        for (int64_t mate = 0; mate < 32; ++mate) {
+          bool exchanged = true;
+          for (int64_t bit = 0; bit < 5; ++bit)
+            if (((mate ^ lane) >> bit & 1) && !std::count(plan->laneBits.begin(),
+                                                         plan->laneBits.end(), bit))
+              exchanged = false;
+          if (!exchanged)
+            continue;
+          for (int64_t reg : plan->registerGroups[r])
+            sum += value(acc.apply(reg, mate, warp));
+        }
+        int64_t row = rows.apply(static_cast<int64_t>(r), lane, warp)[0];
+        double want = 0;
+        for (int64_t col = 0; col < 64; ++col)
+          want += value({row, col});
+        EXPECT_EQ(sum, want) << "warp " << warp << " lane " << lane << " register " << r;
+      }
+}
+
+TEST(LinearLayout, ReductionPlanRefusesMixedBases) {
+  // A register basis that walks along both dimensions.
+  LinearLayout mixed({4, 4}, {{1, 1}, {2, 0}, {0, 2}}, {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}},
+                     {});
+  std::string why;
+  EXPECT_FALSE(planReduction(mixed, 1, &why));
+  EXPECT_EQ(why, "mixed register bases");
 }
 
 } // namespace

@@ -31,6 +31,9 @@ void populateTileGPUMemoryToNVVMPatterns(const TileGPUTypeConverter &converter,
 /// Matrix multiplies and their waits.
 void populateTileGPUMmaToNVVMPatterns(const TileGPUTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
+/// Reductions of distributed tiles (tile.reduce) within warps.
+void populateTileGPUReduceToNVVMPatterns(const TileGPUTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
 /// All of the above.
 void populateTileGPUToNVVMPatterns(const TileGPUTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);

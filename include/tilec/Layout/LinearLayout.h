@@ -105,6 +105,22 @@ private:
   std::vector<Coords> regBases, laneBases, warpBases;
 };
 
+/// How a reduction along `axis` of a tile placed by `layout` runs, in three
+/// steps: each thread combines groups of its registers (one group per
+/// register of the result, which is placed by `layout.slice(axis)`, in its
+/// register order; each group in register order), then butterfly exchanges
+/// over `laneBits`, then partial results of the warps along `warpBits` meet.
+struct ReductionPlan {
+  std::vector<std::vector<int64_t>> registerGroups;
+  std::vector<int64_t> laneBits, warpBits;
+};
+
+/// The plan, or nullopt (with "mixed register bases", "mixed lane bases" or
+/// "mixed warp bases" in `whyNot`) when a basis walks along the axis and
+/// another dimension at once.
+std::optional<ReductionPlan> planReduction(const LinearLayout &layout, int64_t axis,
+                                           std::string *whyNot = nullptr);
+
 /// For a move from `src` to `dst` (same number of lanes and warps) where
 /// destination coordinates map to source coordinates through `map`: the
 /// source register each destination register reads when every thread already

@@ -111,6 +111,7 @@ void tilec::tilegpu::populateTileGPUToNVVMPatterns(const TileGPUTypeConverter &c
   populateTileGPUSyncToNVVMPatterns(converter, patterns);
   populateTileGPUMemoryToNVVMPatterns(converter, patterns);
   populateTileGPUMmaToNVVMPatterns(converter, patterns);
+  populateTileGPUReduceToNVVMPatterns(converter, patterns);
   patterns.add<TileConstantLowering, ElementwiseTileLowering>(converter,
                                                              patterns.getContext());
 }
@@ -130,6 +131,8 @@ struct ConvertTileGPUToNVVM
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
     // Ops on distributed tiles (arith, math) are converted; the rest stays.
     target.markUnknownOpDynamicallyLegal([](Operation *op) {
+      if (auto reduce = dyn_cast<tilec::tile::ReduceOp>(op))
+        return !isTile(reduce.getSrc().getType());
       return !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
              llvm::none_of(op->getResultTypes(), isTile);
     });

@@ -504,3 +504,20 @@ void ReduceOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
   results.add<ReduceOfSplat>(context);
 }
+
+Value tilec::tile::buildCombine(OpBuilder &builder, Location loc, ReduceKind kind, Value a,
+                                Value b) {
+  bool isFloat = isa<FloatType>(a.getType());
+  switch (kind) {
+  case ReduceKind::sum:
+    return isFloat ? Value(arith::AddFOp::create(builder, loc, a, b))
+                   : Value(arith::AddIOp::create(builder, loc, a, b));
+  case ReduceKind::max:
+    return isFloat ? Value(arith::MaximumFOp::create(builder, loc, a, b))
+                   : Value(arith::MaxSIOp::create(builder, loc, a, b));
+  case ReduceKind::min:
+    return isFloat ? Value(arith::MinimumFOp::create(builder, loc, a, b))
+                   : Value(arith::MinSIOp::create(builder, loc, a, b));
+  }
+  return a;
+}

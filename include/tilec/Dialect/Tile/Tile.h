@@ -10,6 +10,7 @@
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
@@ -31,6 +32,12 @@ namespace tilec::tile {
 mlir::Type getPointeeTensorType(mlir::Type ptrTensor);
 mlir::Type getMaskType(mlir::Type ptrTensor);
 mlir::Type getPointeeScalarType(mlir::Type ptrTensor);
+
+/// `kind`'s combining function on two scalars (add, maximum, minimum; for
+/// floats NaN-propagating), built with arith ops: what every lowering of
+/// tile.reduce combines with.
+mlir::Value buildCombine(mlir::OpBuilder &builder, mlir::Location loc, ReduceKind kind,
+                         mlir::Value a, mlir::Value b);
 
 } // namespace tilec::tile
 
