@@ -31,7 +31,8 @@ void populateTileGPUMemoryToNVVMPatterns(const TileGPUTypeConverter &converter,
 /// Matrix multiplies and their waits.
 void populateTileGPUMmaToNVVMPatterns(const TileGPUTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
-/// Reductions of distributed tiles (tile.reduce) within warps.
+/// Reductions of distributed tiles (tile.reduce) within warps, and the
+/// expand_dims / broadcast that bring a result back onto a tile.
 void populateTileGPUReduceToNVVMPatterns(const TileGPUTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
 /// All of the above.

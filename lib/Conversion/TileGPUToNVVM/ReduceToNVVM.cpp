@@ -1,10 +1,12 @@
-//===- ReduceToNVVM.cpp - reductions of distributed tiles -----------------===//
+//===- ReduceToNVVM.cpp - reductions and broadcasts of distributed tiles --===//
 //
 // tile.reduce on a tile with a layout, by the same plan as tile-to-llvm's
 // (`planReduction`): registers combined in a tree, then butterfly shuffles
 // (nvvm.shfl.sync) over the lanes along the axis. Partial results of
 // several warps meet in shared memory, which this pattern does not allocate:
-// such a reduction is reported.
+// such a reduction is reported. The way back, tile.expand_dims and
+// tile.broadcast (a row statistic onto the rows), by register picks when
+// every thread already holds what it needs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,9 +82,63 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
   }
 };
 
+/// The same registers: a unit dimension changes no placement.
+struct ExpandDimsLowering : OpConversionPattern<tile::ExpandDimsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::ExpandDimsOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<tilec::LinearLayout> from = getLinearLayout(op.getSrc().getType());
+    if (failed(from))
+      return rewriter.notifyMatchFailure(op, "not a distributed tile");
+    FailureOr<tilec::LinearLayout> to = getLinearLayout(op.getType());
+    if (failed(to) || *to != from->expandDims(op.getAxis()))
+      return op.emitOpError("expected the result in the source's layout with the unit "
+                            "dimension inserted");
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+/// Each register of the result is one of the source's (the dimensions of
+/// size 1 repeat), when every thread holds what it needs.
+struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<tilec::LinearLayout> from = getLinearLayout(op.getSrc().getType());
+    if (failed(from))
+      return rewriter.notifyMatchFailure(op, "not a distributed tile");
+    FailureOr<tilec::LinearLayout> to = getLinearLayout(op.getType());
+    if (failed(to))
+      return op.emitOpError("expected a result with a distributed layout");
+    ArrayRef<int64_t> srcShape = op.getSrc().getType().getShape();
+    auto repeat = [&](const tilec::Coords &c) {
+      tilec::Coords source = c;
+      for (size_t d = 0; d < source.size(); ++d)
+        if (srcShape[d] == 1)
+          source[d] = 0;
+      return source;
+    };
+    std::optional<std::vector<int64_t>> sources = tilec::registerLocalMove(*from, *to, repeat);
+    if (!sources)
+      return op.emitOpError("expected a broadcast within threads (the result's layout must "
+                            "hold, in each thread, values the source's thread holds)");
+    Location loc = op.getLoc();
+    Value registers = LLVM::UndefOp::create(rewriter, loc,
+                                            getTypeConverter()->convertType(op.getType()));
+    for (auto [r, source] : llvm::enumerate(*sources))
+      registers = LLVM::InsertValueOp::create(
+          rewriter, loc, registers,
+          LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getSrc(), source), r);
+    rewriter.replaceOp(op, registers);
+    return success();
+  }
+};
+
 } // namespace
 
 void tilec::tilegpu::populateTileGPUReduceToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                          RewritePatternSet &patterns) {
-  patterns.add<ReduceLowering>(converter, patterns.getContext());
+  patterns.add<ReduceLowering, ExpandDimsLowering, BroadcastLowering>(converter,
+                                                                    patterns.getContext());
 }

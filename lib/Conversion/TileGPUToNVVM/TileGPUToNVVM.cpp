@@ -131,8 +131,8 @@ struct ConvertTileGPUToNVVM
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
     // Ops on distributed tiles (arith, math) are converted; the rest stays.
     target.markUnknownOpDynamicallyLegal([](Operation *op) {
-      if (auto reduce = dyn_cast<tilec::tile::ReduceOp>(op))
-        return !isTile(reduce.getSrc().getType());
+      if (isa<tilec::tile::ReduceOp, tilec::tile::ExpandDimsOp, tilec::tile::BroadcastOp>(op))
+        return !isTile(op->getOperand(0).getType());
       return !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
              llvm::none_of(op->getResultTypes(), isTile);
     });

@@ -25,8 +25,9 @@
 //              {64, 64}, SWIZZLE_NONE, otherwise the same.
 //
 // With --pv the kernel computes, in the same interface, attention's two dots
-// on one tile: S = A * B^T, P = bf16(S), C = P * B (B read as V, K x N); the
-// reference rounds S (double, then f32) to bf16 the same way
+// on one tile and a row statistic: S = A * B^T, P = bf16(S), C = (P * B) /
+// rowmax(S) (B read as V, K x N); the reference rounds S (double, then f32)
+// to bf16 the same way
 // (gpu-cases/tilegpu/pv_tile.{ptx,smem}, test/gpu/tilegpu/pv_tile.mlir).
 //
 //   tilegpu-gemm-tile [--pv] [--dump] [--skip-missing] [--kernel=NAME] PTX SMEM
@@ -45,6 +46,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -276,7 +278,8 @@ int main(int argc, char **argv) {
                   "PTX SMEM\n"
                   "Runs a tilegpu 64x64 C = A*B^T tile kernel (three tensor maps) on GPU 0\n"
                   "and checks it against a double-precision reference; with --pv the kernel\n"
-                  "computes C = bf16(A*B^T)*B (attention's S then P*V).\n"
+                  "computes C = bf16(A*B^T)*B / rowmax(A*B^T) (attention's S, P*V, a row\n"
+                  "statistic).\n"
                   "Exit 0: PASS, 1: FAIL, 2: usage or CUDA error, 77: skipped (reason printed).\n");
       return kPass;
     } else if (arg.size() > 1 && arg[0] == '-' && arg[1] == '-')
@@ -442,13 +445,17 @@ int main(int argc, char **argv) {
   double tolerance = 1e-3;
   if (pv) {
     std::vector<double> s = ref;
-    for (int i = 0; i < kRows; ++i)
+    for (int i = 0; i < kRows; ++i) {
+      double rowMax = s[i * kRows];
+      for (int k = 1; k < kRows; ++k)
+        rowMax = std::max(rowMax, s[i * kRows + k]);
       for (int j = 0; j < kCols; ++j) {
         double sum = 0.0;
         for (int k = 0; k < kRows; ++k)
           sum += fromBf16(toBf16(static_cast<float>(s[i * kRows + k]))) * b[k * kCols + j];
-        ref[i * kCols + j] = sum;
+        ref[i * kCols + j] = sum / rowMax;
       }
+    }
     tolerance = 2e-2;
   }
 

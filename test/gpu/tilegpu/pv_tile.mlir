@@ -1,7 +1,8 @@
 // Attention's two dots on one 64x64 tile, in tilegpu ops: S = A·Bᵀ (wgmma,
 // both from shared memory), P = bf16(S) in registers, moved to wgmma's A
-// fragment within threads, C = P·B (wgmma with A in registers, B read as V:
-// K x N, MN-major). Loads, roles and the store as in gemm_tile.mlir, but
+// fragment within threads, O = P·B (wgmma with A in registers, B read as V:
+// K x N, MN-major), and C = O / rowmax(S) (a row reduction with shuffles,
+// broadcast back onto the rows). Loads, roles and the store as in gemm_tile.mlir, but
 // the synchronization before the store is left to tilegpu-insert-barriers.
 // scripts/gpu-cases.sh writes its PTX to gpu-cases/tilegpu/ and
 // `tilegpu-gemm-tile --pv` checks it on the GPU; here it is compiled and
@@ -33,6 +34,8 @@
 // CHECK: cvt.rn.bf16x2.f32
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // CHECK: wgmma.wait_group.sync.aligned 0
+// CHECK: shfl.sync.bfly.b32
+// CHECK: div.rn.f32
 // CHECK: st.shared.b32
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta
 
@@ -40,6 +43,8 @@
 #plain = #tilegpu.padded<0>
 #wgmma = #tilegpu.wgmma<warpgroups = 1>
 #wgmmaA = #tilegpu.wgmma_operand<warpgroups = 1>
+#rows = #tilegpu.linear<reg = [[8]], lane = [[0], [0], [1], [2], [4]], warp = [[16], [32]]>
+#rows2 = #tilegpu.linear<reg = [[8, 0]], lane = [[0, 0], [0, 0], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
 module {
   llvm.func @kernel(%a_param: !llvm.ptr {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant},
                     %b_param: !llvm.ptr {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant},
@@ -83,7 +88,13 @@ module {
         %tok2 = tilegpu.warpgroup_dot %p, %b, %zero
             : tensor<64x64xbf16, #wgmmaA>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
         %o = tilegpu.dot_wait %tok2 {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
-        tilegpu.local_store %o, %c : tensor<64x64xf32, #wgmma>, !tilegpu.smem<64x64xf32, #plain>
+        // Each row divided by the row's maximum of S (a reduction within
+        // warps, broadcast back onto the accumulator within threads).
+        %max = tile.reduce max %s axis = 1 : tensor<64x64xf32, #wgmma> -> tensor<64xf32, #rows>
+        %max2 = tile.expand_dims %max axis = 1 : tensor<64xf32, #rows> -> tensor<64x1xf32, #rows2>
+        %maxb = tile.broadcast %max2 : tensor<64x1xf32, #rows2> -> tensor<64x64xf32, #wgmma>
+        %on = arith.divf %o, %maxb : tensor<64x64xf32, #wgmma>
+        tilegpu.local_store %on, %c : tensor<64x64xf32, #wgmma>, !tilegpu.smem<64x64xf32, #plain>
         // (tilegpu-insert-barriers fences these stores for the TMA store and
         // puts the role's named barrier here.)
         // The first consumer warp writes C.
