@@ -50,6 +50,32 @@ inline Value barrierAddress(OpBuilder &b, Location loc, Value barriers, Value in
 /// layouts of its tiles) count from there.
 inline constexpr llvm::StringLiteral kRoleFirstThread = "tilegpu.role_first_thread";
 
+/// The members of an LLVM struct of one thread's registers.
+inline SmallVector<Value> unpackRegisters(OpBuilder &b, Location loc, Value registers) {
+  SmallVector<Value> values;
+  auto type = cast<LLVM::LLVMStructType>(registers.getType());
+  for (int64_t i = 0, e = type.getBody().size(); i < e; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, registers, i));
+  return values;
+}
+
+/// `values` as an LLVM struct of `type`.
+inline Value packRegisters(OpBuilder &b, Location loc, Type type, ArrayRef<Value> values) {
+  Value registers = LLVM::UndefOp::create(b, loc, type);
+  for (auto [i, value] : llvm::enumerate(values))
+    registers = LLVM::InsertValueOp::create(b, loc, registers, value, int64_t(i));
+  return registers;
+}
+
+/// A struct of `type` whose register i is register `sources[i]` of `registers`.
+inline Value pickRegisters(OpBuilder &b, Location loc, Type type, Value registers,
+                           ArrayRef<int64_t> sources) {
+  SmallVector<Value> picked;
+  for (int64_t source : sources)
+    picked.push_back(LLVM::ExtractValueOp::create(b, loc, registers, source));
+  return packRegisters(b, loc, type, picked);
+}
+
 /// Inline PTX with side effects (where no NVVM op says it) returning
 /// `type` (a struct for several outputs).
 inline Value sideEffectAsm(OpBuilder &b, Location loc, Type type, ValueRange operands,

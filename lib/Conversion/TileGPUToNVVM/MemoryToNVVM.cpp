@@ -161,14 +161,9 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
     if (!sources)
       return op.emitOpError("expected a conversion within threads (one across threads goes "
                             "through shared memory: tilegpu.local_store, then local_load)");
-    Location loc = op.getLoc();
-    Type type = getTypeConverter()->convertType(op.getType());
-    Value registers = LLVM::UndefOp::create(rewriter, loc, type);
-    for (auto [r, source] : llvm::enumerate(*sources))
-      registers = LLVM::InsertValueOp::create(
-          rewriter, loc, registers,
-          LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getSrc(), source), r);
-    rewriter.replaceOp(op, registers);
+    rewriter.replaceOp(op, pickRegisters(rewriter, op.getLoc(),
+                                         getTypeConverter()->convertType(op.getType()),
+                                         adaptor.getSrc(), *sources));
     return success();
   }
 };

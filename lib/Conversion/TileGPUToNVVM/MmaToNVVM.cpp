@@ -21,21 +21,6 @@ using namespace tilec::tilegpu::nvvm;
 
 namespace {
 
-static SmallVector<Value> unpack(OpBuilder &b, Location loc, Value registers) {
-  SmallVector<Value> values;
-  auto type = cast<LLVM::LLVMStructType>(registers.getType());
-  for (int64_t i = 0, e = type.getBody().size(); i < e; ++i)
-    values.push_back(LLVM::ExtractValueOp::create(b, loc, registers, i));
-  return values;
-}
-
-static Value pack(OpBuilder &b, Location loc, Type type, ArrayRef<Value> values) {
-  Value registers = LLVM::UndefOp::create(b, loc, type);
-  for (auto [i, value] : llvm::enumerate(values))
-    registers = LLVM::InsertValueOp::create(b, loc, registers, value, int64_t(i));
-  return registers;
-}
-
 static Type floatStruct(MLIRContext *context, int64_t count) {
   return LLVM::LLVMStructType::getLiteral(context,
                                           SmallVector<Type>(count, Float32Type::get(context)));
@@ -91,9 +76,9 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     RegisterAt aAt(*getLinearLayout(op.getA().getType()));
     RegisterAt bAt(*getLinearLayout(op.getB().getType()));
     RegisterAt cAt(*getLinearLayout(op.getAcc().getType()));
-    SmallVector<Value> a = unpack(rewriter, loc, adaptor.getA());
-    SmallVector<Value> b = unpack(rewriter, loc, adaptor.getB());
-    SmallVector<Value> d = unpack(rewriter, loc, adaptor.getAcc());
+    SmallVector<Value> a = unpackRegisters(rewriter, loc, adaptor.getA());
+    SmallVector<Value> b = unpackRegisters(rewriter, loc, adaptor.getB());
+    SmallVector<Value> d = unpackRegisters(rewriter, loc, adaptor.getAcc());
     NVVM::MMATypes type =
         op.getA().getType().getElementType().isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
     auto pair = [&](ArrayRef<Value> regs, int64_t r0, int64_t r1) {
@@ -115,12 +100,12 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
               rewriter, loc, floatStruct(getContext(), 4), aWords, bWords, acc, {16, 8, 16},
               std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
               std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
-          acc = unpack(rewriter, loc, sum);
+          acc = unpackRegisters(rewriter, loc, sum);
         }
         for (auto [i, r] : llvm::enumerate(at))
           d[r] = acc[i];
       }
-    rewriter.replaceOp(op, pack(rewriter, loc, adaptor.getAcc().getType(), d));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, adaptor.getAcc().getType(), d));
     return success();
   }
 };
@@ -215,7 +200,7 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
     int64_t warpgroups = getLinearLayout(accType)->numWarps() / 4;
     int64_t halves = m / (64 * warpgroups), perHalf = n / 2;
-    SmallVector<Value> acc = unpack(rewriter, loc, adaptor.getAcc());
+    SmallVector<Value> acc = unpackRegisters(rewriter, loc, adaptor.getAcc());
     // A sum that starts at zero does not read the accumulators (scale-d = 0
     // on the first step), so ptxas need not order register writes before it.
     bool fromZero = isZero(adaptor.getAcc());
@@ -234,7 +219,7 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     SmallVector<Value> aRegs;
     std::optional<RegisterAt> aAt;
     if (aTile) {
-      aRegs = unpack(rewriter, loc, adaptor.getA());
+      aRegs = unpackRegisters(rewriter, loc, adaptor.getA());
       aAt.emplace(*getLinearLayout(aTile));
     }
     auto aWords = [&](int64_t row, int64_t col) {
@@ -261,7 +246,7 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     // ptxas orders them itself with extra warpgroup.arrive, C7519).
     SmallVector<Value> chains;
     for (int64_t half = 0; half < halves; ++half)
-      chains.push_back(pack(rewriter, loc, floatStruct(context, perHalf),
+      chains.push_back(packRegisters(rewriter, loc, floatStruct(context, perHalf),
                             ArrayRef<Value>(acc).slice(half * perHalf, perHalf)));
     SmallVector<SmallVector<Value>> stepWords;
     if (aTile)
@@ -302,10 +287,10 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
                                      bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
             NVVM::MMAIntOverflowAttr());
       }
-      llvm::append_range(out, unpack(rewriter, loc, chain));
+      llvm::append_range(out, unpackRegisters(rewriter, loc, chain));
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-    rewriter.replaceOp(op, pack(rewriter, loc, adaptor.getAcc().getType(), out));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, adaptor.getAcc().getType(), out));
     return success();
   }
 };

@@ -73,11 +73,8 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
       rewriter.replaceOp(op, values.front());
       return success();
     }
-    Type type = getTypeConverter()->convertType(result);
-    Value registers = LLVM::UndefOp::create(rewriter, loc, type);
-    for (auto [i, v] : llvm::enumerate(values))
-      registers = LLVM::InsertValueOp::create(rewriter, loc, registers, v, int64_t(i));
-    rewriter.replaceOp(op, registers);
+    rewriter.replaceOp(op,
+                       packRegisters(rewriter, loc, getTypeConverter()->convertType(result), values));
     return success();
   }
 };
@@ -123,14 +120,9 @@ struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
     if (!sources)
       return op.emitOpError("expected a broadcast within threads (the result's layout must "
                             "hold, in each thread, values the source's thread holds)");
-    Location loc = op.getLoc();
-    Value registers = LLVM::UndefOp::create(rewriter, loc,
-                                            getTypeConverter()->convertType(op.getType()));
-    for (auto [r, source] : llvm::enumerate(*sources))
-      registers = LLVM::InsertValueOp::create(
-          rewriter, loc, registers,
-          LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getSrc(), source), r);
-    rewriter.replaceOp(op, registers);
+    rewriter.replaceOp(op, pickRegisters(rewriter, op.getLoc(),
+                                         getTypeConverter()->convertType(op.getType()),
+                                         adaptor.getSrc(), *sources));
     return success();
   }
 };
