@@ -38,6 +38,13 @@ TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context) : LLVMTypeConve
     return LLVM::LLVMStructType::getLiteral(type.getContext(), registers);
   });
   addConversion([this](DotTokenType type) { return convertType(type.getValueType()); });
+  // The tile dialect's pointers and descriptors stay as they are (what
+  // lowers them is not this conversion).
+  addConversion([](Type type) -> std::optional<Type> {
+    if (isa<tilec::tile::TileDialect>(type.getDialect()))
+      return type;
+    return std::nullopt;
+  });
 }
 
 namespace {
@@ -47,6 +54,34 @@ static bool isTile(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && isa_and_nonnull<DistributedLayoutAttr>(tensor.getEncoding());
 }
+
+/// `op` reads or makes a distributed tile (then this conversion must
+/// lower it; casts the conversion itself inserts aside).
+static bool touchesTiles(Operation *op) {
+  if (isa<UnrealizedConversionCastOp>(op))
+    return false;
+  return llvm::any_of(op->getOperandTypes(), isTile) ||
+         llvm::any_of(op->getResultTypes(), isTile);
+}
+
+/// What no pattern lowers: an op of the tile dialect (or any other) on
+/// distributed tiles. Named, instead of a generic legalization failure.
+struct UnsupportedTileOp : ConversionPattern {
+  UnsupportedTileOp(const TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/0, context) {}
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value>,
+                                ConversionPatternRewriter &) const override {
+    bool hasPattern = isa<TileGPUDialect, arith::ArithDialect, math::MathDialect>(
+                          op->getDialect()) ||
+                      isa<tilec::tile::ReduceOp, tilec::tile::ExpandDimsOp,
+                          tilec::tile::BroadcastOp>(op);
+    if (!touchesTiles(op) || hasPattern || op->hasTrait<OpTrait::IsTerminator>() ||
+        op->getNumRegions())
+      return failure();
+    return op->emitOpError("on distributed tiles is not lowered by convert-tilegpu-to-nvvm "
+                           "yet (kernels lower through tile-to-llvm today)");
+  }
+};
 
 /// A splat tile constant: its value in every register.
 struct TileConstantLowering : OpConversionPattern<arith::ConstantOp> {
@@ -112,8 +147,8 @@ void tilec::tilegpu::populateTileGPUToNVVMPatterns(const TileGPUTypeConverter &c
   populateTileGPUMemoryToNVVMPatterns(converter, patterns);
   populateTileGPUMmaToNVVMPatterns(converter, patterns);
   populateTileGPUReduceToNVVMPatterns(converter, patterns);
-  patterns.add<TileConstantLowering, ElementwiseTileLowering>(converter,
-                                                             patterns.getContext());
+  patterns.add<TileConstantLowering, ElementwiseTileLowering, UnsupportedTileOp>(
+      converter, patterns.getContext());
 }
 
 namespace {
@@ -129,13 +164,9 @@ struct ConvertTileGPUToNVVM
     ConversionTarget target(getContext());
     target.addIllegalDialect<TileGPUDialect>();
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
-    // Ops on distributed tiles (arith, math) are converted; the rest stays.
-    target.markUnknownOpDynamicallyLegal([](Operation *op) {
-      if (isa<tilec::tile::ReduceOp, tilec::tile::ExpandDimsOp, tilec::tile::BroadcastOp>(op))
-        return !isTile(op->getOperand(0).getType());
-      return !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
-             llvm::none_of(op->getResultTypes(), isTile);
-    });
+    // Every op on distributed tiles is converted (or reported); the rest
+    // stays for the upstream conversions.
+    target.markUnknownOpDynamicallyLegal([](Operation *op) { return !touchesTiles(op); });
     // Kernel signatures, calls, returns and loops that carry tilegpu values
     // take their LLVM types.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
