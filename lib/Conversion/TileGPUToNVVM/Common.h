@@ -17,6 +17,7 @@ using namespace mlir;
 /// the launch sizes (as `tile-to-llvm` declares it).
 inline constexpr llvm::StringLiteral kSharedMemorySymbol = "tilec_smem";
 inline constexpr unsigned kSharedSpace = 3;
+inline constexpr unsigned kGlobalSpace = 1;
 
 inline Value constI32(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(value));
@@ -84,6 +85,25 @@ inline Value sideEffectAsm(OpBuilder &b, Location loc, Type type, ValueRange ope
                                    b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
                                    LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr())
       .getResult(0);
+}
+
+/// Set next to `kRoleFirstThread`: how many threads run the role.
+inline constexpr llvm::StringLiteral kRoleThreads = "tilegpu.role_threads";
+
+/// How many threads run `op`: its warp role's, else the kernel's
+/// `nvvm.reqntid`; nullopt when neither says.
+inline std::optional<int64_t> threadCount(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp()) {
+    if (auto threads = parent->getAttrOfType<IntegerAttr>(kRoleThreads))
+      return threads.getInt();
+    if (auto block = parent->getAttrOfType<DenseI32ArrayAttr>("nvvm.reqntid")) {
+      int64_t count = 1;
+      for (int32_t d : block.asArrayRef())
+        count *= d;
+      return count;
+    }
+  }
+  return std::nullopt;
 }
 
 /// This thread's index in the block, or in its role inside a warp role.

@@ -2,9 +2,12 @@
 
 #include "Common.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace tilec::tilegpu;
 using namespace tilec::tilegpu::nvvm;
+namespace tile = tilec::tile;
 
 namespace {
 
@@ -168,6 +171,139 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
   }
 };
 
+/// A descriptor as (base, shape..., strides...).
+struct MakeDescLowering : OpConversionPattern<tile::MakeDescOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::MakeDescOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> members{adaptor.getBase()};
+    llvm::append_range(members, adaptor.getShape());
+    llvm::append_range(members, adaptor.getStrides());
+    rewriter.replaceOp(op, packRegisters(rewriter, op.getLoc(),
+                                         getTypeConverter()->convertType(op.getType()),
+                                         members));
+    return success();
+  }
+};
+
+/// The block cut into 16-byte chunks of whole rows, chunk `c` copied by
+/// thread `c mod threads` of the group that runs the op (`cp.async.cg`, 16
+/// bytes; the bytes past the descriptor's shape are zero-filled by
+/// `src-size`). Rows of the buffer are the block's non-unit dimensions but
+/// the last, row-major. Like tile-to-llvm's streams it assumes what the
+/// runtime checks for aligned kernels: the last dimension contiguous and
+/// rows 16-byte aligned.
+struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> threads = threadCount(op);
+    if (!threads)
+      return op.emitOpError("expected the kernel's thread count (nvvm.reqntid) or a warp role "
+                            "around the copy");
+    Location loc = op.getLoc();
+    tile::TensorDescType desc = op.getDesc().getType();
+    SharedMemoryType dst = op.getDst().getType();
+    int64_t rank = desc.getRank();
+    int64_t elementBytes = dst.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t rowBytes = dst.getRowBytes(), chunksPerRow = rowBytes / 16;
+    SmallVector<int64_t> dims; // the block's non-unit dimensions
+    for (int64_t d = 0; d < rank; ++d)
+      if (desc.getBlockShape()[d] != 1)
+        dims.push_back(d);
+    int64_t rows = 1;
+    for (int64_t d : ArrayRef<int64_t>(dims).drop_back())
+      rows *= desc.getBlockShape()[d];
+    int64_t chunks = rows * chunksPerRow;
+
+    auto c32 = [&](int64_t v) { return constI32(rewriter, loc, v); };
+    auto c64 = [&](int64_t v) {
+      return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                      rewriter.getI64IntegerAttr(v));
+    };
+    SmallVector<Value> parts = unpackRegisters(rewriter, loc, adaptor.getDesc());
+    Value base = parts[0];
+    Value tid = threadIndex(rewriter, loc);
+    for (int64_t first = 0; first < chunks; first += *threads) {
+      Value chunk = LLVM::AddOp::create(rewriter, loc, tid, c32(first));
+      auto copy = [&](OpBuilder &b) {
+        Value row = LLVM::UDivOp::create(b, loc, chunk, c32(chunksPerRow));
+        Value inRow = LLVM::URemOp::create(b, loc, chunk, c32(chunksPerRow));
+        // Global coordinates: the offsets plus the chunk's place in the block.
+        SmallVector<Value> local(rank, c32(0));
+        Value rest = row;
+        for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) {
+          int64_t extent = desc.getBlockShape()[dims[i]];
+          local[dims[i]] = LLVM::URemOp::create(b, loc, rest, c32(extent));
+          rest = LLVM::UDivOp::create(b, loc, rest, c32(extent));
+        }
+        local[dims.back()] = LLVM::MulOp::create(b, loc, inRow, c32(16 / elementBytes));
+        Value inBounds = LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+        Value address = c64(0);
+        Value remaining;
+        for (int64_t d = 0; d < rank; ++d) {
+          Value coord = LLVM::AddOp::create(b, loc, adaptor.getOffsets()[d], local[d]);
+          Value extent = parts[1 + d];
+          if (d == dims.back())
+            remaining = LLVM::SubOp::create(b, loc, extent, coord);
+          else
+            inBounds = LLVM::AndOp::create(
+                b, loc, inBounds,
+                LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, coord, extent));
+          Value wide = LLVM::SExtOp::create(b, loc, b.getI64Type(), coord);
+          address = LLVM::AddOp::create(b, loc, address,
+                                        LLVM::MulOp::create(b, loc, wide, parts[1 + rank + d]));
+        }
+        // Bytes to read: up to 16, fewer at the end of a row, none outside.
+        Value bytes = LLVM::MulOp::create(b, loc, remaining, c32(elementBytes));
+        bytes = LLVM::SMaxOp::create(b, loc, LLVM::SMinOp::create(b, loc, bytes, c32(16)), c32(0));
+        bytes = LLVM::SelectOp::create(b, loc, inBounds, bytes, c32(0));
+        Value src = LLVM::GEPOp::create(
+            b, loc, LLVM::LLVMPointerType::get(b.getContext(), kGlobalSpace),
+            dst.getElementType(), base,
+            ValueRange{LLVM::SelectOp::create(b, loc, inBounds, address, c64(0))});
+        Value target = byteOffset(b, loc, adaptor.getDst(), chunkOffset(b, loc, dst, row, inRow));
+        NVVM::CpAsyncOp::create(b, loc, target, src, 16, NVVM::LoadCacheModifierKind::CG, bytes);
+      };
+      if (first + *threads <= chunks) {
+        copy(rewriter);
+        continue;
+      }
+      // The last round: threads past the block copy nothing.
+      Value active = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, chunk, c32(chunks));
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, active, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      copy(rewriter);
+    }
+    rewriter.replaceOp(op, c32(0));
+    return success();
+  }
+
+  /// Bytes from the buffer's start to 16-byte chunk `inRow` of row `row`.
+  static Value chunkOffset(OpBuilder &b, Location loc, SharedMemoryType buffer, Value row,
+                           Value inRow) {
+    auto c32 = [&](int64_t v) { return constI32(b, loc, v); };
+    if (auto padded = dyn_cast<PaddedAttr>(buffer.getEncoding()))
+      return LLVM::AddOp::create(
+          b, loc, LLVM::MulOp::create(b, loc, row, c32(buffer.getRowBytes() + padded.getBytes())),
+          LLVM::MulOp::create(b, loc, inRow, c32(16)));
+    int64_t span = cast<SwizzledAttr>(buffer.getEncoding()).getBytes();
+    int64_t rows = buffer.getSizeInBytes() / buffer.getRowBytes();
+    int64_t perSpan = span / 16;
+    Value block = LLVM::UDivOp::create(b, loc, inRow, c32(perSpan));
+    Value chunk = LLVM::URemOp::create(b, loc, inRow, c32(perSpan));
+    Value rowStart = LLVM::MulOp::create(b, loc, row, c32(span));
+    Value phase = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, rowStart, c32(7)),
+                                      c32(perSpan - 1));
+    Value swizzled = LLVM::ShlOp::create(b, loc, LLVM::XOrOp::create(b, loc, chunk, phase), c32(4));
+    return LLVM::AddOp::create(
+        b, loc, LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, block, c32(rows * span)),
+                                    rowStart),
+        swizzled);
+  }
+};
+
 /// `cp.async.commit_group`; the group's token is a placeholder.
 struct AsyncCommitGroupLowering : OpConversionPattern<AsyncCommitGroupOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -249,7 +385,7 @@ struct TMAStoreWaitLowering : OpConversionPattern<TMAStoreWaitOp> {
 void tilec::tilegpu::populateTileGPUMemoryToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                          RewritePatternSet &patterns) {
   patterns.add<AllocLowering, SlotLowering, LocalLoadLowering, LocalStoreLowering,
-               ConvertLayoutLowering,
+               ConvertLayoutLowering, MakeDescLowering, AsyncCopyLowering,
                AsyncCommitGroupLowering, AsyncWaitLowering, TMALoadLowering, TMAStoreLowering,
                TMAStoreWaitLowering>(converter, patterns.getContext());
 }

@@ -161,6 +161,7 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
                                constI32(rewriter, loc, first + warps)));
       auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, inRole, /*withElse=*/false);
       ifOp->setAttr(kRoleFirstThread, rewriter.getI32IntegerAttr(32 * first));
+      ifOp->setAttr(kRoleThreads, rewriter.getI32IntegerAttr(32 * warps));
       rewriter.setInsertionPointToStart(ifOp.thenBlock());
       NVVM::SetMaxRegisterOp::create(rewriter, loc, registers,
                                      registers < evenShare ? NVVM::SetMaxRegisterAction::decrease

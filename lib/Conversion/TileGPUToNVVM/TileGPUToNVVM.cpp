@@ -38,12 +38,16 @@ TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context) : LLVMTypeConve
     return LLVM::LLVMStructType::getLiteral(type.getContext(), registers);
   });
   addConversion([this](DotTokenType type) { return convertType(type.getValueType()); });
-  // The tile dialect's pointers and descriptors stay as they are (what
-  // lowers them is not this conversion).
-  addConversion([](Type type) -> std::optional<Type> {
-    if (isa<tilec::tile::TileDialect>(type.getDialect()))
-      return type;
-    return std::nullopt;
+  // Global pointers, and descriptors as (base, shape..., strides...).
+  addConversion([](tilec::tile::PointerType type) {
+    return LLVM::LLVMPointerType::get(type.getContext(), kGlobalSpace);
+  });
+  addConversion([](tilec::tile::TensorDescType type) {
+    MLIRContext *context = type.getContext();
+    SmallVector<Type> members{LLVM::LLVMPointerType::get(context, kGlobalSpace)};
+    members.append(type.getRank(), IntegerType::get(context, 32));
+    members.append(type.getRank(), IntegerType::get(context, 64));
+    return LLVM::LLVMStructType::getLiteral(context, members);
   });
 }
 
@@ -167,6 +171,7 @@ struct ConvertTileGPUToNVVM
     // Every op on distributed tiles is converted (or reported); the rest
     // stays for the upstream conversions.
     target.markUnknownOpDynamicallyLegal([](Operation *op) { return !touchesTiles(op); });
+    target.addIllegalOp<tilec::tile::MakeDescOp>();
     // Kernel signatures, calls, returns and loops that carry tilegpu values
     // take their LLVM types.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
