@@ -17,39 +17,36 @@ runner=build-gpu/bin/tilec-run-case
 "$runner" --cases-in=gpu-cases 2>&1 | tee "$out/gpu-cases.log"
 status=${PIPESTATUS[0]}
 
-# The tilegpu GEMM tile (TMA + wgmma from the tilegpu dialect; its PTX and
-# shared-memory size are written into gpu-cases/tilegpu/ on the CPU machine).
-# Log: $out/tilegpu-gemm-tile.log; a failure fails this script.
+# The kernels written in tilegpu ops (their PTX and shared-memory size are
+# written into gpu-cases/tilegpu/ on the CPU machine), each checked by
+# tilegpu-gemm-tile against its double-precision reference: gemm (C = A*B^T)
+# and pv (attention's two dots, --pv). Logs: $out/tilegpu-NAME-tile.log; a
+# failure fails this script.
 tilegpu=build-gpu/bin/tilegpu-gemm-tile
-tilegpu_ptx=gpu-cases/tilegpu/gemm_tile.ptx tilegpu_smem=gpu-cases/tilegpu/gemm_tile.smem
-if [ ! -f "$tilegpu_ptx" ]; then
-  echo "SKIP tilegpu gemm tile: no $tilegpu_ptx" | tee "$out/tilegpu-gemm-tile.log"
-elif [ ! -x "$tilegpu" ]; then
-  echo "FAIL tilegpu gemm tile: $tilegpu was not built (cuda.h not found?)" | tee "$out/tilegpu-gemm-tile.log"
-  status=1
-else
-  "$tilegpu" --dump "$tilegpu_ptx" "@$tilegpu_smem" >"$out/tilegpu-gemm-tile.log" 2>&1
-  tilegpu_status=$?
-  echo "exit $tilegpu_status" >>"$out/tilegpu-gemm-tile.log"
-  grep -E "^tilegpu|^SKIP|^  \(|tilegpu-gemm-tile:" "$out/tilegpu-gemm-tile.log"
-  if [ "$tilegpu_status" -ne 0 ] && [ "$tilegpu_status" -ne 77 ]; then
-    cat "$out/tilegpu-gemm-tile.log"
+tilegpu_tiles="gemm: pv:--pv"
+run_tile() { # name [flags]
+  local name=$1 flags=$2 ptx=gpu-cases/tilegpu/$1_tile.ptx log=$out/tilegpu-$1-tile.log
+  if [ ! -f "$ptx" ]; then
+    echo "SKIP tilegpu $name tile: no $ptx" | tee "$log"
+    return
+  fi
+  if [ ! -x "$tilegpu" ]; then
+    echo "FAIL tilegpu $name tile: $tilegpu was not built (cuda.h not found?)" | tee "$log"
+    status=1
+    return
+  fi
+  "$tilegpu" $flags --dump "$ptx" "@gpu-cases/tilegpu/${name}_tile.smem" >"$log" 2>&1
+  local tile_status=$?
+  echo "exit $tile_status" >>"$log"
+  grep -E "^tilegpu|^SKIP|^  \(" "$log"
+  if [ "$tile_status" -ne 0 ] && [ "$tile_status" -ne 77 ]; then
+    cat "$log"
     status=1
   fi
-fi
-
-# The same for attention's two dots on a tile (S = A*B^T, P = bf16(S), P*B).
-pv_ptx=gpu-cases/tilegpu/pv_tile.ptx pv_smem=gpu-cases/tilegpu/pv_tile.smem
-if [ -f "$pv_ptx" ] && [ -x "$tilegpu" ]; then
-  "$tilegpu" --pv --dump "$pv_ptx" "@$pv_smem" >"$out/tilegpu-pv-tile.log" 2>&1
-  pv_status=$?
-  echo "exit $pv_status" >>"$out/tilegpu-pv-tile.log"
-  grep -E "^tilegpu|^SKIP" "$out/tilegpu-pv-tile.log"
-  if [ "$pv_status" -ne 0 ] && [ "$pv_status" -ne 77 ]; then
-    cat "$out/tilegpu-pv-tile.log"
-    status=1
-  fi
-fi
+}
+for t in $tilegpu_tiles; do
+  run_tile "${t%%:*}" "${t#*:}"
+done
 
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 : >"$out/memcheck.log"
@@ -60,15 +57,13 @@ for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_r
   "$sanitizer" --tool memcheck --error-exitcode 3 "$runner" "gpu-cases/$c" >>"$out/memcheck.log" 2>&1
   echo "exit $?" >>"$out/memcheck.log"
 done
-if [ -f "$tilegpu_ptx" ] && [ -x "$tilegpu" ]; then
-  echo "== memcheck tilegpu gemm_tile" >>"$out/memcheck.log"
-  "$sanitizer" --tool memcheck --error-exitcode 3 "$tilegpu" "$tilegpu_ptx" "@$tilegpu_smem" >>"$out/memcheck.log" 2>&1
+for t in $tilegpu_tiles; do
+  name=${t%%:*} flags=${t#*:} ptx=gpu-cases/tilegpu/${t%%:*}_tile.ptx
+  [ -f "$ptx" ] && [ -x "$tilegpu" ] || continue
+  echo "== memcheck tilegpu ${name}_tile" >>"$out/memcheck.log"
+  "$sanitizer" --tool memcheck --error-exitcode 3 "$tilegpu" $flags "$ptx" \
+    "@gpu-cases/tilegpu/${name}_tile.smem" >>"$out/memcheck.log" 2>&1
   echo "exit $?" >>"$out/memcheck.log"
-fi
-if [ -f "$pv_ptx" ] && [ -x "$tilegpu" ]; then
-  echo "== memcheck tilegpu pv_tile" >>"$out/memcheck.log"
-  "$sanitizer" --tool memcheck --error-exitcode 3 "$tilegpu" --pv "$pv_ptx" "@$pv_smem" >>"$out/memcheck.log" 2>&1
-  echo "exit $?" >>"$out/memcheck.log"
-fi
+done
 grep -E "^== |ERROR SUMMARY|^exit" "$out/memcheck.log"
 exit "$status"

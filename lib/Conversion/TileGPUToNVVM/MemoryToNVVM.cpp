@@ -37,6 +37,31 @@ struct SlotLowering : OpConversionPattern<SlotOp> {
   }
 };
 
+/// Bytes from the start of `buffer` to byte `byteInRow` of row `row` (rows:
+/// every dimension but the last, row-major). Padded rows are followed by
+/// their padding; swizzled rows are cut into column blocks of `span` bytes,
+/// each holding all rows, and in a block the 16-byte chunk j of the row at
+/// byte o sits at chunk j ^ ((o / 128) % (span / 16)).
+static Value rowByteOffset(OpBuilder &b, Location loc, SharedMemoryType buffer, Value row,
+                           Value byteInRow) {
+  auto c32 = [&](int64_t v) { return constI32(b, loc, v); };
+  auto mul = [&](Value v, int64_t c) { return LLVM::MulOp::create(b, loc, v, c32(c)); };
+  auto add = [&](Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); };
+  if (auto padded = dyn_cast<PaddedAttr>(buffer.getEncoding()))
+    return add(mul(row, buffer.getRowBytes() + padded.getBytes()), byteInRow);
+  int64_t span = cast<SwizzledAttr>(buffer.getEncoding()).getBytes();
+  int64_t rows = buffer.getSizeInBytes() / buffer.getRowBytes();
+  Value block = LLVM::UDivOp::create(b, loc, byteInRow, c32(span));
+  Value within = LLVM::URemOp::create(b, loc, byteInRow, c32(span));
+  Value rowStart = mul(row, span);
+  Value phase = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, rowStart, c32(7)),
+                                    c32(span / 16 - 1));
+  Value chunk = LLVM::XOrOp::create(b, loc, LLVM::LShrOp::create(b, loc, within, c32(4)), phase);
+  Value inChunk = LLVM::AndOp::create(b, loc, within, c32(15));
+  return add(add(mul(block, rows * span), rowStart),
+             add(LLVM::ShlOp::create(b, loc, chunk, c32(4)), inChunk));
+}
+
 /// Where this thread's registers of a distributed tile sit in a shared
 /// buffer: each register's coordinates are its register bits' part XOR this
 /// thread's lane and warp bits' part (computed once), and the buffer's
@@ -63,29 +88,12 @@ public:
     for (int64_t d = 0; d < layout.rank(); ++d)
       coords.push_back(LLVM::XOrOp::create(b, loc, threadPart[d], constI32(b, loc, fixed[d])));
     ArrayRef<int64_t> shape = buffer.getShape();
-    int64_t elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
     Value row = constI32(b, loc, 0); // rows: every dimension but the last, row-major
     for (int64_t d = 0; d + 1 < layout.rank(); ++d)
       row = LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, row, constI32(b, loc, shape[d])),
                                 coords[d]);
-    Value col = coords.back();
-    if (auto padded = dyn_cast<PaddedAttr>(buffer.getEncoding()))
-      return add(mul(row, buffer.getRowBytes() + padded.getBytes()), mul(col, elementBytes));
-    // Swizzled: column blocks of `span` bytes, each all rows; in a block,
-    // chunk j of the row at byte o sits at chunk j ^ ((o / 128) % (span / 16)).
-    int64_t span = cast<SwizzledAttr>(buffer.getEncoding()).getBytes();
-    int64_t rows = buffer.getSizeInBytes() / buffer.getRowBytes();
-    Value bytes = mul(col, elementBytes);
-    Value block = LLVM::UDivOp::create(b, loc, bytes, constI32(b, loc, span));
-    Value within = LLVM::URemOp::create(b, loc, bytes, constI32(b, loc, span));
-    Value rowStart = mul(row, span);
-    Value phase = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, rowStart, constI32(b, loc, 7)),
-                                      constI32(b, loc, span / 16 - 1));
-    Value chunk = LLVM::XOrOp::create(
-        b, loc, LLVM::LShrOp::create(b, loc, within, constI32(b, loc, 4)), phase);
-    Value inChunk = LLVM::AndOp::create(b, loc, within, constI32(b, loc, 15));
-    return add(add(mul(block, rows * span), rowStart),
-               add(LLVM::ShlOp::create(b, loc, chunk, constI32(b, loc, 4)), inChunk));
+    int64_t elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+    return rowByteOffset(b, loc, buffer, row, mul(coords.back(), elementBytes));
   }
 
 private:
@@ -99,7 +107,6 @@ private:
     }
   }
   Value mul(Value v, int64_t c) { return LLVM::MulOp::create(b, loc, v, constI32(b, loc, c)); }
-  Value add(Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); }
 
   OpBuilder &b;
   Location loc;
@@ -116,15 +123,13 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     Location loc = op.getLoc();
     tilec::LinearLayout layout = *getLinearLayout(op.getType());
     SharedPlacement placement(rewriter, loc, layout, op.getSrc().getType());
-    Type type = getTypeConverter()->convertType(op.getType());
     Type element = op.getType().getElementType();
-    Value registers = LLVM::UndefOp::create(rewriter, loc, type);
-    for (int64_t r = 0; r < layout.numRegs(); ++r) {
-      Value address = byteOffset(rewriter, loc, adaptor.getSrc(), placement.offset(r));
-      Value value = LLVM::LoadOp::create(rewriter, loc, element, address);
-      registers = LLVM::InsertValueOp::create(rewriter, loc, registers, value, r);
-    }
-    rewriter.replaceOp(op, registers);
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < layout.numRegs(); ++r)
+      values.push_back(LLVM::LoadOp::create(
+          rewriter, loc, element, byteOffset(rewriter, loc, adaptor.getSrc(), placement.offset(r))));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc,
+                                         getTypeConverter()->convertType(op.getType()), values));
     return success();
   }
 };
@@ -262,7 +267,9 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
             b, loc, LLVM::LLVMPointerType::get(b.getContext(), kGlobalSpace),
             dst.getElementType(), base,
             ValueRange{LLVM::SelectOp::create(b, loc, inBounds, address, c64(0))});
-        Value target = byteOffset(b, loc, adaptor.getDst(), chunkOffset(b, loc, dst, row, inRow));
+        Value target = byteOffset(
+            b, loc, adaptor.getDst(),
+            rowByteOffset(b, loc, dst, row, LLVM::MulOp::create(b, loc, inRow, c32(16))));
         NVVM::CpAsyncOp::create(b, loc, target, src, 16, NVVM::LoadCacheModifierKind::CG, bytes);
       };
       if (first + *threads <= chunks) {
@@ -278,29 +285,6 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     }
     rewriter.replaceOp(op, c32(0));
     return success();
-  }
-
-  /// Bytes from the buffer's start to 16-byte chunk `inRow` of row `row`.
-  static Value chunkOffset(OpBuilder &b, Location loc, SharedMemoryType buffer, Value row,
-                           Value inRow) {
-    auto c32 = [&](int64_t v) { return constI32(b, loc, v); };
-    if (auto padded = dyn_cast<PaddedAttr>(buffer.getEncoding()))
-      return LLVM::AddOp::create(
-          b, loc, LLVM::MulOp::create(b, loc, row, c32(buffer.getRowBytes() + padded.getBytes())),
-          LLVM::MulOp::create(b, loc, inRow, c32(16)));
-    int64_t span = cast<SwizzledAttr>(buffer.getEncoding()).getBytes();
-    int64_t rows = buffer.getSizeInBytes() / buffer.getRowBytes();
-    int64_t perSpan = span / 16;
-    Value block = LLVM::UDivOp::create(b, loc, inRow, c32(perSpan));
-    Value chunk = LLVM::URemOp::create(b, loc, inRow, c32(perSpan));
-    Value rowStart = LLVM::MulOp::create(b, loc, row, c32(span));
-    Value phase = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, rowStart, c32(7)),
-                                      c32(perSpan - 1));
-    Value swizzled = LLVM::ShlOp::create(b, loc, LLVM::XOrOp::create(b, loc, chunk, phase), c32(4));
-    return LLVM::AddOp::create(
-        b, loc, LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, block, c32(rows * span)),
-                                    rowStart),
-        swizzled);
   }
 };
 
