@@ -28,6 +28,71 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
 }
 
+def TileGPULowerDots : Pass<"tilegpu-lower-dots", "::mlir::ModuleOp"> {
+  let summary = "Choose wgmma or mma.sync for each tile.dot, and where its operands come from";
+  let description = [{
+    Replaces each `tile.dot` (on tiles with layouts, its accumulator in an
+    mma.sync layout) by the tensor-core op that runs it:
+
+    * on sm_90a with `wgmma`, when the accumulator is the wgmma layout (all
+      warps along M, whole warpgroups), N is at most 256 and B's rows are a
+      multiple of 128 bytes: B is stored into a 128-byte-swizzled buffer
+      (allocated at the kernel's start), A stays in registers in the wgmma
+      operand layout, and `tilegpu.warpgroup_dot` is followed by a
+      `tilegpu.dot_wait` with nothing pending;
+    * otherwise `tilegpu.mma` (mma.sync m16n8k16) with A and B in registers
+      in the operand layouts of the accumulator's warp grid.
+
+    An operand produced by a `tile.load_block` or `tilegpu.local_load` that
+    nothing else reads is retyped to the layout the instruction wants (each
+    thread reads its own fragment); others get a `tilegpu.convert_layout`.
+    Options not given come from the module's `tilec.target` (`arch`,
+    `wgmma`); without either, sm_80.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"",
+           "sm_80 or sm_90a (default: tilec.target's, else sm_80)">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "On sm_90a, run dots that fit as wgmma (default: tilec.target's)">
+  ];
+}
+
+def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"> {
+  let summary = "Stream a loop's block loads through N-slot cp.async rings";
+  let description = [{
+    For each `scf.for` (i32 induction variable), each `tile.load_block` of
+    its body whose descriptor is made before the loop on a kernel argument,
+    whose coordinates are pure functions of the induction variable and
+    values from outside the loop, whose block has no unit dimension and
+    rows of a multiple of 16 bytes, becomes a ring of `stages` shared slots
+    filled by `tilegpu.async_copy` `stages - 1` iterations ahead:
+
+    * before the loop, iterations 0 .. stages - 2 are issued, one commit
+      group each (copies past the upper bound are skipped, the group kept);
+    * at the top of the body, `async_wait` leaves at most `stages - 2`
+      groups pending (this iteration's has landed), then iteration
+      i + stages - 1 is issued into slot (i + stages - 1) mod stages and
+      committed;
+    * the load's readers read slot i mod stages: through a
+      `tilegpu.local_load` in the load's layout (a padded<16> ring), or,
+      when the load only filled a shared buffer used only in the loop (a
+      wgmma's B from tilegpu-lower-dots), the slot replaces that buffer
+      (and the ring takes its encoding);
+    * after the loop, everything is waited for.
+
+    cp.async needs the tensor contiguous along its last dimension with
+    16-byte aligned rows: the descriptors' base arguments are recorded in
+    the kernel's `tilec.aligned_args`, which the launch metadata marks and
+    the runtime checks. Barriers come from tilegpu-insert-barriers.
+    `stages` not given comes from `tilec.target`'s `pipeline_stages`;
+    below 2 nothing changes.
+  }];
+  let options = [
+    Option<"stages", "stages", "int64_t", /*default=*/"-1",
+           "Slots per ring, 2-8; below 2 off (default: tilec.target's pipeline_stages)">
+  ];
+}
+
 def TileGPUAllocateSharedMemory : Pass<"tilegpu-allocate-shared-memory", "::mlir::ModuleOp"> {
   let summary = "Give every shared buffer and mbarrier array an offset, reusing dead space";
   let description = [{

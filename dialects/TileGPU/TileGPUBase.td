@@ -42,6 +42,8 @@ def TileGPU_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
+  // Folded convert_layouts of splat constants become arith.constant.
+  let hasConstantMaterializer = 1;
   let dependentDialects = ["::tilec::tile::TileDialect", "::mlir::arith::ArithDialect"];
 }
 

@@ -32,7 +32,9 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure]> {
   let description = [{
     The same tile (shape and element type) held in another layout. Lowering
     moves registers within threads when the layouts allow it, else exchanges
-    the tile through shared memory.
+    the tile through shared memory. Folds away when both layouts are the
+    same, into one conversion from the first source of a chain, and into a
+    constant for a splat constant.
 
     Example:
     ```mlir
@@ -44,6 +46,7 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure]> {
   let results = (outs TileGPU_Tile:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

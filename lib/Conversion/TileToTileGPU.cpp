@@ -149,6 +149,11 @@ struct ConvertTileToTileGPU
       if (failed(layouts.run()) || failed(writeLayouts(kernel, layouts)))
         return signalPassFailure();
       insertConversions(kernel);
+      // A kernel of 32 * num-warps threads (what lowering and launch assume).
+      Builder b(kernel.getContext());
+      kernel->setAttr(kKernelAttrName, b.getUnitAttr());
+      kernel->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+                      b.getDenseI32ArrayAttr({static_cast<int32_t>(32 * numWarps), 1, 1}));
     }
   }
 };

@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -122,6 +123,13 @@ cl::opt<bool> wgmma(
              "the rest stays mma.sync. Default: on for sm_90a; --wgmma=false keeps "
              "mma.sync everywhere"),
     cl::init(true), cl::cat(category));
+cl::opt<std::string> lowering(
+    "lowering",
+    cl::desc("How tilegpu IR becomes per-thread code: tile-to-llvm (default; every kernel) "
+             "or tilegpu (tilegpu-lower-dots, tilegpu-pipeline-streams, barriers, allocation "
+             "and the op-by-op convert-tilegpu-to-nvvm: matmul-like kernels so far; "
+             "others are refused naming the op it does not lower)"),
+    cl::init("tile-to-llvm"), cl::cat(category));
 /// Whether dots run as wgmma where they fit (--wgmma, on sm_90a only).
 bool useWgmma() { return wgmma && arch == "sm_90a"; }
 cl::opt<std::string> dumpDir("dump-ir-dir",
@@ -335,6 +343,7 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
       resolved(pipelineStages, &KernelDef::pipelineStages, recorded->pipelineStages);
   target.aInShared = resolved(aInShared, &KernelDef::aInShared, recorded->aInShared);
   target.minBlocksPerSM = resolved(minBlocksPerSM, recorded->minBlocksPerSM);
+  target.lowering = resolved(lowering, recorded->lowering);
   // wgmma follows the arch unless recorded for the same arch; an explicit
   // --wgmma on another arch is an error, not ignored.
   bool archGiven = arch.getNumOccurrences() > 0;
@@ -347,8 +356,10 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   return target;
 }
 
-/// What the lowered kernel (the llvm.func with tilec.shared_bytes) records
-/// about itself for the launch metadata.
+/// What the lowered kernel (the llvm.func with nvvm.kernel) records about
+/// itself for the launch metadata: its dynamic shared memory is
+/// tilec.shared_bytes (tile-to-llvm) or tilegpu.shared_bytes
+/// (tilegpu-allocate-shared-memory; absent when it has none).
 struct LoweredKernel {
   std::string name;
   int64_t sharedBytes = 0;
@@ -359,12 +370,14 @@ struct LoweredKernel {
 LoweredKernel loweredKernel(ModuleOp module) {
   LoweredKernel kernel;
   module.walk([&](LLVM::LLVMFuncOp fn) {
-    if (!fn->hasAttr("tilec.shared_bytes"))
+    if (!fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
       return;
     kernel.name = fn.getName().str();
     if (auto list = fn->getAttrOfType<DenseI64ArrayAttr>("tilec.aligned_args"))
       kernel.alignedArgs.insert(list.asArrayRef().begin(), list.asArrayRef().end());
-    kernel.sharedBytes = cast<IntegerAttr>(fn->getAttr("tilec.shared_bytes")).getInt();
+    for (llvm::StringRef name : {"tilec.shared_bytes", "tilegpu.shared_bytes"})
+      if (auto bytes = fn->getAttrOfType<IntegerAttr>(name))
+        kernel.sharedBytes = bytes.getInt();
     for (Type t : fn.getArgumentTypes()) {
       std::string text;
       llvm::raw_string_ostream os(text);

@@ -42,6 +42,7 @@ static void forEachTargetField(Target &target, Visit &&visit) {
   visit("min_blocks_per_sm", target.minBlocksPerSM);
   visit("wgmma", target.wgmma);
   visit("prefetch_loads", target.prefetchLoads);
+  visit("lowering", target.lowering);
 }
 
 DictionaryAttr getTargetAttr(MLIRContext *context, const GpuTarget &target) {
@@ -127,6 +128,7 @@ void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.minBlocksPerSM = target.minBlocksPerSM;
   options.wgmma = target.wgmma;
   options.prefetchLoads = target.prefetchLoads;
+  options.lowering = target.lowering;
 }
 
 GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
@@ -139,6 +141,7 @@ GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
   target.minBlocksPerSM = options.minBlocksPerSM;
   target.wgmma = options.wgmma;
   target.prefetchLoads = options.prefetchLoads;
+  target.lowering = options.lowering;
   return target;
 }
 
@@ -158,6 +161,12 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
   else if (target.wgmma && target.arch != "sm_90a")
     os << optionPrefix << "wgmma needs " << optionPrefix << "arch=sm_90a (got " << target.arch
        << ")";
+  else if (target.lowering != "tile-to-llvm" && target.lowering != "tilegpu")
+    os << "unsupported " << optionPrefix << "lowering '" << target.lowering
+       << "'; accepted: tile-to-llvm, tilegpu";
+  else if (target.lowering == "tilegpu" && (target.aInShared || target.minBlocksPerSM))
+    os << optionPrefix << "lowering=tilegpu does not take " << optionPrefix
+       << (target.aInShared ? "a-in-shared" : "min-blocks-per-sm") << " yet";
   return message;
 }
 
@@ -177,11 +186,31 @@ void buildTilecAnnotatePipeline(OpPassManager &pm, const GpuPipelineOptions &opt
       tilegpu::ConvertTileToTileGPUOptions{options.numWarps}));
 }
 
+/// tilegpu IR to NVVM by its passes and patterns: dots lowered, loop
+/// loads streamed (aligned kernels), the IR cleaned, barriers placed,
+/// shared memory allocated, then op by op.
+static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(tilegpu::createTileGPULowerDots(
+      tilegpu::TileGPULowerDotsOptions{options.arch, options.wgmma}));
+  if (options.assumeAligned)
+    pm.addPass(tilegpu::createTileGPUPipelineStreams(
+        tilegpu::TileGPUPipelineStreamsOptions{options.pipelineStages}));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(tilegpu::createTileGPUInsertBarriers());
+  pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
+  pm.addPass(tilegpu::createConvertTileGPUToNVVM());
+}
+
 void buildTilecGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
   buildTilePreparePipeline(pm, options);
   pm.addPass(tilegpu::createConvertTileToTileGPU(
       tilegpu::ConvertTileToTileGPUOptions{options.numWarps}));
-  pm.addPass(createTileToLLVM(TileToLLVMOptions{options.numWarps, options.assumeAligned,
+  if (options.lowering == "tilegpu")
+    buildTileGPUOpByOpPipeline(pm, options);
+  else
+    pm.addPass(createTileToLLVM(TileToLLVMOptions{options.numWarps, options.assumeAligned,
                                                 options.pipelineStages, options.aInShared,
                                                 options.minBlocksPerSM, options.wgmma}));
   pm.addPass(createSCFToControlFlowPass());
@@ -225,6 +254,8 @@ static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target
     target.wgmma = explicitTarget.wgmma;
   if (given.prefetchLoads.hasValue())
     target.prefetchLoads = explicitTarget.prefetchLoads;
+  if (given.lowering.hasValue())
+    target.lowering = explicitTarget.lowering;
 }
 
 namespace {
@@ -247,11 +278,15 @@ public:
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {
-    GpuPipelineOptions everyPass;
-    everyPass.prefetchLoads = true;
-    OpPassManager pm(ModuleOp::getOperationName());
-    build(pm, everyPass);
-    pm.getDependentDialects(registry);
+    for (const char *lowering : {"tile-to-llvm", "tilegpu"}) {
+      GpuPipelineOptions everyPass;
+      everyPass.prefetchLoads = true;
+      everyPass.assumeAligned = true;
+      everyPass.lowering = lowering;
+      OpPassManager pm(ModuleOp::getOperationName());
+      build(pm, everyPass);
+      pm.getDependentDialects(registry);
+    }
   }
 
   void runOnOperation() override {

@@ -35,6 +35,10 @@ void populateTileGPUMmaToNVVMPatterns(const TileGPUTypeConverter &converter,
 /// expand_dims / broadcast that bring a result back onto a tile.
 void populateTileGPUReduceToNVVMPatterns(const TileGPUTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
+/// Grid queries, and block loads and stores between global memory and
+/// registers (each thread its own elements, bounds-checked).
+void populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
 /// All of the above.
 void populateTileGPUToNVVMPatterns(const TileGPUTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);

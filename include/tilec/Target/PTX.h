@@ -32,6 +32,12 @@ struct GpuTarget {
   int64_t minBlocksPerSM = 0;
   /// Dots whose operands allow it run as wgmma (sm_90a only).
   bool wgmma = false;
+  /// How tilegpu IR becomes per-thread code: "tile-to-llvm" (the kernel
+  /// lowering that runs every registered kernel) or "tilegpu" (the passes
+  /// on tilegpu IR and its op-by-op conversion to NVVM: dots, block loads
+  /// and stores, cp.async streams, elementwise ops and reductions within
+  /// warps so far).
+  std::string lowering = "tile-to-llvm";
 };
 
 /// tile dialect -> per-thread code -> LLVM + NVVM dialects: runs

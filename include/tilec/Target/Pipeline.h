@@ -68,6 +68,11 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
       *this, "prefetch-loads",
       llvm::cl::desc("Issue loop block loads one iteration ahead (tile-prefetch-loads)"),
       llvm::cl::init(GpuTarget().prefetchLoads)};
+  Option<std::string> lowering{
+      *this, "lowering",
+      llvm::cl::desc("tile-to-llvm (every kernel) or tilegpu (passes on tilegpu IR, then "
+                     "convert-tilegpu-to-nvvm; the ops it covers so far)"),
+      llvm::cl::init(GpuTarget().lowering)};
 };
 
 /// The module attribute that records the target and schedule a module is

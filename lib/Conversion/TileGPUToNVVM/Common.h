@@ -117,6 +117,50 @@ inline Value threadIndex(OpBuilder &b, Location loc) {
   return tid;
 }
 
+/// The coordinates of this thread's registers of a distributed tile: each
+/// register's are its register bits' part XOR this thread's lane and warp
+/// bits' part (computed once, as i32 values).
+class TileCoordinates {
+public:
+  TileCoordinates(OpBuilder &b, Location loc, const tilec::LinearLayout &layout)
+      : b(b), loc(loc), layout(layout) {
+    Value tid = threadIndex(b, loc);
+    Value lane = LLVM::AndOp::create(b, loc, tid, constI32(b, loc, 31));
+    Value warp = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, tid, constI32(b, loc, 5)),
+                                     constI32(b, loc, layout.numWarps() - 1));
+    for (int64_t d = 0; d < layout.rank(); ++d)
+      threadPart.push_back(constI32(b, loc, 0));
+    addBits(lane, layout.lanes());
+    addBits(warp, layout.warps());
+  }
+
+  /// Register `reg`'s coordinates, outermost dimension first.
+  SmallVector<Value> of(int64_t reg) {
+    tilec::Coords fixed = layout.regPart(reg);
+    SmallVector<Value> coords;
+    for (int64_t d = 0; d < layout.rank(); ++d)
+      coords.push_back(LLVM::XOrOp::create(b, loc, threadPart[d], constI32(b, loc, fixed[d])));
+    return coords;
+  }
+
+private:
+  void addBits(Value index, const std::vector<tilec::Coords> &bases) {
+    for (auto [bit, basis] : llvm::enumerate(bases)) {
+      Value set = LLVM::AndOp::create(
+          b, loc, LLVM::LShrOp::create(b, loc, index, constI32(b, loc, bit)), constI32(b, loc, 1));
+      for (int64_t d = 0; d < layout.rank(); ++d)
+        if (basis[d])
+          threadPart[d] = LLVM::XOrOp::create(
+              b, loc, threadPart[d], LLVM::MulOp::create(b, loc, set, constI32(b, loc, basis[d])));
+    }
+  }
+
+  OpBuilder &b;
+  Location loc;
+  tilec::LinearLayout layout;
+  SmallVector<Value> threadPart;
+};
+
 } // namespace tilec::tilegpu::nvvm
 
 #endif // TILEC_LIB_CONVERSION_TILEGPUTONVVM_COMMON_H

@@ -63,56 +63,32 @@ static Value rowByteOffset(OpBuilder &b, Location loc, SharedMemoryType buffer, 
 }
 
 /// Where this thread's registers of a distributed tile sit in a shared
-/// buffer: each register's coordinates are its register bits' part XOR this
-/// thread's lane and warp bits' part (computed once), and the buffer's
-/// encoding turns coordinates into a byte offset.
+/// buffer: the buffer's encoding turns each register's coordinates into a
+/// byte offset.
 class SharedPlacement {
 public:
   SharedPlacement(OpBuilder &b, Location loc, const tilec::LinearLayout &layout,
                   SharedMemoryType buffer)
-      : b(b), loc(loc), layout(layout), buffer(buffer) {
-    Value tid = threadIndex(b, loc);
-    Value lane = LLVM::AndOp::create(b, loc, tid, constI32(b, loc, 31));
-    Value warp = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, tid, constI32(b, loc, 5)),
-                                     constI32(b, loc, layout.numWarps() - 1));
-    for (int64_t d = 0; d < layout.rank(); ++d)
-      threadPart.push_back(constI32(b, loc, 0));
-    addBits(lane, layout.lanes());
-    addBits(warp, layout.warps());
-  }
+      : b(b), loc(loc), coordinates(b, loc, layout), buffer(buffer) {}
 
   /// The byte offset of register `reg` in the buffer.
   Value offset(int64_t reg) {
-    tilec::Coords fixed = layout.regPart(reg);
-    SmallVector<Value> coords;
-    for (int64_t d = 0; d < layout.rank(); ++d)
-      coords.push_back(LLVM::XOrOp::create(b, loc, threadPart[d], constI32(b, loc, fixed[d])));
+    SmallVector<Value> coords = coordinates.of(reg);
     ArrayRef<int64_t> shape = buffer.getShape();
     Value row = constI32(b, loc, 0); // rows: every dimension but the last, row-major
-    for (int64_t d = 0; d + 1 < layout.rank(); ++d)
+    for (size_t d = 0; d + 1 < coords.size(); ++d)
       row = LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, row, constI32(b, loc, shape[d])),
                                 coords[d]);
     int64_t elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
-    return rowByteOffset(b, loc, buffer, row, mul(coords.back(), elementBytes));
+    Value byteInRow = LLVM::MulOp::create(b, loc, coords.back(), constI32(b, loc, elementBytes));
+    return rowByteOffset(b, loc, buffer, row, byteInRow);
   }
 
 private:
-  void addBits(Value index, const std::vector<tilec::Coords> &bases) {
-    for (auto [bit, basis] : llvm::enumerate(bases)) {
-      Value set = LLVM::AndOp::create(
-          b, loc, LLVM::LShrOp::create(b, loc, index, constI32(b, loc, bit)), constI32(b, loc, 1));
-      for (int64_t d = 0; d < layout.rank(); ++d)
-        if (basis[d])
-          threadPart[d] = LLVM::XOrOp::create(b, loc, threadPart[d], mul(set, basis[d]));
-    }
-  }
-  Value mul(Value v, int64_t c) { return LLVM::MulOp::create(b, loc, v, constI32(b, loc, c)); }
-
   OpBuilder &b;
   Location loc;
-  const tilec::LinearLayout &layout;
+  TileCoordinates coordinates;
   SharedMemoryType buffer;
-  SmallVector<Value> threadPart;
 };
 
 /// Each register read from its place in the buffer (replicas read the same).

@@ -78,12 +78,16 @@ struct UnsupportedTileOp : ConversionPattern {
     bool hasPattern = isa<TileGPUDialect, arith::ArithDialect, math::MathDialect>(
                           op->getDialect()) ||
                       isa<tilec::tile::ReduceOp, tilec::tile::ExpandDimsOp,
-                          tilec::tile::BroadcastOp>(op);
+                          tilec::tile::BroadcastOp, tilec::tile::LoadBlockOp,
+                          tilec::tile::StoreBlockOp>(op);
     if (!touchesTiles(op) || hasPattern || op->hasTrait<OpTrait::IsTerminator>() ||
         op->getNumRegions())
       return failure();
+    if (isa<tilec::tile::DotOp>(op))
+      return op->emitOpError("is lowered by tilegpu-lower-dots (to tilegpu.mma or "
+                             "tilegpu.warpgroup_dot) before convert-tilegpu-to-nvvm");
     return op->emitOpError("on distributed tiles is not lowered by convert-tilegpu-to-nvvm "
-                           "yet (kernels lower through tile-to-llvm today)");
+                           "yet (such kernels lower through tile-to-llvm)");
   }
 };
 
@@ -143,6 +147,53 @@ struct ElementwiseTileLowering : ConversionPattern {
   }
 };
 
+/// A kernel (`tilegpu.kernel`) becomes the `llvm.func` with `nvvm.kernel`
+/// it is launched as, arguments converted, its other attributes kept
+/// (`nvvm.reqntid`, `tilegpu.shared_bytes`, `tilec.aligned_args`).
+struct KernelFuncLowering : OpConversionPattern<func::FuncOp> {
+  KernelFuncLowering(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(func::FuncOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasAttr(kKernelAttrName) || op.isExternal())
+      return rewriter.notifyMatchFailure(op, "not a kernel");
+    if (op.getNumResults())
+      return op.emitOpError("is a kernel (tilegpu.kernel) and may not return values");
+    TypeConverter::SignatureConversion signature(op.getNumArguments());
+    for (auto [i, type] : llvm::enumerate(op.getArgumentTypes())) {
+      Type converted = getTypeConverter()->convertType(type);
+      if (!converted)
+        return op.emitOpError("has a kernel argument of type ")
+               << type << " that has no LLVM type";
+      signature.addInputs(i, converted);
+    }
+    auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
+                                            signature.getConvertedTypes());
+    auto kernel = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(), type);
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (attr.getName() != kKernelAttrName)
+        kernel->setAttr(attr.getName(), attr.getValue());
+    kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), rewriter.getUnitAttr());
+    rewriter.inlineRegionBefore(op.getBody(), kernel.getBody(), kernel.end());
+    if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(), &signature)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The return of a kernel made an llvm.func.
+struct KernelReturnLowering : OpConversionPattern<func::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(func::ReturnOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<LLVM::LLVMFuncOp>(op->getParentOp()))
+      return rewriter.notifyMatchFailure(op, "not in a kernel");
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange{});
+    return success();
+  }
+};
+
 } // namespace
 
 void tilec::tilegpu::populateTileGPUToNVVMPatterns(const TileGPUTypeConverter &converter,
@@ -151,8 +202,9 @@ void tilec::tilegpu::populateTileGPUToNVVMPatterns(const TileGPUTypeConverter &c
   populateTileGPUMemoryToNVVMPatterns(converter, patterns);
   populateTileGPUMmaToNVVMPatterns(converter, patterns);
   populateTileGPUReduceToNVVMPatterns(converter, patterns);
-  patterns.add<TileConstantLowering, ElementwiseTileLowering, UnsupportedTileOp>(
-      converter, patterns.getContext());
+  populateTileGPUGlobalToNVVMPatterns(converter, patterns);
+  patterns.add<TileConstantLowering, ElementwiseTileLowering, UnsupportedTileOp,
+               KernelFuncLowering, KernelReturnLowering>(converter, patterns.getContext());
 }
 
 namespace {
@@ -171,17 +223,21 @@ struct ConvertTileGPUToNVVM
     // Every op on distributed tiles is converted (or reported); the rest
     // stays for the upstream conversions.
     target.markUnknownOpDynamicallyLegal([](Operation *op) { return !touchesTiles(op); });
-    target.addIllegalOp<tilec::tile::MakeDescOp>();
+    target.addIllegalOp<tilec::tile::MakeDescOp, tilec::tile::ProgramIdOp,
+                        tilec::tile::NumProgramsOp>();
     // Kernel signatures, calls, returns and loops that carry tilegpu values
     // take their LLVM types.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
-      return converter.isSignatureLegal(op.getFunctionType());
+      return !op->hasAttr(kKernelAttrName) && converter.isSignatureLegal(op.getFunctionType());
     });
-    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp>(
+    target.addDynamicallyLegalOp<func::CallOp>(
         [&](Operation *op) { return converter.isLegal(op); });
+    target.addDynamicallyLegalOp<func::ReturnOp>([&](Operation *op) {
+      return !isa<LLVM::LLVMFuncOp>(op->getParentOp()) && converter.isLegal(op);
+    });
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();

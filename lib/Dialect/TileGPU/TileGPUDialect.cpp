@@ -2,6 +2,7 @@
 
 #include "tilec/Dialect/TileGPU/TileGPU.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -36,6 +37,14 @@ struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
   }
 };
 } // namespace
+
+Operation *TileGPUDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
+                                               Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return arith::ConstantOp::create(builder, loc, type, cast<TypedAttr>(value));
+}
 
 void TileGPUDialect::initialize() {
   addInterfaces<TileGPUOpAsmInterface>();

@@ -74,6 +74,18 @@ LogicalResult ConvertLayoutOp::verify() {
   return success();
 }
 
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  return {};
+}
+
 /// An allocation's byte offset, when set, is not negative.
 static LogicalResult checkOffset(Operation *op, IntegerAttr offset) {
   if (offset && offset.getInt() < 0)

@@ -35,6 +35,10 @@
 
 namespace tilec::tilegpu {
 
+/// On a `func.func`: the function is a kernel (convert-tile-to-tilegpu sets
+/// it; convert-tilegpu-to-nvvm makes it an `llvm.func` with `nvvm.kernel`).
+inline constexpr llvm::StringLiteral kKernelAttrName = "tilegpu.kernel";
+
 /// The distributed layout of a tile type, when its encoding is one.
 mlir::FailureOr<LinearLayout> getLinearLayout(mlir::RankedTensorType type);
 

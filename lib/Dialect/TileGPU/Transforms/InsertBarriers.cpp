@@ -32,32 +32,79 @@ struct Hazards {
   void clear() { *this = Hazards(); }
 };
 
-/// How an op touches shared memory: the buffers it writes, reads in the
-/// generic proxy, and reads in the async proxy.
+/// How an op touches shared memory: the buffers it writes now, starts
+/// writing asynchronously (cp.async), finds written (an `async_wait`: the
+/// copies it completes land there, and count as this thread's writes from
+/// there on), reads in the generic proxy, and reads in the async proxy.
 struct Access {
-  SmallVector<Value> writes, reads, asyncReads;
+  SmallVector<Value> writes, asyncWrites, landed, reads, asyncReads;
 };
 
-static Access accessOf(Operation *op) {
+/// The buffers a kernel's cp.async copies write and its wgmmas read: what
+/// an `async_wait` may complete and a `dot_wait` may end the reads of, when
+/// its token does not say (a token carried around a loop).
+struct KernelBuffers {
+  llvm::SmallSetVector<Value, 4> copied, dotRead;
+  /// Some op reads shared memory through the async proxy (wgmma, TMA
+  /// store): then a barrier that publishes writes before an op with
+  /// regions is fenced too, since what it publishes may be read that way
+  /// after it. (sm_80 has no proxy fence, and needs none.)
+  bool asyncReaders = false;
+};
+
+static SmallVector<Value> dotOperandBuffers(WarpgroupDotOp dot) {
+  SmallVector<Value> buffers;
+  if (isa<SharedMemoryType>(dot.getA().getType()))
+    buffers.push_back(rootBuffer(dot.getA()));
+  buffers.push_back(rootBuffer(dot.getB()));
+  return buffers;
+}
+
+static Access accessOf(Operation *op, const KernelBuffers &kernel) {
   Access access;
   if (auto store = dyn_cast<LocalStoreOp>(op))
     access.writes.push_back(rootBuffer(store.getDst()));
   else if (auto copy = dyn_cast<AsyncCopyOp>(op))
-    access.writes.push_back(rootBuffer(copy.getDst()));
+    access.asyncWrites.push_back(rootBuffer(copy.getDst()));
+  else if (isa<AsyncWaitOp>(op))
+    access.landed.append(kernel.copied.begin(), kernel.copied.end());
   else if (auto load = dyn_cast<LocalLoadOp>(op))
     access.reads.push_back(rootBuffer(load.getSrc()));
-  else if (auto dot = dyn_cast<WarpgroupDotOp>(op)) {
-    if (isa<SharedMemoryType>(dot.getA().getType()))
-      access.asyncReads.push_back(rootBuffer(dot.getA()));
-    access.asyncReads.push_back(rootBuffer(dot.getB()));
+  else if (auto dot = dyn_cast<WarpgroupDotOp>(op))
+    access.asyncReads = dotOperandBuffers(dot);
+  else if (auto wait = dyn_cast<DotWaitOp>(op)) {
+    // Until this wait the wgmma may read its operands; from here on the
+    // reads are done for this thread, and another thread's write must wait
+    // for every thread's (the next iteration overwriting a B buffer).
+    for (Value token : wait.getTokens()) {
+      if (auto dot = token.getDefiningOp<WarpgroupDotOp>())
+        llvm::append_range(access.reads, dotOperandBuffers(dot));
+      else
+        access.reads.append(kernel.dotRead.begin(), kernel.dotRead.end());
+    }
   } else if (auto store = dyn_cast<TMAStoreOp>(op)) {
     access.asyncReads.push_back(rootBuffer(store.getSrc()));
   }
   return access;
 }
 
+static KernelBuffers kernelBuffers(Operation *kernel) {
+  KernelBuffers buffers;
+  kernel->walk([&](Operation *op) {
+    if (auto copy = dyn_cast<AsyncCopyOp>(op))
+      buffers.copied.insert(rootBuffer(copy.getDst()));
+    if (auto dot = dyn_cast<WarpgroupDotOp>(op))
+      for (Value buffer : dotOperandBuffers(dot))
+        buffers.dotRead.insert(buffer);
+    buffers.asyncReaders |= isa<WarpgroupDotOp, TMAStoreOp>(op);
+  });
+  return buffers;
+}
+
 class BarrierPlacer {
 public:
+  explicit BarrierPlacer(KernelBuffers buffers) : buffers(std::move(buffers)) {}
+
   /// `canSync`: every thread of the group (block or role) runs `block`, so
   /// a barrier may go in it (not so in a branch).
   void placeIn(Block &block, Hazards &hazards, bool canSync) {
@@ -74,16 +121,17 @@ public:
         placeInRegions(op, hazards, canSync);
         continue;
       }
-      Access access = accessOf(&op);
+      Access access = accessOf(&op, buffers);
       bool asyncHazard = llvm::any_of(access.asyncReads, [&](Value b) {
         return hazards.written.contains(b);
       });
       bool hazard = asyncHazard ||
                     llvm::any_of(access.reads, [&](Value b) { return hazards.written.contains(b); }) ||
-                    llvm::any_of(access.writes, [&](Value b) { return hazards.read.contains(b); });
+                    llvm::any_of(llvm::concat<Value>(access.writes, access.asyncWrites),
+                                 [&](Value b) { return hazards.read.contains(b); });
       if (hazard && canSync)
         synchronize(&op, asyncHazard && !hazards.fenced, hazards);
-      for (Value b : access.writes) {
+      for (Value b : llvm::concat<Value>(access.writes, access.landed)) {
         hazards.written.insert(b);
         hazards.fenced = false;
       }
@@ -101,7 +149,8 @@ private:
   /// go) for what follows.
   void placeInRegions(Operation &op, Hazards &hazards, bool canSync) {
     if (!hazards.empty() && canSync)
-      synchronize(&op, !hazards.written.empty() && !hazards.fenced, hazards);
+      synchronize(&op, buffers.asyncReaders && !hazards.written.empty() && !hazards.fenced,
+                  hazards);
     bool publishAtEnd = canSync && isa<scf::ForOp, WarpSpecializeOp>(op);
     bool inside = canSync && !isa<scf::IfOp>(op);
     Hazards after;
@@ -112,7 +161,8 @@ private:
         if (pending.empty())
           continue;
         if (publishAtEnd && !block.empty())
-          synchronizeAtEnd(block, !pending.fenced && asyncReadsAny(op, pending.written));
+          synchronizeAtEnd(block, buffers.asyncReaders && !pending.written.empty() &&
+                                      !pending.fenced);
         if (!publishAtEnd || isa<WarpSpecializeOp>(op))
           after.written.insert(pending.written.begin(), pending.written.end());
         if (!publishAtEnd)
@@ -125,18 +175,6 @@ private:
     OpBuilder b(before);
     emitSync(b, before->getLoc(), before, fenceAsync);
     hazards.clear();
-  }
-
-  /// Some op in `op` reads one of `buffers` through the async proxy (then
-  /// what is published at the end of a loop body or role is fenced too).
-  static bool asyncReadsAny(Operation &op, const llvm::SmallDenseSet<Value> &buffers) {
-    WalkResult found = op.walk([&](Operation *inner) {
-      for (Value b : accessOf(inner).asyncReads)
-        if (buffers.contains(b))
-          return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    return found.wasInterrupted();
   }
 
   /// At the end of `block` (before its terminator, if it has one).
@@ -166,6 +204,8 @@ private:
     }
     BarrierOp::create(b, loc);
   }
+
+  KernelBuffers buffers;
 };
 
 struct TileGPUInsertBarriers
@@ -174,7 +214,7 @@ struct TileGPUInsertBarriers
     for (Operation &op : getOperation().getBody()->getOperations())
       if (auto kernel = dyn_cast<FunctionOpInterface>(op); kernel && !kernel.isExternal()) {
         Hazards hazards;
-        BarrierPlacer().placeIn(kernel.getFunctionBody().front(), hazards, /*canSync=*/true);
+        BarrierPlacer(kernelBuffers(kernel)).placeIn(kernel.getFunctionBody().front(), hazards, /*canSync=*/true);
       }
   }
 };

@@ -1,0 +1,156 @@
+//===- GlobalToNVVM.cpp - the grid, and block loads and stores in registers ===//
+//
+// `tile.load_block` / `tile.store_block` on distributed tiles: each thread
+// reads or writes the elements its registers hold, at the descriptor's base
+// plus the coordinates times the strides, each one only where it lies
+// inside the tensor's shape (elsewhere a load yields the padding value).
+// Streamed loads do not come here: tilegpu-pipeline-streams makes them
+// cp.async copies into shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec::tilegpu;
+using namespace tilec::tilegpu::nvvm;
+namespace tile = tilec::tile;
+
+namespace {
+
+/// `%ctaid` (program_id) or `%nctaid` (num_programs) along the axis.
+template <typename GridOp, typename X, typename Y, typename Z>
+struct GridQueryLowering : OpConversionPattern<GridOp> {
+  using OpConversionPattern<GridOp>::OpConversionPattern;
+  LogicalResult matchAndRewrite(GridOp op, typename GridOp::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Value value;
+    switch (op.getAxis()) {
+    case 0: value = X::create(rewriter, op.getLoc(), i32); break;
+    case 1: value = Y::create(rewriter, op.getLoc(), i32); break;
+    default: value = Z::create(rewriter, op.getLoc(), i32); break;
+    }
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+/// The global address and in-bounds flag of each of this thread's
+/// registers of a block at `offsets` of a descriptor (base, shape...,
+/// strides...).
+class BlockAccess {
+public:
+  BlockAccess(OpBuilder &b, Location loc, const tilec::LinearLayout &layout, Value desc,
+              ValueRange offsets, Type element)
+      : b(b), loc(loc), coordinates(b, loc, layout), element(element) {
+    int64_t rank = layout.rank();
+    base = LLVM::ExtractValueOp::create(b, loc, desc, 0);
+    for (int64_t d = 0; d < rank; ++d) {
+      shape.push_back(LLVM::ExtractValueOp::create(b, loc, desc, 1 + d));
+      strides.push_back(LLVM::ExtractValueOp::create(b, loc, desc, 1 + rank + d));
+    }
+    this->offsets.assign(offsets.begin(), offsets.end());
+  }
+
+  /// Register `reg`'s element: its address, and whether it is inside the
+  /// tensor (0 <= coordinate < size along every dimension).
+  std::pair<Value, Value> at(int64_t reg) {
+    SmallVector<Value> coords = coordinates.of(reg);
+    Value index = LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(0));
+    Value inside;
+    for (auto [d, local] : llvm::enumerate(coords)) {
+      Value coord = LLVM::AddOp::create(b, loc, local, offsets[d]);
+      Value below = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, coord, shape[d]);
+      inside = inside ? LLVM::AndOp::create(b, loc, inside, below).getResult() : below;
+      Value wide = LLVM::SExtOp::create(b, loc, b.getI64Type(), coord);
+      index = LLVM::AddOp::create(b, loc, index, LLVM::MulOp::create(b, loc, wide, strides[d]));
+    }
+    Value address = LLVM::GEPOp::create(b, loc, base.getType(), element, base, ValueRange{index});
+    return {address, inside};
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  TileCoordinates coordinates;
+  Type element;
+  Value base;
+  SmallVector<Value> shape, strides, offsets;
+};
+
+/// The value read outside the tensor.
+static Value paddingValue(OpBuilder &b, Location loc, Type element, tile::PaddingOption padding) {
+  if (auto real = dyn_cast<FloatType>(element)) {
+    llvm::APFloat value = padding == tile::PaddingOption::nan
+                              ? llvm::APFloat::getQNaN(real.getFloatSemantics())
+                              : llvm::APFloat::getZero(real.getFloatSemantics());
+    return LLVM::ConstantOp::create(b, loc, element, b.getFloatAttr(element, value));
+  }
+  return LLVM::ConstantOp::create(b, loc, element, b.getIntegerAttr(element, 0));
+}
+
+struct LoadBlockLowering : OpConversionPattern<tile::LoadBlockOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::LoadBlockOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<tilec::LinearLayout> layout = getLinearLayout(op.getType());
+    if (failed(layout))
+      return rewriter.notifyMatchFailure(op, "not a distributed tile");
+    Type element = getTypeConverter()->convertType(op.getType().getElementType());
+    BlockAccess access(rewriter, loc, *layout, adaptor.getDesc(), adaptor.getOffsets(), element);
+    Value padding = paddingValue(rewriter, loc, element, op.getPadding());
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < layout->numRegs(); ++r) {
+      auto [address, inside] = access.at(r);
+      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{element}, inside,
+                                      /*withElseRegion=*/true);
+      OpBuilder then = branch.getThenBodyBuilder();
+      scf::YieldOp::create(then, loc,
+                           ValueRange{LLVM::LoadOp::create(then, loc, element, address)});
+      OpBuilder otherwise = branch.getElseBodyBuilder();
+      scf::YieldOp::create(otherwise, loc, ValueRange{padding});
+      values.push_back(branch.getResult(0));
+    }
+    rewriter.replaceOp(op, packRegisters(rewriter, loc,
+                                         getTypeConverter()->convertType(op.getType()), values));
+    return success();
+  }
+};
+
+struct StoreBlockLowering : OpConversionPattern<tile::StoreBlockOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::StoreBlockOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    FailureOr<tilec::LinearLayout> layout = getLinearLayout(type);
+    if (failed(layout))
+      return rewriter.notifyMatchFailure(op, "not a distributed tile");
+    Type element = getTypeConverter()->convertType(type.getElementType());
+    BlockAccess access(rewriter, loc, *layout, adaptor.getDesc(), adaptor.getOffsets(), element);
+    for (int64_t r = 0; r < layout->numRegs(); ++r) {
+      auto [address, inside] = access.at(r);
+      Value value = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getValue(), r);
+      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{}, inside, /*withElseRegion=*/false);
+      OpBuilder then = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
+      LLVM::StoreOp::create(then, loc, value, address);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::tilegpu::populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConverter &converter,
+                                                         RewritePatternSet &patterns) {
+  patterns.add<GridQueryLowering<tile::ProgramIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp,
+                                 NVVM::BlockIdZOp>,
+               GridQueryLowering<tile::NumProgramsOp, NVVM::GridDimXOp, NVVM::GridDimYOp,
+                                 NVVM::GridDimZOp>,
+               LoadBlockLowering, StoreBlockLowering>(converter, patterns.getContext());
+}

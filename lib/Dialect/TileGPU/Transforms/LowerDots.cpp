@@ -1,0 +1,133 @@
+//===- LowerDots.cpp - choose how each tile.dot runs on the tensor cores ---===//
+//
+// One decision per dot, written into the IR: `tilegpu.warpgroup_dot` +
+// `tilegpu.dot_wait` (wgmma, sm_90a) with B staged in a swizzled shared
+// buffer, or `tilegpu.mma` (mma.sync) with both operands in registers. The
+// operands are produced in the layout the instruction reads: a block load
+// or shared-memory read used only by the dot is retyped (each thread loads
+// its fragment), anything else gets a `tilegpu.convert_layout`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/Passes.h"
+#include "tilec/Dialect/TileGPU/TileGPU.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace tilec::tilegpu {
+#define GEN_PASS_DEF_TILEGPULOWERDOTS
+#include "tilec/Dialect/TileGPU/Passes.h.inc"
+} // namespace tilec::tilegpu
+
+using namespace mlir;
+using namespace tilec::tilegpu;
+namespace tile = tilec::tile;
+
+namespace {
+
+/// The warp grid [M, N] whose mma.sync accumulator layout `layout` is.
+static std::optional<std::pair<int64_t, int64_t>>
+mmaWarpGrid(const tilec::LinearLayout &layout, int64_t m, int64_t n) {
+  int64_t warps = layout.numWarps();
+  for (int64_t warpsM = 1; warpsM <= warps; warpsM *= 2)
+    if (layout == tilec::LinearLayout::mmaAccumulator(m, n, warpsM, warps / warpsM))
+      return std::make_pair(warpsM, warps / warpsM);
+  return std::nullopt;
+}
+
+/// `value` as a tile in `layout`: its producer retyped when that is a block
+/// load or shared-memory read that nothing else uses, else converted.
+static Value inLayout(OpBuilder &b, Value value, const tilec::LinearLayout &layout) {
+  auto type = cast<RankedTensorType>(value.getType());
+  RankedTensorType wanted = withLayout(type, layout);
+  if (type == wanted)
+    return value;
+  Operation *producer = value.getDefiningOp();
+  if (producer && value.hasOneUse() && isa<tile::LoadBlockOp, LocalLoadOp>(producer)) {
+    value.setType(wanted);
+    return value;
+  }
+  return ConvertLayoutOp::create(b, value.getLoc(), wanted, value);
+}
+
+/// A shared buffer for a dot's B at the start of the kernel, with the
+/// 128-byte swizzle wgmma descriptors address.
+static Value stagingBuffer(FunctionOpInterface kernel, RankedTensorType tile) {
+  OpBuilder b = OpBuilder::atBlockBegin(&kernel.getFunctionBody().front());
+  auto type = SharedMemoryType::get(b.getContext(), tile.getShape(), tile.getElementType(),
+                                    SwizzledAttr::get(b.getContext(), 128));
+  return AllocOp::create(b, kernel.getLoc(), type, IntegerAttr());
+}
+
+struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<TileGPULowerDots> {
+  using TileGPULowerDotsBase::TileGPULowerDotsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string arch = this->arch;
+    bool useWgmma = wgmma;
+    // Unset options come from the module's tilec.target.
+    if (auto target = module->getAttrOfType<DictionaryAttr>("tilec.target")) {
+      if (auto recorded = target.getAs<StringAttr>("arch"); recorded && arch.empty())
+        arch = recorded.str();
+      if (auto recorded = target.getAs<BoolAttr>("wgmma"); recorded && !wgmma.hasValue())
+        useWgmma = recorded.getValue();
+    }
+    if (arch.empty())
+      arch = "sm_80";
+    if (arch != "sm_80" && arch != "sm_90a") {
+      module.emitError("tilegpu-lower-dots: unsupported arch '") << arch << "'; accepted: sm_80, sm_90a";
+      return signalPassFailure();
+    }
+    useWgmma = useWgmma && arch == "sm_90a";
+    SmallVector<tile::DotOp> dots;
+    module.walk([&](tile::DotOp dot) { dots.push_back(dot); });
+    for (tile::DotOp dot : dots)
+      if (failed(lower(dot, useWgmma)))
+        return signalPassFailure();
+  }
+
+  LogicalResult lower(tile::DotOp dot, bool useWgmma) {
+    auto aType = cast<RankedTensorType>(dot.getA().getType());
+    auto bType = cast<RankedTensorType>(dot.getB().getType());
+    auto cType = cast<RankedTensorType>(dot.getC().getType());
+    if (aType.getRank() != 2 || !(aType.getElementType().isBF16() || aType.getElementType().isF16()) ||
+        aType.getElementType() != bType.getElementType() || !cType.getElementType().isF32())
+      return dot.emitOpError("is lowered to tensor cores only as a 2-D bf16 or f16 product "
+                             "with an f32 accumulator");
+    int64_t m = cType.getDimSize(0), n = cType.getDimSize(1), k = aType.getDimSize(1);
+    FailureOr<tilec::LinearLayout> accLayout = getLinearLayout(cType);
+    if (failed(accLayout))
+      return dot.emitOpError("expected tiles with layouts (run convert-tile-to-tilegpu first)");
+    auto grid = mmaWarpGrid(*accLayout, m, n);
+    if (!grid || m % 16 || n % 8 || k % 16)
+      return dot.emitOpError("expected an accumulator in an mma.sync layout and M, N, K "
+                             "multiples of 16, 8, 16; got ")
+             << cType << " with K = " << k;
+    auto [warpsM, warpsN] = *grid;
+    OpBuilder b(dot);
+    int64_t bRowBytes = n * bType.getElementTypeBitWidth() / 8;
+    bool fitsWgmma = useWgmma && warpsN == 1 && warpsM % 4 == 0 && m % (16 * warpsM) == 0 &&
+                     n <= 256 && bRowBytes % 128 == 0 && k % 8 == 0;
+    Value a = inLayout(b, dot.getA(), tilec::LinearLayout::mmaOperandA(m, k, warpsM, warpsN));
+    if (fitsWgmma) {
+      // B through a swizzled buffer (the streams pass turns a loop's block
+      // load stored there into a ring of cp.async slots).
+      auto kernel = dot->getParentOfType<FunctionOpInterface>();
+      Value buffer = stagingBuffer(kernel, bType);
+      LocalStoreOp::create(b, dot.getLoc(), dot.getB(), buffer);
+      auto token = WarpgroupDotOp::create(b, dot.getLoc(), a, buffer, dot.getC(), UnitAttr());
+      auto wait = DotWaitOp::create(b, dot.getLoc(), ValueRange{token.getToken()}, 0);
+      dot.replaceAllUsesWith(wait.getResult(0));
+      dot.erase();
+      return success();
+    }
+    Value bOperand = inLayout(b, dot.getB(), tilec::LinearLayout::mmaOperandB(k, n, warpsM, warpsN));
+    auto mma = MmaOp::create(b, dot.getLoc(), cType, a, bOperand, dot.getC());
+    dot.replaceAllUsesWith(mma.getResult());
+    dot.erase();
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,266 @@
+//===- PipelineStreams.cpp - N-slot cp.async rings for a loop's block loads ===//
+//
+// A block load in an `scf.for` body whose coordinates follow from the
+// induction variable becomes a stream: a ring of `stages` shared-memory
+// slots filled by cp.async `stages - 1` iterations ahead. Before the loop
+// the first `stages - 1` iterations' copies are issued, one commit group
+// each; iteration i waits until its group has landed (at most `stages - 2`
+// groups pending), issues the copies of iteration i + stages - 1 into the
+// slot iteration i - 1 read, commits, and reads slot i mod stages. Copies
+// past the loop's end are skipped (their commit groups stay, empty, so the
+// counts hold); after the loop every group is waited for.
+//
+// The block's readers keep what they were: a tile (`local_load` of the
+// slot, in the load's layout) or, when the load only filled a shared buffer
+// of the loop (`local_store` into an `alloc`, a wgmma's B), that buffer is
+// the slot. Barriers and fences come from tilegpu-insert-barriers.
+//
+// cp.async moves 16-byte chunks of whole rows: the tensor must be
+// contiguous along its last dimension with 16-byte aligned rows. The pass
+// streams only descriptors on a kernel argument, and records those
+// arguments in `tilec.aligned_args`, which the launch metadata marks and
+// the runtime checks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/Passes.h"
+#include "tilec/Dialect/TileGPU/TileGPU.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace tilec::tilegpu {
+#define GEN_PASS_DEF_TILEGPUPIPELINESTREAMS
+#include "tilec/Dialect/TileGPU/Passes.h.inc"
+} // namespace tilec::tilegpu
+
+using namespace mlir;
+using namespace tilec::tilegpu;
+namespace tile = tilec::tile;
+
+namespace {
+
+/// One block load of a loop turned into a ring.
+struct Stream {
+  tile::LoadBlockOp load;
+  /// The loop's pure ops the coordinates are computed from (in order).
+  SmallVector<Operation *> slice;
+  /// The shared buffer the load only fills, if it does (else readers get a
+  /// local_load).
+  AllocOp filled;
+  Value ring;
+};
+
+/// The pure ops of `loop`'s body that `values` are computed from, in
+/// program order, if they depend on nothing else of the body than the
+/// induction variable.
+static std::optional<SmallVector<Operation *>> indexSlice(scf::ForOp loop, ValueRange values) {
+  llvm::SetVector<Operation *> ops;
+  SmallVector<Value> work(values.begin(), values.end());
+  Block *body = loop.getBody();
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == loop.getInductionVar())
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == body)
+        return std::nullopt; // a loop-carried value
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def->getBlock() != body) {
+      if (body->getParentOp()->isAncestor(def))
+        return std::nullopt; // nested in another op of the body
+      continue;              // defined before the loop
+    }
+    if (!isPure(def) || def->getNumRegions())
+      return std::nullopt;
+    if (ops.insert(def))
+      llvm::append_range(work, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(ops.begin(), ops.end());
+  llvm::sort(ordered, [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  return ordered;
+}
+
+/// The shared buffer `load` is only stored into, when every other use of
+/// that buffer is in the loop's body too.
+static AllocOp filledBuffer(scf::ForOp loop, tile::LoadBlockOp load) {
+  if (!load.getResult().hasOneUse())
+    return {};
+  auto store = dyn_cast<LocalStoreOp>(*load.getResult().getUsers().begin());
+  if (!store || store.getValue() != load.getResult() || store->getBlock() != loop.getBody())
+    return {};
+  auto alloc = store.getDst().getDefiningOp<AllocOp>();
+  if (!alloc)
+    return {};
+  for (Operation *user : alloc->getUsers())
+    if (user->getBlock() != loop.getBody())
+      return {};
+  return alloc;
+}
+
+/// Why `load` cannot be streamed, or nothing.
+static std::optional<std::string> whyNotStreamed(scf::ForOp loop, tile::LoadBlockOp load,
+                                                 FunctionOpInterface kernel) {
+  tile::TensorDescType desc = load.getDesc().getType();
+  auto make = load.getDesc().getDefiningOp<tile::MakeDescOp>();
+  if (!make || loop->isAncestor(make))
+    return "its descriptor is not made before the loop";
+  auto base = dyn_cast<BlockArgument>(make.getBase());
+  if (!base || base.getOwner() != &kernel.getFunctionBody().front())
+    return "its descriptor's base is not a kernel argument";
+  int64_t rowBytes = desc.getBlockShape().back() * desc.getElementType().getIntOrFloatBitWidth() / 8;
+  if (rowBytes % 16)
+    return "its rows are not a multiple of 16 bytes";
+  if (llvm::is_contained(desc.getBlockShape(), 1))
+    return "its block has unit dimensions";
+  return std::nullopt;
+}
+
+struct TileGPUPipelineStreams
+    : public tilec::tilegpu::impl::TileGPUPipelineStreamsBase<TileGPUPipelineStreams> {
+  using TileGPUPipelineStreamsBase::TileGPUPipelineStreamsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    int64_t slots = stages;
+    if (auto target = module->getAttrOfType<DictionaryAttr>("tilec.target"))
+      if (auto recorded = target.getAs<IntegerAttr>("pipeline_stages"); recorded && slots < 0)
+        slots = recorded.getInt();
+    if (slots > 8) {
+      module.emitError("tilegpu-pipeline-streams: stages must be at most 8, got ") << slots;
+      return signalPassFailure();
+    }
+    if (slots < 2)
+      return;
+    for (Operation &op : module.getBody()->getOperations()) {
+      auto kernel = dyn_cast<FunctionOpInterface>(op);
+      if (!kernel || kernel.isExternal())
+        continue;
+      SmallVector<scf::ForOp> loops;
+      kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      llvm::SmallSetVector<int64_t, 4> alignedArgs;
+      for (scf::ForOp loop : loops)
+        pipeline(loop, kernel, slots, alignedArgs);
+      if (alignedArgs.empty())
+        continue;
+      if (auto previous = kernel->getAttrOfType<DenseI64ArrayAttr>("tilec.aligned_args"))
+        alignedArgs.insert(previous.asArrayRef().begin(), previous.asArrayRef().end());
+      SmallVector<int64_t> sorted(alignedArgs.begin(), alignedArgs.end());
+      llvm::sort(sorted);
+      kernel->setAttr("tilec.aligned_args", DenseI64ArrayAttr::get(&getContext(), sorted));
+    }
+  }
+
+  void pipeline(scf::ForOp loop, FunctionOpInterface kernel, int64_t slots,
+                llvm::SmallSetVector<int64_t, 4> &alignedArgs) {
+    if (!loop.getInductionVar().getType().isInteger(32))
+      return;
+    SmallVector<Stream> streams;
+    for (auto load : loop.getBody()->getOps<tile::LoadBlockOp>()) {
+      if (whyNotStreamed(loop, load, kernel))
+        continue;
+      std::optional<SmallVector<Operation *>> slice = indexSlice(loop, load.getOffsets());
+      if (!slice)
+        continue;
+      streams.push_back({load, *slice, filledBuffer(loop, load), Value()});
+      auto make = load.getDesc().getDefiningOp<tile::MakeDescOp>();
+      alignedArgs.insert(cast<BlockArgument>(make.getBase()).getArgNumber());
+    }
+    if (streams.empty())
+      return;
+
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
+    MLIRContext *context = b.getContext();
+    // The rings, in the kernel's entry block (allocations live there).
+    OpBuilder entry = OpBuilder::atBlockBegin(&kernel.getFunctionBody().front());
+    for (Stream &stream : streams) {
+      tile::TensorDescType desc = stream.load.getDesc().getType();
+      Attribute encoding = stream.filled ? stream.filled.getType().getEncoding()
+                                         : Attribute(PaddedAttr::get(context, 16));
+      SmallVector<int64_t> shape{slots};
+      llvm::append_range(shape, desc.getBlockShape());
+      auto type = SharedMemoryType::get(context, shape, desc.getElementType(), encoding);
+      stream.ring = AllocOp::create(entry, loc, type, IntegerAttr());
+    }
+
+    // Issues iteration `iteration`'s copies (induction variable `iv`) into
+    // slot `slot`, when `iv` is below the upper bound; then commits.
+    auto issue = [&](OpBuilder &at, Value iv, Value slot) {
+      Value inRange = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::slt, iv,
+                                            loop.getUpperBound());
+      auto guard = scf::IfOp::create(at, loc, TypeRange{}, inRange, /*withElse=*/false);
+      OpBuilder inside = OpBuilder::atBlockBegin(&guard.getThenRegion().front());
+      for (Stream &stream : streams) {
+        IRMapping mapping;
+        mapping.map(loop.getInductionVar(), iv);
+        for (Operation *op : stream.slice)
+          inside.clone(*op, mapping);
+        SmallVector<Value> offsets;
+        for (Value offset : stream.load.getOffsets())
+          offsets.push_back(mapping.lookupOrDefault(offset));
+        auto ringType = cast<SharedMemoryType>(stream.ring.getType());
+        Value dst = SlotOp::create(inside, loc, ringType.getSlotType(), stream.ring, slot);
+        AsyncCopyOp::create(inside, loc, stream.load.getDesc(), offsets, dst);
+      }
+      AsyncCommitGroupOp::create(at, loc, ValueRange{});
+    };
+
+    // Prologue: iterations 0 .. stages - 2.
+    for (int64_t s = 0; s + 1 < slots; ++s) {
+      Value iv = arith::AddIOp::create(
+          b, loc, loop.getLowerBound(),
+          arith::MulIOp::create(b, loc, loop.getStep(), i32(s)));
+      issue(b, iv, i32(s));
+    }
+
+    // In the body: wait, issue stages - 1 ahead, read this iteration's slot.
+    OpBuilder body = OpBuilder::atBlockBegin(loop.getBody());
+    auto c = [&](int64_t v) { return arith::ConstantIntOp::create(body, loc, v, 32).getResult(); };
+    Value iteration = arith::DivUIOp::create(
+        body, loc, arith::SubIOp::create(body, loc, loop.getInductionVar(), loop.getLowerBound()),
+        loop.getStep());
+    Value current = arith::RemUIOp::create(body, loc, iteration, c(slots));
+    Value ahead = arith::RemUIOp::create(
+        body, loc, arith::AddIOp::create(body, loc, iteration, c(slots - 1)), c(slots));
+    AsyncWaitOp::create(body, loc, ValueRange{}, slots - 2);
+    Value aheadIv = arith::AddIOp::create(
+        body, loc, loop.getInductionVar(),
+        arith::MulIOp::create(body, loc, loop.getStep(), c(slots - 1)));
+    issue(body, aheadIv, ahead);
+    // (All slots first: `body` inserts before the body's first op, which
+    // may be one of the loads replaced below.)
+    SmallVector<Value> slotsNow;
+    for (Stream &stream : streams) {
+      auto ringType = cast<SharedMemoryType>(stream.ring.getType());
+      slotsNow.push_back(SlotOp::create(body, loc, ringType.getSlotType(), stream.ring, current));
+    }
+    for (auto [stream, slot] : llvm::zip(streams, slotsNow)) {
+      if (stream.filled) {
+        // The slot is the buffer; the store that filled it goes.
+        Operation *store = *stream.load.getResult().getUsers().begin();
+        store->erase();
+        stream.filled.getResult().replaceAllUsesWith(slot);
+        stream.filled.erase();
+        stream.load.erase();
+        continue;
+      }
+      OpBuilder at(stream.load);
+      Value tile = LocalLoadOp::create(at, loc, stream.load.getType(), slot);
+      stream.load.getResult().replaceAllUsesWith(tile);
+      stream.load.erase();
+    }
+
+    // Nothing in flight after the loop.
+    b.setInsertionPointAfter(loop);
+    AsyncWaitOp::create(b, loc, ValueRange{}, 0);
+  }
+};
+
+} // namespace
