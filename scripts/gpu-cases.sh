@@ -71,6 +71,23 @@ dot_cases
 case_ mma_sync_causal_d128 flash_attention_fwd_causal --wgmma=false --set head_dim=128 --size seq_q=150 --size seq_k=200
 case_ mma_sync_fwd_d64 flash_attention_fwd --wgmma=false --size batch=2 --size seq_q=130 --size seq_k=77
 
+# The op-by-op path (--lowering=tilegpu: tilegpu-lower-dots,
+# tilegpu-pipeline-streams, convert-tilegpu-to-nvvm), prefix tg_: dots as
+# mma.sync (sm_80) or wgmma with B staged in shared memory (sm_90a); block
+# loads through registers, or streamed by cp.async rings when aligned.
+tilegpu_cases() {
+  case_ tg_matmul_ragged matmul --lowering=tilegpu --size m=100 --size n=72 --size k=50
+  case_ tg_matmul_small_blocks matmul --lowering=tilegpu --set block_m=32 --set block_n=16 --set block_k=16 --size m=33 --size n=17 --size k=129
+  case_ tg_aligned_matmul matmul --lowering=tilegpu --assume-aligned --size m=100 --size n=72 --size k=64
+  case_ tg_aligned_matmul_ragged_k matmul --lowering=tilegpu --assume-aligned --size m=130 --size n=200 --size k=72
+  case_ tg_aligned_matmul_stages3 matmul --lowering=tilegpu --assume-aligned --pipeline-stages=3 --size m=64 --size n=64 --size k=200
+  case_ tg_aligned_matmul_one_step matmul --lowering=tilegpu --assume-aligned --pipeline-stages=4 --size m=70 --size n=64 --size k=16
+}
+arch=sm_80 prefix=
+tilegpu_cases
+arch=sm_90a prefix=sm90a_
+tilegpu_cases
+
 # Kernels written in tilegpu ops (test/gpu/tilegpu/{gemm,pv}_tile.mlir),
 # lowered op by op through convert-tilegpu-to-nvvm, for tilegpu-gemm-tile:
 # their PTX and dynamic shared-memory bytes.

@@ -51,7 +51,8 @@ done
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 : >"$out/memcheck.log"
 for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_rows fwd_sliding_window_ragged fwd_alibi_square fwd_d128_f16 stages3_causal general_fwd_ragged aligned_matmul_ragged_k one_key_block a_in_shared_causal_d64_w4 \
-  sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_fwd_d128_f16 sm90a_aligned_causal_d128 sm90a_stages3_fwd_d128 sm90a_aligned_matmul_ragged_k sm90a_one_key_block; do
+  sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_fwd_d128_f16 sm90a_aligned_causal_d128 sm90a_stages3_fwd_d128 sm90a_aligned_matmul_ragged_k sm90a_one_key_block \
+  tg_matmul_ragged tg_aligned_matmul_ragged_k sm90a_tg_matmul_ragged sm90a_tg_aligned_matmul_ragged_k sm90a_tg_aligned_matmul_stages3; do
   [ -d "gpu-cases/$c" ] || continue
   echo "== memcheck $c" >>"$out/memcheck.log"
   "$sanitizer" --tool memcheck --error-exitcode 3 "$runner" "gpu-cases/$c" >>"$out/memcheck.log" 2>&1

@@ -32,6 +32,7 @@ GpuTarget unusualTarget() {
   target.minBlocksPerSM = 2;
   target.wgmma = true;
   target.prefetchLoads = true;
+  target.lowering = "tilegpu";
   return target;
 }
 
@@ -44,13 +45,14 @@ void expectSameTarget(const GpuTarget &a, const GpuTarget &b) {
   EXPECT_EQ(a.minBlocksPerSM, b.minBlocksPerSM);
   EXPECT_EQ(a.wgmma, b.wgmma);
   EXPECT_EQ(a.prefetchLoads, b.prefetchLoads);
+  EXPECT_EQ(a.lowering, b.lowering);
 }
 
 TEST(PipelineOptions, ThePrintedFlagSpellsOutAndReadsBackEveryField) {
   GpuTarget target = unusualTarget();
   std::string flag = pipelineFlag(kGpuPipelineName, target);
   EXPECT_EQ(flag, "--tilec-gpu-pipeline=\"a-in-shared=true arch=sm_90a assume-aligned=true "
-                  "min-blocks-per-sm=2 num-warps=8 pipeline-stages=3 prefetch-loads=true "
+                  "lowering=tilegpu min-blocks-per-sm=2 num-warps=8 pipeline-stages=3 prefetch-loads=true "
                   "wgmma=true\"");
   std::string values = flag.substr(flag.find('"') + 1);
   values.pop_back();
@@ -69,6 +71,13 @@ TEST(PipelineOptions, VerifyNamesTheOptionWithItsPrefix) {
   EXPECT_EQ(verifyGpuTarget(target, ""), "wgmma needs arch=sm_90a (got sm_80)");
   target.arch = "sm_90";
   EXPECT_EQ(verifyGpuTarget(target, ""), "unsupported arch 'sm_90'; accepted: sm_80, sm_90a");
+  target.arch = "sm_90a";
+  target.lowering = "fast";
+  EXPECT_EQ(verifyGpuTarget(target, "--"),
+            "unsupported --lowering 'fast'; accepted: tile-to-llvm, tilegpu");
+  target.lowering = "tilegpu";
+  target.minBlocksPerSM = 2;
+  EXPECT_EQ(verifyGpuTarget(target, ""), "lowering=tilegpu does not take min-blocks-per-sm yet");
 }
 
 class TargetRecord : public ::testing::Test {

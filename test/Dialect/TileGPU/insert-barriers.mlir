@@ -108,3 +108,62 @@ func.func @loop(%x: tensor<16x64xbf16, #blocked>, %a: !tilegpu.smem<16x64xbf16, 
   }
   return
 }
+
+// cp.async writes land at the async_wait that completes them: in a loop
+// that reads a slot and then refills it for the next iteration, the barrier
+// goes after the wait (before the read: other threads' copies landed
+// there), and before the copy (others may still read what it overwrites);
+// the body leaves nothing to publish at its end. sm_80 (no async-proxy
+// reader in the kernel): no proxy fence.
+// CHECK-LABEL: func.func @copy_lands_at_wait
+// CHECK: scf.for
+// CHECK-NEXT: tilegpu.async_wait
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.async_copy
+// CHECK-NEXT: tilegpu.async_commit_group
+// CHECK-NEXT: scf.yield
+// CHECK-NOT: fence
+func.func @copy_lands_at_wait(%d: !tile.desc<64x64xbf16>, %n: i32) -> tensor<64x64xbf16, #blocked> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xbf16, #blocked>
+  %buf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.padded<16>>
+  %t = tilegpu.async_copy %d[%c0, %c0], %buf : !tile.desc<64x64xbf16>, !tilegpu.smem<64x64xbf16, #tilegpu.padded<16>>
+  %g = tilegpu.async_commit_group %t
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%last = %zero) -> (tensor<64x64xbf16, #blocked>) : i32 {
+    tilegpu.async_wait {pending = 0 : i32}
+    %x = tilegpu.local_load %buf : !tilegpu.smem<64x64xbf16, #tilegpu.padded<16>> -> tensor<64x64xbf16, #blocked>
+    %u = tilegpu.async_copy %d[%i, %c0], %buf : !tile.desc<64x64xbf16>, !tilegpu.smem<64x64xbf16, #tilegpu.padded<16>>
+    %h = tilegpu.async_commit_group %u
+    scf.yield %x : tensor<64x64xbf16, #blocked>
+  }
+  return %r : tensor<64x64xbf16, #blocked>
+}
+
+// A loop that stages B for wgmma: fence + barrier between the store and
+// the wgmma; the wgmma reads until its dot_wait, so the body ends with a
+// barrier before the next iteration overwrites B.
+// CHECK-LABEL: func.func @wgmma_reads_until_wait
+// CHECK: scf.for
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.fence async_proxy
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.warpgroup_dot
+// CHECK-NEXT: tilegpu.dot_wait
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: scf.yield
+func.func @wgmma_reads_until_wait(%a: tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>, %b: tensor<64x64xbf16, #blocked>, %n: i32) -> tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+  %buf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>) : i32 {
+    tilegpu.local_store %b, %buf : tensor<64x64xbf16, #blocked>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+    %t = tilegpu.warpgroup_dot %a, %buf, %acc : tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+    %d = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>>
+    scf.yield %d : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+  }
+  return %r : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+}

@@ -35,12 +35,14 @@ mmaWarpGrid(const tilec::LinearLayout &layout, int64_t m, int64_t n) {
   return std::nullopt;
 }
 
-/// `value` as a tile in `layout`: its producer retyped when that is a block
+/// `value` as a tile in `layout` (a shorthand attribute): as it is when it
+/// already has that placement, its producer retyped when that is a block
 /// load or shared-memory read that nothing else uses, else converted.
-static Value inLayout(OpBuilder &b, Value value, const tilec::LinearLayout &layout) {
+static Value inLayout(OpBuilder &b, Value value, Attribute layout) {
   auto type = cast<RankedTensorType>(value.getType());
-  RankedTensorType wanted = withLayout(type, layout);
-  if (type == wanted)
+  auto wanted = RankedTensorType::get(type.getShape(), type.getElementType(), layout);
+  FailureOr<tilec::LinearLayout> current = getLinearLayout(type);
+  if (succeeded(current) && *current == *getLinearLayout(wanted))
     return value;
   Operation *producer = value.getDefiningOp();
   if (producer && value.hasOneUse() && isa<tile::LoadBlockOp, LocalLoadOp>(producer)) {
@@ -109,7 +111,8 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     int64_t bRowBytes = n * bType.getElementTypeBitWidth() / 8;
     bool fitsWgmma = useWgmma && warpsN == 1 && warpsM % 4 == 0 && m % (16 * warpsM) == 0 &&
                      n <= 256 && bRowBytes % 128 == 0 && k % 8 == 0;
-    Value a = inLayout(b, dot.getA(), tilec::LinearLayout::mmaOperandA(m, k, warpsM, warpsN));
+    MLIRContext *context = dot.getContext();
+    Value a = inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, warpsM, warpsN));
     if (fitsWgmma) {
       // B through a swizzled buffer (the streams pass turns a loop's block
       // load stored there into a ring of cp.async slots).
@@ -122,7 +125,7 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
       dot.erase();
       return success();
     }
-    Value bOperand = inLayout(b, dot.getB(), tilec::LinearLayout::mmaOperandB(k, n, warpsM, warpsN));
+    Value bOperand = inLayout(b, dot.getB(), MmaOperandLayoutAttr::get(context, 1, warpsM, warpsN));
     auto mma = MmaOp::create(b, dot.getLoc(), cType, a, bOperand, dot.getC());
     dot.replaceAllUsesWith(mma.getResult());
     dot.erase();

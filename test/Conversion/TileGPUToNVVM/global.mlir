@@ -1,0 +1,66 @@
+// Block loads and stores through registers: each thread its own elements,
+// at base + coordinates x strides, only inside the tensor's shape (a load
+// reads the padding value elsewhere). Grid queries, and kernels
+// (tilegpu.kernel) as the llvm.func with nvvm.kernel they launch as.
+// RUN: tilec-opt %s -split-input-file --convert-tilegpu-to-nvvm -verify-diagnostics --mlir-print-op-on-diagnostic=false | FileCheck %s
+
+#b = #tilegpu.blocked<size_per_thread = [4], threads = [32], warps = [4], order = [0]>
+// 512 elements over 128 threads: four registers, four guarded loads; the
+// guard compares each coordinate (offset + the register's) to the size,
+// unsigned (a negative coordinate is outside too).
+// CHECK-LABEL: llvm.func @copy
+// CHECK-SAME: nvvm.kernel
+// CHECK-SAME: nvvm.reqntid = array<i32: 128, 1, 1>
+// CHECK-SAME: tilec.aligned_args = array<i64: 0>
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
+// CHECK: %[[NAN:.*]] = llvm.mlir.constant(0x7FC00000 : f32)
+// CHECK: %[[IN:.*]] = llvm.icmp "ult"
+// CHECK: scf.if %[[IN]]
+// CHECK-NEXT: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[NAN]]
+// CHECK-COUNT-3: llvm.load
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: llvm.return
+func.func @copy(%src: !tile.ptr<f32>, %dst: !tile.ptr<f32>, %n: i32) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>, tilec.aligned_args = array<i64: 0>} {
+  %s1 = arith.constant 1 : i64
+  %c512 = arith.constant 512 : i32
+  %pid = tile.program_id 0
+  %at = arith.muli %pid, %c512 : i32
+  %ds = tile.make_desc %src, [%n], [%s1] : !tile.ptr<f32> -> !tile.desc<512xf32>
+  %dd = tile.make_desc %dst, [%n], [%s1] : !tile.ptr<f32> -> !tile.desc<512xf32>
+  %x = tile.load_block %ds[%at] padding = nan : !tile.desc<512xf32> -> tensor<512xf32, #b>
+  tile.store_block %dd[%at], %x : !tile.desc<512xf32>, tensor<512xf32, #b>
+  return
+}
+
+// -----
+
+#m = #tilegpu.mma<warps = [4, 1]>
+// A 2-D block: the address adds each coordinate times its i64 stride.
+// CHECK-LABEL: func.func @strided
+// CHECK-COUNT-8: llvm.sext
+// CHECK: llvm.mul %{{.*}} : i64
+func.func @strided(%d: !tile.desc<64x8xf32>, %r: i32, %c: i32) -> tensor<64x8xf32, #m> {
+  %x = tile.load_block %d[%r, %c] : !tile.desc<64x8xf32> -> tensor<64x8xf32, #m>
+  return %x : tensor<64x8xf32, #m>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @grid
+// CHECK: nvvm.read.ptx.sreg.ctaid.y
+// CHECK: nvvm.read.ptx.sreg.nctaid.z
+func.func @grid() -> (i32, i32) {
+  %y = tile.program_id 1
+  %z = tile.num_programs 2
+  return %y, %z : i32, i32
+}
+
+// -----
+
+// expected-error @+2 {{'func.func' op is a kernel (tilegpu.kernel) and may not return values}}
+// expected-error @+1 {{failed to legalize operation 'func.func'}}
+func.func @returns(%x: i32) -> i32 attributes {tilegpu.kernel} {
+  return %x : i32
+}

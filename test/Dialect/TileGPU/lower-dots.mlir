@@ -1,0 +1,67 @@
+// tilegpu-lower-dots: each tile.dot becomes tilegpu.mma (operands retyped
+// to the mma.sync fragment layouts) or, on sm_90a with wgmma,
+// warpgroup_dot + dot_wait with B staged in a swizzled buffer.
+// RUN: tilec-opt %s -split-input-file --tilegpu-lower-dots="arch=sm_80" | FileCheck %s --check-prefix=SM80
+// RUN: tilec-opt %s -split-input-file --tilegpu-lower-dots="arch=sm_90a wgmma=true" | FileCheck %s --check-prefix=SM90
+// RUN: tilec-opt %s -split-input-file --tilegpu-lower-dots="arch=sm_90a wgmma=false" | FileCheck %s --check-prefix=SM80
+
+#acc = #tilegpu.mma<warps = [4, 1]>
+#bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// Both operands are block loads used only by the dot: retyped, no conversion.
+// SM80-LABEL: func.func @loads
+// SM80: tile.load_block %{{.*}} -> tensor<64x32xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>
+// SM80: tile.load_block %{{.*}} -> tensor<32x64xbf16, #tilegpu.mma_operand<index = 1, warps = [4, 1]>>
+// SM80-NOT: convert_layout
+// SM80: tilegpu.mma
+// SM80-NOT: tile.dot
+// The wgmma form: B stored into a 128-byte-swizzled buffer made at the
+// start, A in registers, the accumulators back from dot_wait.
+// SM90-LABEL: func.func @loads
+// SM90: %[[BUF:.*]] = tilegpu.alloc : !tilegpu.smem<32x64xbf16, #tilegpu.swizzled<128>>
+// SM90: %[[A:.*]] = tile.load_block %{{.*}} -> tensor<64x32xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>
+// SM90: %[[B:.*]] = tile.load_block %{{.*}} -> tensor<32x64xbf16, #tilegpu.blocked
+// SM90: tilegpu.local_store %[[B]], %[[BUF]]
+// SM90: %[[T:.*]] = tilegpu.warpgroup_dot %[[A]], %[[BUF]], %{{.*}} :
+// SM90: tilegpu.dot_wait %[[T]] {pending = 0 : i32}
+// SM90-NOT: tile.dot
+func.func @loads(%da: !tile.desc<64x32xbf16>, %db: !tile.desc<32x64xbf16>, %c: tensor<64x64xf32, #acc>, %i: i32) -> tensor<64x64xf32, #acc> {
+  %a = tile.load_block %da[%i, %i] : !tile.desc<64x32xbf16> -> tensor<64x32xbf16, #bl>
+  %b = tile.load_block %db[%i, %i] : !tile.desc<32x64xbf16> -> tensor<32x64xbf16, #bl>
+  %d = tile.dot %a, %b, %c : tensor<64x32xbf16, #bl>, tensor<32x64xbf16, #bl> -> tensor<64x64xf32, #acc>
+  return %d : tensor<64x64xf32, #acc>
+}
+
+// -----
+
+#acc = #tilegpu.mma<warps = [2, 2]>
+#bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// A computed in the kernel, and read twice: converted, not retyped. The
+// warp grid [2, 2] is not wgmma's: mma.sync on every arch.
+// SM80-LABEL: func.func @computed
+// SM80: %[[X:.*]] = arith.addf
+// SM80: tilegpu.convert_layout %[[X]] : tensor<32x32xbf16, #tilegpu.blocked{{.*}}> -> tensor<32x32xbf16, #tilegpu.mma_operand<index = 0, warps = [2, 2]>>
+// SM80: tilegpu.convert_layout %[[X]] : {{.*}} -> tensor<32x32xbf16, #tilegpu.mma_operand<index = 1, warps = [2, 2]>>
+// SM80: tilegpu.mma
+// SM90-LABEL: func.func @computed
+// SM90-NOT: warpgroup_dot
+// SM90: tilegpu.mma
+func.func @computed(%x: tensor<32x32xbf16, #bl>, %c: tensor<32x32xf32, #acc>) -> tensor<32x32xf32, #acc> {
+  %a = arith.addf %x, %x : tensor<32x32xbf16, #bl>
+  %d = tile.dot %a, %a, %c : tensor<32x32xbf16, #bl>, tensor<32x32xbf16, #bl> -> tensor<32x32xf32, #acc>
+  return %d : tensor<32x32xf32, #acc>
+}
+
+// -----
+
+#acc = #tilegpu.mma<warps = [4, 1]>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [8, 4], warps = [4, 1], order = [1, 0]>
+// B rows of 64 bytes (N = 32): no 128-byte swizzle, so mma.sync on sm_90a.
+// SM90-LABEL: func.func @narrow_b
+// SM90-NOT: warpgroup_dot
+// SM90: tilegpu.mma
+func.func @narrow_b(%a: tensor<64x16xbf16, #a>, %db: !tile.desc<16x32xbf16>, %c: tensor<64x32xf32, #acc>, %i: i32) -> tensor<64x32xf32, #acc> {
+  %b = tile.load_block %db[%i, %i] : !tile.desc<16x32xbf16> -> tensor<16x32xbf16, #bl>
+  %d = tile.dot %a, %b, %c : tensor<64x16xbf16, #a>, tensor<16x32xbf16, #bl> -> tensor<64x32xf32, #acc>
+  return %d : tensor<64x32xf32, #acc>
+}
