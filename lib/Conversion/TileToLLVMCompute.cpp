@@ -9,20 +9,13 @@
 
 #include "KernelLowering.h"
 
+#include "llvm/Support/MathExtras.h"
+
 namespace tilec::lowering {
 
 //===----------------------------------------------------------------------===//
 // dot: mma.sync m16n8k16
 //===----------------------------------------------------------------------===//
-
-static int64_t log2Of(int64_t x) {
-  int64_t bits = 0;
-  while ((int64_t{1} << bits) < x)
-    ++bits;
-  return bits;
-}
-
-
 
 /// Where `tile` (rows x cols of a dot operand) goes in shared memory: its
 /// fast dimension follows its registers (so threads write whole vectors) and
@@ -261,7 +254,8 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
   Type result = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
 
   int64_t kTiles = k / 16, mTiles = m / (16 * wm), nTiles = n / (8 * wn);
-  int64_t kBits = log2Of(kTiles), nBits = log2Of(nTiles);
+  // Tile counts are powers of two (layouts are of power-of-two shapes).
+  int64_t kBits = llvm::Log2_64(kTiles), nBits = llvm::Log2_64(nTiles);
   SmallVector<Value> regs = acc.regs;
   DenseMap<int64_t, SmallVector<Value>> aFragments;
   for (int64_t ki = 0; ki < kTiles; ++ki)

@@ -21,6 +21,8 @@
 
 #include "KernelLowering.h"
 
+#include "llvm/Support/MathExtras.h"
+
 namespace tilec::lowering {
 
 /// The shape with unit dimensions dropped.
@@ -51,10 +53,6 @@ static Stream blockCopy(tile::LoadBlockOp load, ArrayRef<tile::DotOp> readers,
   s.ringOffset = 0;
   s.views.assign(views.begin(), views.end());
   return s;
-}
-
-static int64_t alignTo(int64_t x, int64_t alignment) {
-  return (x + alignment - 1) / alignment * alignment;
 }
 
 /// Swizzled blocks are 1024-byte aligned (one 8-row group of 128-byte rows).
@@ -161,7 +159,7 @@ SmallVector<Stream> KernelLowering::findStreams(scf::ForOp loop) {
   int64_t offset = 0;
   for (Stream &s : streams) {
     if (s.swizzled)
-      offset = alignTo(offset, kSwizzleAlignment);
+      offset = llvm::alignTo(offset, kSwizzleAlignment);
     s.ringOffset = offset;
     offset += pipelineStages * s.slotBytes;
   }
@@ -210,8 +208,8 @@ void KernelLowering::placeAreas() {
   // [scratch | resident operands | rings], each 128-byte aligned (1024 when
   // wgmma may read them).
   int64_t alignment = wgmma ? kSwizzleAlignment : 128;
-  int64_t residentStart = alignTo(sharedBytes, alignment);
-  int64_t ringStart = alignTo(residentStart + residentBytes, alignment);
+  int64_t residentStart = llvm::alignTo(sharedBytes, alignment);
+  int64_t ringStart = llvm::alignTo(residentStart + residentBytes, alignment);
   for (auto [constant, ring] : areaStarts)
     constant.setValueAttr(b.getI32IntegerAttr(ring ? ringStart : residentStart));
   if (residentBytes || ringBytes)
@@ -412,9 +410,9 @@ bool KernelLowering::copyToResident(tile::LoadBlockOp load) {
 
   requireAligned(descriptors[load.getDesc()], scalars[load.getOffsets().back()], 8);
   if (swizzled)
-    residentBytes = alignTo(residentBytes, kSwizzleAlignment);
+    residentBytes = llvm::alignTo(residentBytes, kSwizzleAlignment);
   Value base = areaAddress(/*ring=*/false, constI32(residentBytes));
-  residentBytes += alignTo(s.slotBytes, 128);
+  residentBytes += llvm::alignTo(s.slotBytes, 128);
   SmallVector<Value> offsets;
   for (Value o : load.getOffsets())
     offsets.push_back(scalars[o]);
