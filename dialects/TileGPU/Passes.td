@@ -93,6 +93,27 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
   ];
 }
 
+def TileGPULowerConversions : Pass<"tilegpu-lower-conversions", "::mlir::ModuleOp"> {
+  let summary = "Make every layout change one that lowers: within threads, or through shared memory";
+  let description = [{
+    Three steps, so that convert-tilegpu-to-nvvm lowers every layout change
+    of the kernel:
+
+    * a `tile.broadcast`, `tile.expand_dims` or `tile.trans` whose result
+      layout is not what its source's threads can produce gets its source
+      converted to the layout that is (the result's, collapsed, without the
+      unit dimension, transposed back);
+    * conversions of cheap values are replaced by making the value again in
+      the wanted layout (a splat, an iota, a broadcast or expand_dims with
+      its operand converted instead, an elementwise arith or math op used
+      only there or computed from splats, iotas and constants alone);
+    * a conversion that still moves data between threads becomes a
+      `tilegpu.local_store` into a scratch buffer allocated right before it
+      (padded<0> rows; i1 tiles stored as i8) and a `tilegpu.local_load` in
+      the result's layout. tilegpu-insert-barriers orders the two.
+  }];
+}
+
 def TileGPUAllocateSharedMemory : Pass<"tilegpu-allocate-shared-memory", "::mlir::ModuleOp"> {
   let summary = "Give every shared buffer and mbarrier array an offset, reusing dead space";
   let description = [{

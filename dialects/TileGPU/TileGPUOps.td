@@ -34,7 +34,8 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure]> {
     moves registers within threads when the layouts allow it, else exchanges
     the tile through shared memory. Folds away when both layouts are the
     same, into one conversion from the first source of a chain, and into a
-    constant for a splat constant.
+    constant for a splat constant (tilegpu-lower-conversions also makes
+    cheap producers again in the wanted layout).
 
     Example:
     ```mlir

@@ -198,6 +198,8 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
         tilegpu::TileGPUPipelineStreamsOptions{options.pipelineStages}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(tilegpu::createTileGPULowerConversions());
+  pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPUInsertBarriers());
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
   pm.addPass(tilegpu::createConvertTileGPUToNVVM());

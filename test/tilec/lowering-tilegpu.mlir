@@ -1,7 +1,7 @@
 // --lowering=tilegpu: the registered matmul kernel through the passes on
 // tilegpu IR and the op-by-op conversion to NVVM, to PTX, for both archs;
-// tilec-opt reproduces the stage from the recorded target; kernels with ops
-// the conversion does not lower yet are refused naming the op.
+// tilec-opt reproduces the stage from the recorded target; attention and
+// pointer-tensor kernels take the same path.
 // RUN: tilec --kernel=matmul --lowering=tilegpu --assume-aligned --emit=ptx -o %t.80.ptx
 // RUN: FileCheck %s --check-prefix=SM80 < %t.80.ptx
 // RUN: FileCheck %s --check-prefix=META < %t.80.json
@@ -14,7 +14,10 @@
 // RUN: tilec --kernel=matmul --lowering=tilegpu --assume-aligned --arch=sm_90a --emit=llvm -o %t.llvm.mlir
 // RUN: diff %t.opt.mlir %t.llvm.mlir
 // RUN: tilec --kernel=matmul --lowering=tilegpu --emit=llvm --print-pipeline | FileCheck %s --check-prefix=PRINT
-// RUN: not tilec --kernel=flash_attention_fwd --lowering=tilegpu --emit=ptx -o %t.fa.ptx 2>&1 | FileCheck %s --check-prefix=UNLOWERED
+// RUN: tilec --kernel=flash_attention_fwd_causal --lowering=tilegpu --arch=sm_90a --emit=ptx -o %t.fa.ptx
+// RUN: FileCheck %s --check-prefix=ATTENTION < %t.fa.ptx
+// RUN: tilec --kernel=vector_add --lowering=tilegpu --emit=ptx -o %t.va.ptx
+// RUN: FileCheck %s --check-prefix=GATHER < %t.va.ptx
 // RUN: not tilec --kernel=matmul --lowering=fast --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=BADNAME
 // RUN: not tilec --kernel=matmul --lowering=tilegpu --a-in-shared --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOTYET
 
@@ -41,6 +44,13 @@
 // GENERAL-DAG: ld.global
 // GENERAL-DAG: mma.sync.aligned.m16n8k16
 // PRINT: lowering=tilegpu
-// UNLOWERED: error: 'tile.reshape' op on distributed tiles is not lowered by convert-tilegpu-to-nvvm yet (such kernels lower through tile-to-llvm)
+// Causal attention: Q·Kᵀ with K staged untransposed (transpose_b), P·V with
+// P from the accumulators in registers; the masks' cross-thread pieces
+// through shared memory.
+// ATTENTION-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// ATTENTION-DAG: cp.async.cg.shared.global
+// ATTENTION-DAG: ex2.approx.ftz.f32
+// GATHER: ld.global.b32
+// GATHER: st.global.b32
 // BADNAME: tilec: error: unsupported --lowering 'fast'; accepted: tile-to-llvm, tilegpu
 // NOTYET: tilec: error: --lowering=tilegpu does not take --a-in-shared yet

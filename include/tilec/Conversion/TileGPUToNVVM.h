@@ -39,6 +39,9 @@ void populateTileGPUReduceToNVVMPatterns(const TileGPUTypeConverter &converter,
 /// registers (each thread its own elements, bounds-checked).
 void populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
+/// Splat, iota, cast, and reshape / transpose within threads.
+void populateTileGPUShapeToNVVMPatterns(const TileGPUTypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns);
 /// All of the above.
 void populateTileGPUToNVVMPatterns(const TileGPUTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);

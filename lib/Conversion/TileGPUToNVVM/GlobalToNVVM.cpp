@@ -144,6 +144,94 @@ struct StoreBlockLowering : OpConversionPattern<tile::StoreBlockOp> {
   }
 };
 
+/// The pointee type of a pointer or of a tile of pointers.
+static Type pointeeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    type = tensor.getElementType();
+  return cast<tile::PointerType>(type).getPointeeType();
+}
+
+/// Each register's pointer advanced by its offset (or the scalar one).
+struct AddPtrLowering : OpConversionPattern<tile::AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::AddPtrOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = getTypeConverter()->convertType(pointeeOf(op.getType()));
+    auto pointer = LLVM::LLVMPointerType::get(getContext(), kGlobalSpace);
+    auto advance = [&](Value base, Value offset) {
+      return LLVM::GEPOp::create(rewriter, loc, pointer, element, base, ValueRange{offset})
+          .getResult();
+    };
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOp(op, advance(adaptor.getPtr(), adaptor.getOffset()));
+      return success();
+    }
+    bool scalarOffset = !isa<RankedTensorType>(op.getOffset().getType());
+    SmallVector<Value> pointers = unpackRegisters(rewriter, loc, adaptor.getPtr());
+    for (auto [i, p] : llvm::enumerate(pointers))
+      p = advance(p, scalarOffset ? adaptor.getOffset()
+                                  : LLVM::ExtractValueOp::create(rewriter, loc,
+                                                                 adaptor.getOffset(), i));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc,
+                                         getTypeConverter()->convertType(op.getType()), pointers));
+    return success();
+  }
+};
+
+/// One guarded load per register: where the mask is false, `other` (or 0).
+struct GatherLoadLowering : OpConversionPattern<tile::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = getTypeConverter()->convertType(op.getType().getElementType());
+    Value other = adaptor.getOther() ? adaptor.getOther()
+                                     : paddingValue(rewriter, loc, element, tile::PaddingOption::zero);
+    SmallVector<Value> values;
+    for (auto [i, address] : llvm::enumerate(unpackRegisters(rewriter, loc, adaptor.getPtr()))) {
+      if (!adaptor.getMask()) {
+        values.push_back(LLVM::LoadOp::create(rewriter, loc, element, address));
+        continue;
+      }
+      Value keep = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getMask(), i);
+      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{element}, keep,
+                                      /*withElseRegion=*/true);
+      OpBuilder then = branch.getThenBodyBuilder();
+      scf::YieldOp::create(then, loc,
+                           ValueRange{LLVM::LoadOp::create(then, loc, element, address)});
+      OpBuilder otherwise = branch.getElseBodyBuilder();
+      scf::YieldOp::create(otherwise, loc, ValueRange{other});
+      values.push_back(branch.getResult(0));
+    }
+    rewriter.replaceOp(op, packRegisters(rewriter, loc,
+                                         getTypeConverter()->convertType(op.getType()), values));
+    return success();
+  }
+};
+
+/// One store per register, where the mask (if any) is true.
+struct ScatterStoreLowering : OpConversionPattern<tile::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    for (auto [i, address] : llvm::enumerate(unpackRegisters(rewriter, loc, adaptor.getPtr()))) {
+      Value value = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getValue(), i);
+      if (!adaptor.getMask()) {
+        LLVM::StoreOp::create(rewriter, loc, value, address);
+        continue;
+      }
+      Value keep = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getMask(), i);
+      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{}, keep, /*withElseRegion=*/false);
+      OpBuilder then = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
+      LLVM::StoreOp::create(then, loc, value, address);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void tilec::tilegpu::populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConverter &converter,
@@ -152,5 +240,6 @@ void tilec::tilegpu::populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConver
                                  NVVM::BlockIdZOp>,
                GridQueryLowering<tile::NumProgramsOp, NVVM::GridDimXOp, NVVM::GridDimYOp,
                                  NVVM::GridDimZOp>,
-               LoadBlockLowering, StoreBlockLowering>(converter, patterns.getContext());
+               LoadBlockLowering, StoreBlockLowering, AddPtrLowering, GatherLoadLowering,
+               ScatterStoreLowering>(converter, patterns.getContext());
 }

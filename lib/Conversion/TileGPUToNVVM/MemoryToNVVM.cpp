@@ -79,7 +79,7 @@ public:
     for (size_t d = 0; d + 1 < coords.size(); ++d)
       row = LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, row, constI32(b, loc, shape[d])),
                                 coords[d]);
-    int64_t elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t elementBytes = (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8;
     Value byteInRow = LLVM::MulOp::create(b, loc, coords.back(), constI32(b, loc, elementBytes));
     return rowByteOffset(b, loc, buffer, row, byteInRow);
   }

@@ -11,6 +11,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 
+#include <cmath>
+
 namespace tilec::tilegpu {
 #define GEN_PASS_DEF_CONVERTTILEGPUTONVVM
 #include "tilec/Dialect/TileGPU/Passes.h.inc"
@@ -79,7 +81,9 @@ struct UnsupportedTileOp : ConversionPattern {
                           op->getDialect()) ||
                       isa<tilec::tile::ReduceOp, tilec::tile::ExpandDimsOp,
                           tilec::tile::BroadcastOp, tilec::tile::LoadBlockOp,
-                          tilec::tile::StoreBlockOp>(op);
+                          tilec::tile::StoreBlockOp, tilec::tile::SplatOp, tilec::tile::IotaOp,
+                          tilec::tile::CastOp, tilec::tile::ReshapeOp, tilec::tile::TransOp,
+                          tilec::tile::AddPtrOp, tilec::tile::LoadOp, tilec::tile::StoreOp>(op);
     if (!touchesTiles(op) || hasPattern || op->hasTrait<OpTrait::IsTerminator>() ||
         op->getNumRegions())
       return failure();
@@ -112,6 +116,41 @@ struct TileConstantLowering : OpConversionPattern<arith::ConstantOp> {
   }
 };
 
+/// One PTX instruction on an f32 register, as inline assembly (no NVVM op
+/// says these; docs/tilegpu.md lists the cases).
+static Value approxF32(OpBuilder &b, Location loc, StringRef instruction, Value x) {
+  std::string text = (instruction + " $0, $1;").str();
+  return LLVM::InlineAsmOp::create(b, loc, b.getF32Type(), ValueRange{x},
+                                   b.getStringAttr(text), b.getStringAttr("=f,f"),
+                                   /*has_side_effects=*/UnitAttr(), UnitAttr(),
+                                   LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
+/// f32 math that NVPTX has no lowering for, or a slower one: exp2, log2 and
+/// tanh by the approximate instructions (exp2 flushes subnormal results to
+/// zero: one MUFU.EX2), exp and log through them. Null for other ops.
+static Value approximateMath(OpBuilder &b, Location loc, Operation *op, ValueRange operands) {
+  if (op->getNumOperands() != 1 || !operands[0].getType().isF32())
+    return {};
+  Value x = operands[0];
+  auto scale = [&](Value v, double factor) {
+    Value c = LLVM::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(factor));
+    return LLVM::FMulOp::create(b, loc, v, c).getResult();
+  };
+  if (isa<math::Exp2Op>(op))
+    return approxF32(b, loc, "ex2.approx.ftz.f32", x);
+  if (isa<math::ExpOp>(op))
+    return approxF32(b, loc, "ex2.approx.ftz.f32", scale(x, M_LOG2E));
+  if (isa<math::Log2Op>(op))
+    return approxF32(b, loc, "lg2.approx.f32", x);
+  if (isa<math::LogOp>(op))
+    return scale(approxF32(b, loc, "lg2.approx.f32", x), M_LN2);
+  if (isa<math::TanhOp>(op))
+    return approxF32(b, loc, "tanh.approx.f32", x);
+  return {};
+}
+
 /// An elementwise arith or math op on tiles of one layout: the same op on
 /// each register.
 struct ElementwiseTileLowering : ConversionPattern {
@@ -134,12 +173,14 @@ struct ElementwiseTileLowering : ConversionPattern {
     Value result = LLVM::UndefOp::create(rewriter, loc, resultType);
     for (int64_t i = 0, e = cast<LLVM::LLVMStructType>(resultType).getBody().size(); i < e;
          ++i) {
-      OperationState state(loc, op->getName());
+      SmallVector<Value> scalars;
       for (Value operand : operands)
-        state.addOperands(LLVM::ExtractValueOp::create(rewriter, loc, operand, i).getResult());
-      state.addTypes(scalar);
-      state.addAttributes(op->getAttrs());
-      Value value = rewriter.create(state)->getResult(0);
+        scalars.push_back(LLVM::ExtractValueOp::create(rewriter, loc, operand, i));
+      Value value = approximateMath(rewriter, loc, op, scalars);
+      if (!value) {
+        OperationState state(loc, op->getName(), scalars, TypeRange{scalar}, op->getAttrs());
+        value = rewriter.create(state)->getResult(0);
+      }
       result = LLVM::InsertValueOp::create(rewriter, loc, result, value, i);
     }
     rewriter.replaceOp(op, result);
@@ -203,6 +244,7 @@ void tilec::tilegpu::populateTileGPUToNVVMPatterns(const TileGPUTypeConverter &c
   populateTileGPUMmaToNVVMPatterns(converter, patterns);
   populateTileGPUReduceToNVVMPatterns(converter, patterns);
   populateTileGPUGlobalToNVVMPatterns(converter, patterns);
+  populateTileGPUShapeToNVVMPatterns(converter, patterns);
   patterns.add<TileConstantLowering, ElementwiseTileLowering, UnsupportedTileOp,
                KernelFuncLowering, KernelReturnLowering>(converter, patterns.getContext());
 }
@@ -224,7 +266,8 @@ struct ConvertTileGPUToNVVM
     // stays for the upstream conversions.
     target.markUnknownOpDynamicallyLegal([](Operation *op) { return !touchesTiles(op); });
     target.addIllegalOp<tilec::tile::MakeDescOp, tilec::tile::ProgramIdOp,
-                        tilec::tile::NumProgramsOp>();
+                        tilec::tile::NumProgramsOp, tilec::tile::CastOp,
+                        tilec::tile::AddPtrOp>();
     // Kernel signatures, calls, returns and loops that carry tilegpu values
     // take their LLVM types.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);

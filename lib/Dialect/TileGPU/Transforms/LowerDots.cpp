@@ -35,20 +35,78 @@ mmaWarpGrid(const tilec::LinearLayout &layout, int64_t m, int64_t n) {
   return std::nullopt;
 }
 
-/// `value` as a tile in `layout` (a shorthand attribute): as it is when it
-/// already has that placement, its producer retyped when that is a block
-/// load or shared-memory read that nothing else uses, else converted.
-static Value inLayout(OpBuilder &b, Value value, Attribute layout) {
+/// Every user of `value` is a tile.dot reading it as operand `index` (they
+/// all want the layout the first of them gives it).
+static bool onlyDotsRead(Value value, unsigned index) {
+  return llvm::all_of(value.getUses(), [&](OpOperand &use) {
+    return isa<tile::DotOp>(use.getOwner()) && use.getOperandNumber() == index;
+  });
+}
+
+static SmallVector<int64_t> withoutUnitDims(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> kept;
+  for (int64_t d : shape)
+    if (d != 1)
+      kept.push_back(d);
+  return kept;
+}
+
+/// Gives `value` the type `wanted` by retyping the ops that make it, where
+/// that moves no data: a block load or shared-memory read (each thread then
+/// reads its own elements), through reshapes that only add or drop unit
+/// dimensions and transposes (their sources take the matching layout).
+/// Values on the way may have other users only when `value` is read by
+/// dots alone. False (nothing changed) when the chain is anything else.
+static bool retypeProducer(Value value, RankedTensorType wanted, bool sharedOk) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer || (!value.hasOneUse() && !sharedOk))
+    return false;
+  tilec::LinearLayout layout = *getLinearLayout(wanted);
+  if (isa<tile::LoadBlockOp, LocalLoadOp>(producer)) {
+    value.setType(wanted);
+    return true;
+  }
+  if (auto reshape = dyn_cast<tile::ReshapeOp>(producer)) {
+    auto srcType = cast<RankedTensorType>(reshape.getSrc().getType());
+    if (withoutUnitDims(srcType.getShape()) != withoutUnitDims(wanted.getShape()))
+      return false;
+    tilec::LinearLayout core = layout;
+    for (int64_t d = wanted.getRank(); d-- > 0;)
+      if (wanted.getDimSize(d) == 1)
+        core = core.dropUnitDim(d);
+    for (int64_t d = 0; d < srcType.getRank(); ++d)
+      if (srcType.getDimSize(d) == 1)
+        core = core.expandDims(d);
+    if (!retypeProducer(reshape.getSrc(), withLayout(srcType, core), false))
+      return false;
+    value.setType(wanted);
+    return true;
+  }
+  if (auto trans = dyn_cast<tile::TransOp>(producer)) {
+    ArrayRef<int64_t> order = trans.getOrder();
+    std::vector<int64_t> inverse(order.size());
+    for (auto [i, d] : llvm::enumerate(order))
+      inverse[d] = static_cast<int64_t>(i);
+    auto srcType = cast<RankedTensorType>(trans.getSrc().getType());
+    if (!retypeProducer(trans.getSrc(), withLayout(srcType, layout.transpose(inverse)), false))
+      return false;
+    value.setType(wanted);
+    return true;
+  }
+  return false;
+}
+
+/// `value`, operand `index` of a dot, as a tile in `layout` (a shorthand
+/// attribute): as it is when it already has that placement, made in it
+/// when its producers allow (retypeProducer), else converted.
+static Value inLayout(OpBuilder &b, Value value, Attribute layout, unsigned index) {
   auto type = cast<RankedTensorType>(value.getType());
   auto wanted = RankedTensorType::get(type.getShape(), type.getElementType(), layout);
   FailureOr<tilec::LinearLayout> current = getLinearLayout(type);
   if (succeeded(current) && *current == *getLinearLayout(wanted))
     return value;
-  Operation *producer = value.getDefiningOp();
-  if (producer && value.hasOneUse() && isa<tile::LoadBlockOp, LocalLoadOp>(producer)) {
-    value.setType(wanted);
+  if (retypeProducer(value, wanted, onlyDotsRead(value, index)))
     return value;
-  }
   return ConvertLayoutOp::create(b, value.getLoc(), wanted, value);
 }
 
@@ -108,24 +166,37 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
              << cType << " with K = " << k;
     auto [warpsM, warpsN] = *grid;
     OpBuilder b(dot);
-    int64_t bRowBytes = n * bType.getElementTypeBitWidth() / 8;
+    // wgmma reads B from shared memory as KxN, or as NxK with transpose_b:
+    // a transposed tile is staged untransposed.
+    Value staged = dot.getB();
+    auto trans = staged.getDefiningOp<tile::TransOp>();
+    bool transposeB = trans && trans.getOrder() == ArrayRef<int64_t>{1, 0} &&
+                      staged.hasOneUse();
+    if (transposeB)
+      staged = trans.getSrc();
+    auto stagedType = cast<RankedTensorType>(staged.getType());
+    int64_t bRowBytes = stagedType.getDimSize(1) * bType.getElementTypeBitWidth() / 8;
     bool fitsWgmma = useWgmma && warpsN == 1 && warpsM % 4 == 0 && m % (16 * warpsM) == 0 &&
                      n <= 256 && bRowBytes % 128 == 0 && k % 8 == 0;
     MLIRContext *context = dot.getContext();
-    Value a = inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, warpsM, warpsN));
+    Value a = inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, warpsM, warpsN), 0);
     if (fitsWgmma) {
       // B through a swizzled buffer (the streams pass turns a loop's block
       // load stored there into a ring of cp.async slots).
       auto kernel = dot->getParentOfType<FunctionOpInterface>();
-      Value buffer = stagingBuffer(kernel, bType);
-      LocalStoreOp::create(b, dot.getLoc(), dot.getB(), buffer);
-      auto token = WarpgroupDotOp::create(b, dot.getLoc(), a, buffer, dot.getC(), UnitAttr());
+      Value buffer = stagingBuffer(kernel, stagedType);
+      LocalStoreOp::create(b, dot.getLoc(), staged, buffer);
+      auto token = WarpgroupDotOp::create(b, dot.getLoc(), a, buffer, dot.getC(),
+                                          transposeB ? b.getUnitAttr() : UnitAttr());
       auto wait = DotWaitOp::create(b, dot.getLoc(), ValueRange{token.getToken()}, 0);
       dot.replaceAllUsesWith(wait.getResult(0));
       dot.erase();
+      if (transposeB)
+        trans.erase();
       return success();
     }
-    Value bOperand = inLayout(b, dot.getB(), MmaOperandLayoutAttr::get(context, 1, warpsM, warpsN));
+    Value bOperand =
+        inLayout(b, dot.getB(), MmaOperandLayoutAttr::get(context, 1, warpsM, warpsN), 1);
     auto mma = MmaOp::create(b, dot.getLoc(), cType, a, bOperand, dot.getC());
     dot.replaceAllUsesWith(mma.getResult());
     dot.erase();

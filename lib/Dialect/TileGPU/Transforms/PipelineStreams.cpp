@@ -46,6 +46,9 @@ namespace {
 /// One block load of a loop turned into a ring.
 struct Stream {
   tile::LoadBlockOp load;
+  /// The reshape that drops the block's unit dimensions, when it has some
+  /// (its result is what the readers read).
+  tile::ReshapeOp reshape;
   /// The loop's pure ops the coordinates are computed from (in order).
   SmallVector<Operation *> slice;
   /// The shared buffer the load only fills, if it does (else readers get a
@@ -86,13 +89,27 @@ static std::optional<SmallVector<Operation *>> indexSlice(scf::ForOp loop, Value
   return ordered;
 }
 
-/// The shared buffer `load` is only stored into, when every other use of
-/// that buffer is in the loop's body too.
-static AllocOp filledBuffer(scf::ForOp loop, tile::LoadBlockOp load) {
-  if (!load.getResult().hasOneUse())
+static SmallVector<int64_t> withoutUnitDims(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> kept;
+  for (int64_t d : shape)
+    if (d != 1)
+      kept.push_back(d);
+  return kept;
+}
+
+/// The block as its readers see it: the load, or the reshape that only
+/// drops its unit dimensions (then the load's only user).
+static Value blockValue(tile::LoadBlockOp load, tile::ReshapeOp reshape) {
+  return reshape ? reshape.getResult() : load.getResult();
+}
+
+/// The shared buffer the block is only stored into, when every other use
+/// of that buffer is in the loop's body too.
+static AllocOp filledBuffer(scf::ForOp loop, Value block) {
+  if (!block.hasOneUse())
     return {};
-  auto store = dyn_cast<LocalStoreOp>(*load.getResult().getUsers().begin());
-  if (!store || store.getValue() != load.getResult() || store->getBlock() != loop.getBody())
+  auto store = dyn_cast<LocalStoreOp>(*block.getUsers().begin());
+  if (!store || store.getValue() != block || store->getBlock() != loop.getBody())
     return {};
   auto alloc = store.getDst().getDefiningOp<AllocOp>();
   if (!alloc)
@@ -101,6 +118,18 @@ static AllocOp filledBuffer(scf::ForOp loop, tile::LoadBlockOp load) {
     if (user->getBlock() != loop.getBody())
       return {};
   return alloc;
+}
+
+/// The reshape dropping the unit dimensions of `load`'s block, its only
+/// user, if there is one.
+static tile::ReshapeOp unitDimReshape(tile::LoadBlockOp load) {
+  if (!load.getResult().hasOneUse())
+    return {};
+  auto reshape = dyn_cast<tile::ReshapeOp>(*load.getResult().getUsers().begin());
+  if (!reshape || SmallVector<int64_t>(reshape.getType().getShape()) !=
+                      withoutUnitDims(load.getType().getShape()))
+    return {};
+  return reshape;
 }
 
 /// Why `load` cannot be streamed, or nothing.
@@ -116,8 +145,8 @@ static std::optional<std::string> whyNotStreamed(scf::ForOp loop, tile::LoadBloc
   int64_t rowBytes = desc.getBlockShape().back() * desc.getElementType().getIntOrFloatBitWidth() / 8;
   if (rowBytes % 16)
     return "its rows are not a multiple of 16 bytes";
-  if (llvm::is_contained(desc.getBlockShape(), 1))
-    return "its block has unit dimensions";
+  if (llvm::is_contained(desc.getBlockShape(), 1) && !unitDimReshape(load))
+    return "its block has unit dimensions that no reshape of it drops";
   return std::nullopt;
 }
 
@@ -167,7 +196,9 @@ struct TileGPUPipelineStreams
       std::optional<SmallVector<Operation *>> slice = indexSlice(loop, load.getOffsets());
       if (!slice)
         continue;
-      streams.push_back({load, *slice, filledBuffer(loop, load), Value()});
+      tile::ReshapeOp reshape = unitDimReshape(load);
+      streams.push_back(
+          {load, reshape, *slice, filledBuffer(loop, blockValue(load, reshape)), Value()});
       auto make = load.getDesc().getDefiningOp<tile::MakeDescOp>();
       alignedArgs.insert(cast<BlockArgument>(make.getBase()).getArgNumber());
     }
@@ -185,7 +216,7 @@ struct TileGPUPipelineStreams
       Attribute encoding = stream.filled ? stream.filled.getType().getEncoding()
                                          : Attribute(PaddedAttr::get(context, 16));
       SmallVector<int64_t> shape{slots};
-      llvm::append_range(shape, desc.getBlockShape());
+      llvm::append_range(shape, withoutUnitDims(desc.getBlockShape()));
       auto type = SharedMemoryType::get(context, shape, desc.getElementType(), encoding);
       stream.ring = AllocOp::create(entry, loc, type, IntegerAttr());
     }
@@ -242,18 +273,19 @@ struct TileGPUPipelineStreams
       slotsNow.push_back(SlotOp::create(body, loc, ringType.getSlotType(), stream.ring, current));
     }
     for (auto [stream, slot] : llvm::zip(streams, slotsNow)) {
+      Value block = blockValue(stream.load, stream.reshape);
       if (stream.filled) {
         // The slot is the buffer; the store that filled it goes.
-        Operation *store = *stream.load.getResult().getUsers().begin();
-        store->erase();
+        (*block.getUsers().begin())->erase();
         stream.filled.getResult().replaceAllUsesWith(slot);
         stream.filled.erase();
-        stream.load.erase();
-        continue;
+      } else {
+        OpBuilder at(block.getDefiningOp());
+        Value tile = LocalLoadOp::create(at, loc, cast<RankedTensorType>(block.getType()), slot);
+        block.replaceAllUsesWith(tile);
       }
-      OpBuilder at(stream.load);
-      Value tile = LocalLoadOp::create(at, loc, stream.load.getType(), slot);
-      stream.load.getResult().replaceAllUsesWith(tile);
+      if (stream.reshape)
+        stream.reshape.erase();
       stream.load.erase();
     }
 
