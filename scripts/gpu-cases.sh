@@ -5,10 +5,20 @@
 # reference's outputs, at ragged sizes; and tilegpu/, a kernel written in
 # tilegpu ops (PTX + shared bytes) for tilegpu-gemm-tile.
 # tilec-run-case runs them on a GPU (ctest label gpu, scripts/gpu-check.sh).
+#
+# LOWERING=tilegpu writes the same cases compiled by the op-by-op path
+# (--lowering=tilegpu; cases that need what it does not take, --a-in-shared,
+# are left out), into gpu-cases-tilegpu/ by default, without the kernels
+# written in tilegpu ops.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
-out=${1:-$root/gpu-cases}
+lowering=${LOWERING:-tile-to-llvm}
+if [ "$lowering" = tilegpu ]; then
+  out=${1:-$root/gpu-cases-tilegpu}
+else
+  out=${1:-$root/gpu-cases}
+fi
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -16,6 +26,10 @@ arch=sm_80 prefix=
 case_() { # name kernel [flags...]
   local name=$1 kernel=$2
   shift 2
+  if [ "$lowering" = tilegpu ]; then
+    case " $* " in *" --a-in-shared "*) return ;; esac
+    set -- "$@" --lowering=tilegpu
+  fi
   "$tilec" --kernel="$kernel" --arch="$arch" --export-case="$out/$prefix$name" "$@" >/dev/null
 }
 
@@ -83,10 +97,15 @@ tilegpu_cases() {
   case_ tg_aligned_matmul_stages3 matmul --lowering=tilegpu --assume-aligned --pipeline-stages=3 --size m=64 --size n=64 --size k=200
   case_ tg_aligned_matmul_one_step matmul --lowering=tilegpu --assume-aligned --pipeline-stages=4 --size m=70 --size n=64 --size k=16
 }
-arch=sm_80 prefix=
-tilegpu_cases
-arch=sm_90a prefix=sm90a_
-tilegpu_cases
+if [ "$lowering" != tilegpu ]; then
+  arch=sm_80 prefix=
+  tilegpu_cases
+  arch=sm_90a prefix=sm90a_
+  tilegpu_cases
+else
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), --lowering=tilegpu"
+  exit 0
+fi
 
 # Kernels written in tilegpu ops (test/gpu/tilegpu/{gemm,pv}_tile.mlir),
 # lowered op by op through convert-tilegpu-to-nvvm, for tilegpu-gemm-tile:

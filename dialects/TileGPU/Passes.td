@@ -96,9 +96,12 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
 def TileGPULowerConversions : Pass<"tilegpu-lower-conversions", "::mlir::ModuleOp"> {
   let summary = "Make every layout change one that lowers: within threads, or through shared memory";
   let description = [{
-    Three steps, so that convert-tilegpu-to-nvvm lowers every layout change
+    Four steps, so that convert-tilegpu-to-nvvm lowers every layout change
     of the kernel:
 
+    * a `tile.reduce` along the last dimension whose warps split that axis
+      runs on its source converted to a blocked layout with the warps along
+      the other dimensions, and its result is converted back;
     * a `tile.broadcast`, `tile.expand_dims` or `tile.trans` whose result
       layout is not what its source's threads can produce gets its source
       converted to the layout that is (the result's, collapsed, without the

@@ -431,6 +431,17 @@ std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature
   if (failed(target))
     return std::nullopt;
   LoweredKernel kernel = loweredKernel(module);
+  // The most dynamic shared memory one block may use (cudaDevAttr-
+  // MaxSharedMemoryPerBlockOptin): 163 KiB on the A100, 227 KiB on the H100
+  // and H200.
+  int64_t sharedLimit = target->arch == "sm_90a" ? 227 * 1024 : 163 * 1024;
+  if (kernel.sharedBytes > sharedLimit) {
+    printError(fmt::format("kernel '{}' needs {} bytes of shared memory; {} allows at most {} "
+                           "({} KiB) per block (smaller tiles or fewer --pipeline-stages)",
+                           kernel.name, kernel.sharedBytes, target->arch, sharedLimit,
+                           sharedLimit / 1024));
+    return std::nullopt;
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::json::OStream json(os, /*IndentSize=*/2);

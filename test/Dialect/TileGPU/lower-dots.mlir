@@ -14,13 +14,13 @@
 // SM80-NOT: convert_layout
 // SM80: tilegpu.mma
 // SM80-NOT: tile.dot
-// The wgmma form: B stored into a 128-byte-swizzled buffer made at the
-// start, A in registers, the accumulators back from dot_wait.
+// The wgmma form: B stored into a 128-byte-swizzled buffer right after it
+// is loaded, A in registers, the accumulators back from dot_wait.
 // SM90-LABEL: func.func @loads
-// SM90: %[[BUF:.*]] = tilegpu.alloc : !tilegpu.smem<32x64xbf16, #tilegpu.swizzled<128>>
 // SM90: %[[A:.*]] = tile.load_block %{{.*}} -> tensor<64x32xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>
 // SM90: %[[B:.*]] = tile.load_block %{{.*}} -> tensor<32x64xbf16, #tilegpu.blocked
-// SM90: tilegpu.local_store %[[B]], %[[BUF]]
+// SM90-NEXT: %[[BUF:.*]] = tilegpu.alloc : !tilegpu.smem<32x64xbf16, #tilegpu.swizzled<128>>
+// SM90-NEXT: tilegpu.local_store %[[B]], %[[BUF]]
 // SM90: %[[T:.*]] = tilegpu.warpgroup_dot %[[A]], %[[BUF]], %{{.*}} :
 // SM90: tilegpu.dot_wait %[[T]] {pending = 0 : i32}
 // SM90-NOT: tile.dot
@@ -64,4 +64,32 @@ func.func @narrow_b(%a: tensor<64x16xbf16, #a>, %db: !tile.desc<16x32xbf16>, %c:
   %b = tile.load_block %db[%i, %i] : !tile.desc<16x32xbf16> -> tensor<16x32xbf16, #bl>
   %d = tile.dot %a, %b, %c : tensor<64x16xbf16, #a>, tensor<16x32xbf16, #bl> -> tensor<64x32xf32, #acc>
   return %d : tensor<64x32xf32, #acc>
+}
+
+// -----
+
+#acc = #tilegpu.mma<warps = [4, 1]>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// Two dots read one transposed block (two row groups, S = Q Kᵀ): wgmma
+// stages the untransposed block once, and both read it with transpose_b;
+// mma.sync reads the block in the transposed B layout, one load.
+// SM90-LABEL: func.func @shared_transposed_b
+// SM90: tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+// SM90-NOT: tilegpu.alloc
+// SM90-COUNT-1: tilegpu.local_store
+// SM90-NOT: tile.trans
+// SM90: tilegpu.warpgroup_dot {{.*}} transpose_b
+// SM90: tilegpu.warpgroup_dot {{.*}} transpose_b
+// SM80-LABEL: func.func @shared_transposed_b
+// SM80-NOT: convert_layout
+// SM80: tile.trans
+// SM80-COUNT-2: tilegpu.mma
+func.func @shared_transposed_b(%q0: tensor<64x64xbf16, #a>, %q1: tensor<64x64xbf16, #a>, %dk: !tile.desc<1x64x64xbf16>, %c: tensor<64x64xf32, #acc>, %i: i32) -> (tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>) {
+  %k3 = tile.load_block %dk[%i, %i, %i] : !tile.desc<1x64x64xbf16> -> tensor<1x64x64xbf16, #tilegpu.blocked<size_per_thread = [1, 1, 8], threads = [1, 4, 8], warps = [1, 4, 1], order = [2, 1, 0]>>
+  %k = tile.reshape %k3 : tensor<1x64x64xbf16, #tilegpu.blocked<size_per_thread = [1, 1, 8], threads = [1, 4, 8], warps = [1, 4, 1], order = [2, 1, 0]>> -> tensor<64x64xbf16, #bl>
+  %kt = tile.trans %k order = [1, 0] : tensor<64x64xbf16, #bl> -> tensor<64x64xbf16, #bl>
+  %s0 = tile.dot %q0, %kt, %c : tensor<64x64xbf16, #a>, tensor<64x64xbf16, #bl> -> tensor<64x64xf32, #acc>
+  %s1 = tile.dot %q1, %kt, %c : tensor<64x64xbf16, #a>, tensor<64x64xbf16, #bl> -> tensor<64x64xf32, #acc>
+  return %s0, %s1 : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>
 }

@@ -1,7 +1,8 @@
 //===- LowerConversions.cpp - make every layout change executable ---------===//
 //
 // After this pass every layout change in a kernel is one the conversion to
-// NVVM lowers: a shape op (broadcast, expand_dims, transpose) whose result
+// NVVM lowers: a reduction whose axis the warps split runs on a layout where
+// they do not (its source and result converted); a shape op (broadcast, expand_dims, transpose) whose result
 // layout its source's threads cannot produce gets its source converted
 // first; conversions of cheap values are replaced by making the value
 // again in the wanted layout; what
@@ -146,6 +147,40 @@ static std::optional<tilec::LinearLayout> sourceLayoutFor(Operation *op) {
   return std::nullopt;
 }
 
+/// A reduction whose axis the warps split (partial results of several warps
+/// would have to meet) runs on the source converted to a blocked layout
+/// with the warps along the other dimensions; its result is converted back
+/// to the layout the IR gave it.
+static void keepReductionInWarps(tile::ReduceOp op) {
+  auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+  FailureOr<tilec::LinearLayout> layout = getLinearLayout(srcType);
+  if (failed(layout))
+    return;
+  int64_t axis = op.getAxis();
+  std::optional<tilec::ReductionPlan> plan = tilec::planReduction(*layout, axis);
+  if (plan && plan->warpBits.empty())
+    return;
+  std::vector<int64_t> shape(srcType.getShape().begin(), srcType.getShape().end());
+  // Warps go along dimension 0 first: reduce along the last one.
+  if (axis != srcType.getRank() - 1 || srcType.getRank() < 2)
+    return;
+  tilec::LinearLayout blocked =
+      tilec::LinearLayout::defaultBlocked(shape, layout->numWarps(), /*vector=*/1);
+  plan = tilec::planReduction(blocked, axis);
+  if (!plan || !plan->warpBits.empty())
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value src = ConvertLayoutOp::create(b, loc, withLayout(srcType, blocked), op.getSrc());
+  auto resultType = cast<RankedTensorType>(op.getType());
+  auto reduced = tile::ReduceOp::create(
+      b, loc, withLayout(resultType, blocked.slice(axis)), op.getKindAttr(), src,
+      b.getI32IntegerAttr(static_cast<int32_t>(axis)));
+  Value back = ConvertLayoutOp::create(b, loc, resultType, reduced.getResult());
+  op.replaceAllUsesWith(back);
+  op.erase();
+}
+
 /// A conversion that moves data between threads, through shared memory.
 static LogicalResult exchangeThroughShared(ConvertLayoutOp op) {
   FailureOr<tilec::LinearLayout> from = getLinearLayout(op.getSrc().getType());
@@ -185,6 +220,10 @@ struct TileGPULowerConversions
     : public tilec::tilegpu::impl::TileGPULowerConversionsBase<TileGPULowerConversions> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SmallVector<tile::ReduceOp> reductions;
+    module.walk([&](tile::ReduceOp op) { reductions.push_back(op); });
+    for (tile::ReduceOp op : reductions)
+      keepReductionInWarps(op);
     module.walk([](Operation *op) {
       if (std::optional<tilec::LinearLayout> wanted = sourceLayoutFor(op))
         convertOperand(op, *wanted);

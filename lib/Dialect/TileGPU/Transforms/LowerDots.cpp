@@ -110,13 +110,22 @@ static Value inLayout(OpBuilder &b, Value value, Attribute layout, unsigned inde
   return ConvertLayoutOp::create(b, value.getLoc(), wanted, value);
 }
 
-/// A shared buffer for a dot's B at the start of the kernel, with the
-/// 128-byte swizzle wgmma descriptors address.
-static Value stagingBuffer(FunctionOpInterface kernel, RankedTensorType tile) {
-  OpBuilder b = OpBuilder::atBlockBegin(&kernel.getFunctionBody().front());
+/// `staged` stored into a buffer with the 128-byte swizzle wgmma
+/// descriptors address, right after it is made (one buffer for all the
+/// dots that read it; its live range is then the block's, so the buffers of
+/// consecutive loops share bytes).
+static Value stagingBuffer(Value staged, llvm::DenseMap<Value, Value> &buffers) {
+  if (Value buffer = buffers.lookup(staged))
+    return buffer;
+  OpBuilder b(staged.getContext());
+  b.setInsertionPointAfterValue(staged);
+  auto tile = cast<RankedTensorType>(staged.getType());
   auto type = SharedMemoryType::get(b.getContext(), tile.getShape(), tile.getElementType(),
                                     SwizzledAttr::get(b.getContext(), 128));
-  return AllocOp::create(b, kernel.getLoc(), type, IntegerAttr());
+  Value buffer = AllocOp::create(b, staged.getLoc(), type, IntegerAttr());
+  LocalStoreOp::create(b, staged.getLoc(), staged, buffer);
+  buffers[staged] = buffer;
+  return buffer;
 }
 
 struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<TileGPULowerDots> {
@@ -147,6 +156,9 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
         return signalPassFailure();
   }
 
+  /// The staging buffer of each value some wgmma reads as B.
+  llvm::DenseMap<Value, Value> stagedBuffers;
+
   LogicalResult lower(tile::DotOp dot, bool useWgmma) {
     auto aType = cast<RankedTensorType>(dot.getA().getType());
     auto bType = cast<RankedTensorType>(dot.getB().getType());
@@ -171,7 +183,7 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     Value staged = dot.getB();
     auto trans = staged.getDefiningOp<tile::TransOp>();
     bool transposeB = trans && trans.getOrder() == ArrayRef<int64_t>{1, 0} &&
-                      staged.hasOneUse();
+                      onlyDotsRead(staged, 1);
     if (transposeB)
       staged = trans.getSrc();
     auto stagedType = cast<RankedTensorType>(staged.getType());
@@ -183,15 +195,13 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     if (fitsWgmma) {
       // B through a swizzled buffer (the streams pass turns a loop's block
       // load stored there into a ring of cp.async slots).
-      auto kernel = dot->getParentOfType<FunctionOpInterface>();
-      Value buffer = stagingBuffer(kernel, stagedType);
-      LocalStoreOp::create(b, dot.getLoc(), staged, buffer);
+      Value buffer = stagingBuffer(staged, stagedBuffers);
       auto token = WarpgroupDotOp::create(b, dot.getLoc(), a, buffer, dot.getC(),
                                           transposeB ? b.getUnitAttr() : UnitAttr());
       auto wait = DotWaitOp::create(b, dot.getLoc(), ValueRange{token.getToken()}, 0);
       dot.replaceAllUsesWith(wait.getResult(0));
       dot.erase();
-      if (transposeB)
+      if (transposeB && trans->use_empty())
         trans.erase();
       return success();
     }

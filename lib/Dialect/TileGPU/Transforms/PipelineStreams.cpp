@@ -209,8 +209,9 @@ struct TileGPUPipelineStreams
     OpBuilder b(loop);
     auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
     MLIRContext *context = b.getContext();
-    // The rings, in the kernel's entry block (allocations live there).
-    OpBuilder entry = OpBuilder::atBlockBegin(&kernel.getFunctionBody().front());
+    // The rings, right before the loop: they live from its prologue to its
+    // end, so the rings of consecutive loops can share bytes.
+    OpBuilder &entry = b;
     for (Stream &stream : streams) {
       tile::TensorDescType desc = stream.load.getDesc().getType();
       Attribute encoding = stream.filled ? stream.filled.getType().getEncoding()
