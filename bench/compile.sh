@@ -31,6 +31,9 @@ for f in flash_attention_fwd flash_attention_fwd_causal; do
     # For comparison: mma.sync (--wgmma=false) with its own defaults.
     compile ${f}_d64_m128_n64_w4_mma $f 4 --set head_dim=64 --wgmma=false
     compile ${f}_d128_m128_n32_w4_qs_s3_mma $f 4 --set head_dim=128 --wgmma=false
+    # The op-by-op path (--lowering=tilegpu) with the same defaults.
+    compile ${f}_d64_m128_n64_w4_tilegpu $f 4 --set head_dim=64 --lowering=tilegpu
+    compile ${f}_d128_m128_n64_w4_s2_g2_tilegpu $f 4 --set head_dim=128 --lowering=tilegpu
   else
     compile ${f}_d128_m128_n32_w4_qs_s3 $f 4 --set head_dim=128
   fi

@@ -71,6 +71,11 @@ inline Value packRegisters(OpBuilder &b, Location loc, Type type, ArrayRef<Value
 /// A struct of `type` whose register i is register `sources[i]` of `registers`.
 inline Value pickRegisters(OpBuilder &b, Location loc, Type type, Value registers,
                            ArrayRef<int64_t> sources) {
+  bool same = registers.getType() == type;
+  for (auto [i, source] : llvm::enumerate(sources))
+    same = same && source == static_cast<int64_t>(i);
+  if (same)
+    return registers; // every register where it was
   SmallVector<Value> picked;
   for (int64_t source : sources)
     picked.push_back(LLVM::ExtractValueOp::create(b, loc, registers, source));

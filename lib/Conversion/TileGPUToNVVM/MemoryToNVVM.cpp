@@ -144,7 +144,8 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
         tilec::registerLocalMove(from, to, [](const tilec::Coords &c) { return c; });
     if (!sources)
       return op.emitOpError("expected a conversion within threads (one across threads goes "
-                            "through shared memory: tilegpu.local_store, then local_load)");
+                            "through shared memory: tilegpu-lower-conversions, or "
+                            "tilegpu.local_store then local_load)");
     rewriter.replaceOp(op, pickRegisters(rewriter, op.getLoc(),
                                          getTypeConverter()->convertType(op.getType()),
                                          adaptor.getSrc(), *sources));
