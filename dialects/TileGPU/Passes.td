@@ -37,14 +37,17 @@ def TileGPULowerDots : Pass<"tilegpu-lower-dots", "::mlir::ModuleOp"> {
     * on sm_90a with `wgmma`, when the accumulator is the wgmma layout (all
       warps along M, whole warpgroups), N is at most 256 and B's rows are a
       multiple of 128 bytes: B is stored into a 128-byte-swizzled buffer
-      (allocated at the kernel's start), A stays in registers in the wgmma
-      operand layout, and `tilegpu.warpgroup_dot` is followed by a
-      `tilegpu.dot_wait` with nothing pending;
+      right after it is made (once for every dot that reads it; a
+      transposed B, `tile.trans`, is stored untransposed and read with
+      `transpose_b`), A stays in registers in the wgmma operand layout, and
+      `tilegpu.warpgroup_dot` is followed by a `tilegpu.dot_wait` with
+      nothing pending;
     * otherwise `tilegpu.mma` (mma.sync m16n8k16) with A and B in registers
       in the operand layouts of the accumulator's warp grid.
 
-    An operand produced by a `tile.load_block` or `tilegpu.local_load` that
-    nothing else reads is retyped to the layout the instruction wants (each
+    An operand produced by a `tile.load_block` or `tilegpu.local_load` (also
+    through reshapes that only add or drop unit dimensions, and transposes)
+    that only dots read is retyped to the layout the instruction wants (each
     thread reads its own fragment); others get a `tilegpu.convert_layout`.
     Options not given come from the module's `tilec.target` (`arch`,
     `wgmma`); without either, sm_80.
@@ -63,9 +66,10 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
     For each `scf.for` (i32 induction variable), each `tile.load_block` of
     its body whose descriptor is made before the loop on a kernel argument,
     whose coordinates are pure functions of the induction variable and
-    values from outside the loop, whose block has no unit dimension and
-    rows of a multiple of 16 bytes, becomes a ring of `stages` shared slots
-    filled by `tilegpu.async_copy` `stages - 1` iterations ahead:
+    values from outside the loop, whose block has rows of a multiple of 16
+    bytes and no unit dimension (or whose only reader is a reshape that
+    drops them), becomes a ring of `stages` shared slots (made right before
+    the loop) filled by `tilegpu.async_copy` `stages - 1` iterations ahead:
 
     * before the loop, iterations 0 .. stages - 2 are issued, one commit
       group each (copies past the upper bound are skipped, the group kept);

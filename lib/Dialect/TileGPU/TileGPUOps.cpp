@@ -20,9 +20,7 @@ namespace tile = tilec::tile;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// The shape without its unit dimensions (how blocks of a descriptor or a
-/// TMA box match shared-memory buffers).
-static SmallVector<int64_t> withoutUnitDims(ArrayRef<int64_t> shape) {
+SmallVector<int64_t> tilec::tilegpu::withoutUnitDims(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> kept;
   for (int64_t d : shape)
     if (d != 1)

@@ -39,6 +39,10 @@ namespace tilec::tilegpu {
 /// it; convert-tilegpu-to-nvvm makes it an `llvm.func` with `nvvm.kernel`).
 inline constexpr llvm::StringLiteral kKernelAttrName = "tilegpu.kernel";
 
+/// `shape` without its size-1 dimensions (how a block of a descriptor, a TMA
+/// box and a shared buffer match).
+llvm::SmallVector<int64_t> withoutUnitDims(llvm::ArrayRef<int64_t> shape);
+
 /// The distributed layout of a tile type, when its encoding is one.
 mlir::FailureOr<LinearLayout> getLinearLayout(mlir::RankedTensorType type);
 

@@ -43,14 +43,6 @@ static bool onlyDotsRead(Value value, unsigned index) {
   });
 }
 
-static SmallVector<int64_t> withoutUnitDims(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> kept;
-  for (int64_t d : shape)
-    if (d != 1)
-      kept.push_back(d);
-  return kept;
-}
-
 /// Gives `value` the type `wanted` by retyping the ops that make it, where
 /// that moves no data: a block load or shared-memory read (each thread then
 /// reads its own elements), through reshapes that only add or drop unit

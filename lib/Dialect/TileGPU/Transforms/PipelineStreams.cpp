@@ -89,14 +89,6 @@ static std::optional<SmallVector<Operation *>> indexSlice(scf::ForOp loop, Value
   return ordered;
 }
 
-static SmallVector<int64_t> withoutUnitDims(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> kept;
-  for (int64_t d : shape)
-    if (d != 1)
-      kept.push_back(d);
-  return kept;
-}
-
 /// The block as its readers see it: the load, or the reshape that only
 /// drops its unit dimensions (then the load's only user).
 static Value blockValue(tile::LoadBlockOp load, tile::ReshapeOp reshape) {
