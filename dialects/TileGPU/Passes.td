@@ -121,6 +121,21 @@ def TileGPULowerConversions : Pass<"tilegpu-lower-conversions", "::mlir::ModuleO
   }];
 }
 
+def TileGPUSinkDotWaits : Pass<"tilegpu-sink-dot-waits", "::mlir::ModuleOp"> {
+  let summary = "Wait for each wgmma where its accumulators are first read";
+  let description = [{
+    Moves each single-token `tilegpu.dot_wait` down its block to just before
+    the first op that reads its results (or holds a reader in its regions),
+    or the block's terminator, so the ops in between (another row group's
+    softmax, the next dot's issue) overlap the tensor cores' work. Its
+    `pending` becomes the number of `warpgroup_dot`s issued between the dot
+    and its new place (wgmma groups complete in order), or 0 when some are
+    nested in regions there. A wait never moves past an op that writes a
+    shared buffer its dot reads. Run before tilegpu-insert-barriers (the
+    wgmma's reads end at its wait).
+  }];
+}
+
 def TileGPUAllocateSharedMemory : Pass<"tilegpu-allocate-shared-memory", "::mlir::ModuleOp"> {
   let summary = "Give every shared buffer and mbarrier array an offset, reusing dead space";
   let description = [{

@@ -200,6 +200,7 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPULowerConversions());
   pm.addPass(createCSEPass());
+  pm.addPass(tilegpu::createTileGPUSinkDotWaits());
   pm.addPass(tilegpu::createTileGPUInsertBarriers());
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
   pm.addPass(tilegpu::createConvertTileGPUToNVVM());

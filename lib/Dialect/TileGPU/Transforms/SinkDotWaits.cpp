@@ -1,0 +1,101 @@
+//===- SinkDotWaits.cpp - wait for a wgmma where its result is first read -===//
+//
+// tilegpu-lower-dots waits for every warpgroup_dot at once. This pass moves
+// each `dot_wait` down its block to just before the first op that reads its
+// accumulators (or holds such a reader in its regions), so the tensor cores
+// work on that dot while the ops in between run: another row group's
+// softmax, the next dot's issue. wgmma groups complete in issue order, so
+// the wait's `pending` becomes the number of warpgroup_dots issued between
+// the dot and the wait's new place (0 when some are nested in regions
+// there, which this count cannot see). A wait does not move past an op that
+// writes a shared buffer the dot reads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/Passes.h"
+#include "tilec/Dialect/TileGPU/TileGPU.h"
+
+namespace tilec::tilegpu {
+#define GEN_PASS_DEF_TILEGPUSINKDOTWAITS
+#include "tilec/Dialect/TileGPU/Passes.h.inc"
+} // namespace tilec::tilegpu
+
+using namespace mlir;
+using namespace tilec::tilegpu;
+
+namespace {
+
+static Value rootBuffer(Value buffer) {
+  while (auto slot = buffer.getDefiningOp<SlotOp>())
+    buffer = slot.getBuffer();
+  return buffer;
+}
+
+/// `op` (or an op nested in it) writes one of `buffers`.
+static bool writesAny(Operation *op, ArrayRef<Value> buffers) {
+  WalkResult found = op->walk([&](Operation *inner) {
+    Value written;
+    if (auto store = dyn_cast<LocalStoreOp>(inner))
+      written = store.getDst();
+    else if (auto copy = dyn_cast<AsyncCopyOp>(inner))
+      written = copy.getDst();
+    else if (auto tma = dyn_cast<TMALoadOp>(inner))
+      written = tma.getDst();
+    if (written && llvm::is_contained(buffers, rootBuffer(written)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// `op` reads one of `values` (in its operands or in its regions).
+static bool readsAny(Operation *op, ValueRange values) {
+  WalkResult found = op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (llvm::is_contained(values, operand))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+static void sink(DotWaitOp wait) {
+  if (wait.getTokens().size() != 1)
+    return;
+  auto dot = wait.getTokens().front().getDefiningOp<WarpgroupDotOp>();
+  if (!dot || dot->getBlock() != wait->getBlock())
+    return;
+  SmallVector<Value> buffers{rootBuffer(dot.getB())};
+  if (isa<SharedMemoryType>(dot.getA().getType()))
+    buffers.push_back(rootBuffer(dot.getA()));
+  Operation *stop = wait->getNextNode();
+  while (stop && !stop->hasTrait<OpTrait::IsTerminator>() &&
+         !readsAny(stop, wait.getResults()) && !writesAny(stop, buffers))
+    stop = stop->getNextNode();
+  if (!stop)
+    return;
+  wait->moveBefore(stop);
+  int32_t issued = 0;
+  bool hidden = false;
+  for (Operation *op = dot->getNextNode(); op != wait.getOperation(); op = op->getNextNode()) {
+    if (isa<WarpgroupDotOp>(op))
+      ++issued;
+    else if (op->getNumRegions() && op->walk([](WarpgroupDotOp) {
+                                        return WalkResult::interrupt();
+                                      }).wasInterrupted())
+      hidden = true;
+  }
+  wait.setPending(hidden ? 0 : issued);
+}
+
+struct TileGPUSinkDotWaits
+    : public tilec::tilegpu::impl::TileGPUSinkDotWaitsBase<TileGPUSinkDotWaits> {
+  void runOnOperation() override {
+    SmallVector<DotWaitOp> waits;
+    getOperation().walk([&](DotWaitOp wait) { waits.push_back(wait); });
+    for (DotWaitOp wait : waits)
+      sink(wait);
+  }
+};
+
+} // namespace

@@ -1,0 +1,55 @@
+// tilegpu-sink-dot-waits: each dot_wait moves to just before the first
+// reader of its accumulators; pending counts the wgmmas issued in between.
+// RUN: tilec-opt %s -split-input-file --tilegpu-sink-dot-waits | FileCheck %s
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#a = #tilegpu.wgmma_operand<warpgroups = 1>
+!buf = !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+!tok = !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+// Two row groups' S = Q·Kᵀ: both issued before either is waited for; the
+// first wait leaves the second dot in flight (pending 1) while its
+// result is scaled, the second waits for everything.
+// CHECK-LABEL: func.func @two_groups
+// CHECK: %[[T0:.*]] = tilegpu.warpgroup_dot
+// CHECK-NEXT: %[[T1:.*]] = tilegpu.warpgroup_dot
+// CHECK-NEXT: %[[S0:.*]] = tilegpu.dot_wait %[[T0]] {pending = 1 : i32}
+// CHECK-NEXT: arith.mulf %[[S0]]
+// CHECK-NEXT: %[[S1:.*]] = tilegpu.dot_wait %[[T1]] {pending = 0 : i32}
+// CHECK-NEXT: arith.mulf %[[S1]]
+func.func @two_groups(%q0: tensor<64x64xbf16, #a>, %q1: tensor<64x64xbf16, #a>, %k: !buf, %z: tensor<64x64xf32, #acc>) -> (tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>) {
+  %t0 = tilegpu.warpgroup_dot %q0, %k, %z transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %s0 = tilegpu.dot_wait %t0 {pending = 0 : i32} : !tok
+  %t1 = tilegpu.warpgroup_dot %q1, %k, %z transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %s1 = tilegpu.dot_wait %t1 {pending = 0 : i32} : !tok
+  %x0 = arith.mulf %s0, %s0 : tensor<64x64xf32, #acc>
+  %x1 = arith.mulf %s1, %s1 : tensor<64x64xf32, #acc>
+  return %x0, %x1 : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>
+}
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#a = #tilegpu.wgmma_operand<warpgroups = 1>
+!buf = !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+!tok = !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+// Not past a write of the dot's B buffer, and not past a region that
+// issues a wgmma (pending 0 then: the count cannot see inside).
+// CHECK-LABEL: func.func @stops
+// CHECK: tilegpu.warpgroup_dot
+// CHECK-NEXT: tilegpu.dot_wait %{{.*}} {pending = 0 : i32}
+// CHECK-NEXT: tilegpu.local_store
+// CHECK: scf.if
+// CHECK: tilegpu.dot_wait %{{.*}} {pending = 0 : i32}
+// CHECK-NEXT: return
+func.func @stops(%q: tensor<64x64xbf16, #a>, %k: !buf, %z: tensor<64x64xf32, #acc>, %b: tensor<64x64xbf16, #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>>, %c: i1) -> (tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>) {
+  %t0 = tilegpu.warpgroup_dot %q, %k, %z transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %s0 = tilegpu.dot_wait %t0 {pending = 0 : i32} : !tok
+  tilegpu.local_store %b, %k : tensor<64x64xbf16, #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>>, !buf
+  %other = tilegpu.alloc : !buf
+  %t1 = tilegpu.warpgroup_dot %q, %other, %z transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %s1 = tilegpu.dot_wait %t1 {pending = 0 : i32} : !tok
+  scf.if %c {
+    %t2 = tilegpu.warpgroup_dot %q, %other, %z transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  }
+  return %s0, %s1 : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>
+}
