@@ -684,6 +684,10 @@ struct TileToLLVM : tilec::impl::TileToLLVMBase<TileToLLVM> {
                              LLVM::Linkage::External, "tilec_smem", Attribute(),
                              /*alignment=*/wgmma ? 1024 : 16, /*addrSpace=*/kShared);
     for (func::FuncOp kernel : kernels) {
+      if (kernel.isExternal()) {
+        kernel.emitError("'") << kernel.getName() << "' is a declaration; a kernel needs a body";
+        return signalPassFailure();
+      }
       tilec::LayoutAssignment layouts(kernel, numWarps);
       if (failed(layouts.run()))
         return signalPassFailure();

@@ -137,6 +137,18 @@ static void insertConversions(func::FuncOp kernel) {
   });
 }
 
+/// Tiles enter a function through its body (block loads, iotas, ...): a
+/// tile-typed argument has no layout to start from. An error naming it.
+static LogicalResult checkArguments(func::FuncOp kernel) {
+  for (BlockArgument arg : kernel.getArguments())
+    if (isa<RankedTensorType>(arg.getType()))
+      return kernel.emitError("tile arguments cannot be placed on threads; argument ")
+             << arg.getArgNumber() << " is " << arg.getType()
+             << " (pass pointers and sizes, and make tiles inside the kernel from "
+                "tile.make_desc descriptors)";
+  return success();
+}
+
 struct ConvertTileToTileGPU
     : public tilec::tilegpu::impl::ConvertTileToTileGPUBase<ConvertTileToTileGPU> {
   using ConvertTileToTileGPUBase::ConvertTileToTileGPUBase;
@@ -145,6 +157,8 @@ struct ConvertTileToTileGPU
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (kernel.isExternal() || hasLayouts(kernel))
         continue;
+      if (failed(checkArguments(kernel)))
+        return signalPassFailure();
       tilec::LayoutAssignment layouts(kernel, numWarps);
       if (failed(layouts.run()) || failed(writeLayouts(kernel, layouts)))
         return signalPassFailure();

@@ -1,0 +1,1 @@
+func.func private @k(%p: !tile.ptr<f32>)
