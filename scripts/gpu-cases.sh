@@ -7,9 +7,8 @@
 # tilec-run-case runs them on a GPU (ctest label gpu, scripts/gpu-check.sh).
 #
 # LOWERING=tilegpu writes the same cases compiled by the op-by-op path
-# (--lowering=tilegpu; cases that need what it does not take, --a-in-shared,
-# are left out), into gpu-cases-tilegpu/ by default, without the kernels
-# written in tilegpu ops.
+# (--lowering=tilegpu) into gpu-cases-tilegpu/ by default, without the
+# kernels written in tilegpu ops.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -27,7 +26,6 @@ case_() { # name kernel [flags...]
   local name=$1 kernel=$2
   shift 2
   if [ "$lowering" = tilegpu ]; then
-    case " $* " in *" --a-in-shared "*) return ;; esac
     set -- "$@" --lowering=tilegpu
   fi
   "$tilec" --kernel="$kernel" --arch="$arch" --export-case="$out/$prefix$name" "$@" >/dev/null

@@ -49,14 +49,21 @@ def TileGPULowerDots : Pass<"tilegpu-lower-dots", "::mlir::ModuleOp"> {
     through reshapes that only add or drop unit dimensions, and transposes)
     that only dots read is retyped to the layout the instruction wants (each
     thread reads its own fragment); others get a `tilegpu.convert_layout`.
+    With `a-in-shared`, a wgmma dot in a loop whose A is made outside it
+    (attention's Q) reads A by descriptor from a 128-byte-swizzled buffer
+    stored once before the loop (rows of a multiple of 128 bytes), which
+    frees its registers for the loop; mma.sync dots keep A in registers.
     Options not given come from the module's `tilec.target` (`arch`,
-    `wgmma`); without either, sm_80.
+    `wgmma`, `a_in_shared`); without either, sm_80.
   }];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"",
            "sm_80 or sm_90a (default: tilec.target's, else sm_80)">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
-           "On sm_90a, run dots that fit as wgmma (default: tilec.target's)">
+           "On sm_90a, run dots that fit as wgmma (default: tilec.target's)">,
+    Option<"aInShared", "a-in-shared", "bool", /*default=*/"false",
+           "wgmma dots read a loop-invariant A from a swizzled buffer stored "
+           "once before the loop (default: tilec.target's a_in_shared)">
   ];
 }
 

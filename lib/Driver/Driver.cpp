@@ -344,10 +344,6 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   target.aInShared = resolved(aInShared, &KernelDef::aInShared, recorded->aInShared);
   target.minBlocksPerSM = resolved(minBlocksPerSM, recorded->minBlocksPerSM);
   target.lowering = resolved(lowering, recorded->lowering);
-  // The kernels' own a-in-shared choice is tile-to-llvm's (the op-by-op path
-  // has no resident A yet); given on the command line it is an error below.
-  if (target.lowering == "tilegpu" && aInShared.getNumOccurrences() == 0)
-    target.aInShared = false;
   // wgmma follows the arch unless recorded for the same arch; an explicit
   // --wgmma on another arch is an error, not ignored.
   bool archGiven = arch.getNumOccurrences() > 0;

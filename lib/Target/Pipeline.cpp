@@ -164,9 +164,9 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
   else if (target.lowering != "tile-to-llvm" && target.lowering != "tilegpu")
     os << "unsupported " << optionPrefix << "lowering '" << target.lowering
        << "'; accepted: tile-to-llvm, tilegpu";
-  else if (target.lowering == "tilegpu" && (target.aInShared || target.minBlocksPerSM))
+  else if (target.lowering == "tilegpu" && target.minBlocksPerSM)
     os << optionPrefix << "lowering=tilegpu does not take " << optionPrefix
-       << (target.aInShared ? "a-in-shared" : "min-blocks-per-sm") << " yet";
+       << "min-blocks-per-sm yet";
   return message;
 }
 
@@ -192,7 +192,7 @@ void buildTilecAnnotatePipeline(OpPassManager &pm, const GpuPipelineOptions &opt
 static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tilegpu::createTileGPULowerDots(
-      tilegpu::TileGPULowerDotsOptions{options.arch, options.wgmma}));
+      tilegpu::TileGPULowerDotsOptions{options.arch, options.wgmma, options.aInShared}));
   if (options.assumeAligned)
     pm.addPass(tilegpu::createTileGPUPipelineStreams(
         tilegpu::TileGPUPipelineStreamsOptions{options.pipelineStages}));

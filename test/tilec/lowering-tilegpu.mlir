@@ -19,7 +19,9 @@
 // RUN: tilec --kernel=vector_add --lowering=tilegpu --emit=ptx -o %t.va.ptx
 // RUN: FileCheck %s --check-prefix=GATHER < %t.va.ptx
 // RUN: not tilec --kernel=matmul --lowering=fast --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=BADNAME
-// RUN: not tilec --kernel=matmul --lowering=tilegpu --a-in-shared --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOTYET
+// RUN: not tilec --kernel=matmul --lowering=tilegpu --min-blocks-per-sm=2 --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOTYET
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --lowering=tilegpu --arch=sm_90a --emit=ptx -o %t.q.ptx
+// RUN: FileCheck %s --check-prefix=QSHARED < %t.q.ptx
 
 // sm_80: mma.sync on fragments read from cp.async rings (LLVM rotates the
 // loop, so the order is not checked here; test/Dialect/TileGPU checks it).
@@ -53,4 +55,8 @@
 // GATHER: ld.global.b32
 // GATHER: st.global.b32
 // BADNAME: tilec: error: unsupported --lowering 'fast'; accepted: tile-to-llvm, tilegpu
-// NOTYET: tilec: error: --lowering=tilegpu does not take --a-in-shared yet
+// NOTYET: tilec: error: --lowering=tilegpu does not take --min-blocks-per-sm yet
+// d = 128 on sm_90a (a_in_shared by default): Q·Kᵀ reads both operands by
+// descriptor (Q stored once before the loops); P·V takes P from registers.
+// QSHARED-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p
+// QSHARED-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd

@@ -93,3 +93,29 @@ func.func @shared_transposed_b(%q0: tensor<64x64xbf16, #a>, %q1: tensor<64x64xbf
   %s1 = tile.dot %q1, %kt, %c : tensor<64x64xbf16, #a>, tensor<64x64xbf16, #bl> -> tensor<64x64xf32, #acc>
   return %s0, %s1 : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>
 }
+
+// -----
+
+#acc = #tilegpu.mma<warps = [4, 1]>
+#bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// With a-in-shared, a loop-invariant A (Q) is stored once before the loop
+// and read by descriptor; a B of the loop is staged in the loop.
+// RUN: tilec-opt %s -split-input-file --tilegpu-lower-dots="arch=sm_90a wgmma=true a-in-shared=true" | FileCheck %s --check-prefix=QS
+// QS-LABEL: func.func @resident_a
+// QS: %[[Q:.*]] = tile.load_block
+// QS-NEXT: %[[QB:.*]] = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+// QS-NEXT: tilegpu.local_store %[[Q]], %[[QB]]
+// QS: scf.for
+// QS: tilegpu.warpgroup_dot %[[QB]], %{{.*}}, %{{.*}} : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+func.func @resident_a(%dq: !tile.desc<64x64xbf16>, %dk: !tile.desc<64x64xbf16>, %n: i32) -> tensor<64x64xf32, #acc> {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %q = tile.load_block %dq[%c0, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #bl>
+  %r = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero) -> (tensor<64x64xf32, #acc>) : i32 {
+    %k = tile.load_block %dk[%i, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #bl>
+    %d = tile.dot %q, %k, %acc : tensor<64x64xbf16, #bl>, tensor<64x64xbf16, #bl> -> tensor<64x64xf32, #acc>
+    scf.yield %d : tensor<64x64xf32, #acc>
+  }
+  return %r : tensor<64x64xf32, #acc>
+}

@@ -127,8 +127,11 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     ModuleOp module = getOperation();
     std::string arch = this->arch;
     bool useWgmma = wgmma;
+    aInSharedMemory = aInShared;
     // Unset options come from the module's tilec.target.
     if (auto target = module->getAttrOfType<DictionaryAttr>("tilec.target")) {
+      if (auto recorded = target.getAs<BoolAttr>("a_in_shared"); recorded && !aInShared.hasValue())
+        aInSharedMemory = recorded.getValue();
       if (auto recorded = target.getAs<StringAttr>("arch"); recorded && arch.empty())
         arch = recorded.str();
       if (auto recorded = target.getAs<BoolAttr>("wgmma"); recorded && !wgmma.hasValue())
@@ -148,8 +151,16 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
         return signalPassFailure();
   }
 
-  /// The staging buffer of each value some wgmma reads as B.
+  /// The staging buffer of each value some wgmma reads from shared memory.
   llvm::DenseMap<Value, Value> stagedBuffers;
+  /// Loop-invariant wgmma A operands go to shared memory.
+  bool aInSharedMemory = false;
+
+  /// `dot` is in a loop and `value` is made outside the innermost one.
+  static bool loopInvariant(Value value, Operation *dot) {
+    auto loop = dot->getParentOfType<scf::ForOp>();
+    return loop && !loop.getRegion().isAncestor(value.getParentRegion());
+  }
 
   LogicalResult lower(tile::DotOp dot, bool useWgmma) {
     auto aType = cast<RankedTensorType>(dot.getA().getType());
@@ -183,6 +194,22 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     bool fitsWgmma = useWgmma && warpsN == 1 && warpsM % 4 == 0 && m % (16 * warpsM) == 0 &&
                      n <= 256 && bRowBytes % 128 == 0 && k % 8 == 0;
     MLIRContext *context = dot.getContext();
+    int64_t aRowBytes = k * aType.getElementTypeBitWidth() / 8;
+    if (fitsWgmma && aInSharedMemory && aRowBytes % 128 == 0 && m % 64 == 0 &&
+        loopInvariant(dot.getA(), dot)) {
+      // A read by descriptor from a swizzled buffer, stored once before the
+      // loop: its registers are free for the loop (Q at d = 128).
+      Value aBuffer = stagingBuffer(dot.getA(), stagedBuffers);
+      Value bBuffer = stagingBuffer(staged, stagedBuffers);
+      auto token = WarpgroupDotOp::create(b, dot.getLoc(), aBuffer, bBuffer, dot.getC(),
+                                          transposeB ? b.getUnitAttr() : UnitAttr());
+      auto wait = DotWaitOp::create(b, dot.getLoc(), ValueRange{token.getToken()}, 0);
+      dot.replaceAllUsesWith(wait.getResult(0));
+      dot.erase();
+      if (transposeB && trans->use_empty())
+        trans.erase();
+      return success();
+    }
     Value a = inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, warpsM, warpsN), 0);
     if (fitsWgmma) {
       // B through a swizzled buffer (the streams pass turns a loop's block
