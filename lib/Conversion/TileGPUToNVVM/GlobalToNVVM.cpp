@@ -92,6 +92,31 @@ static Value paddingValue(OpBuilder &b, Location loc, Type element, tile::Paddin
   return LLVM::ConstantOp::create(b, loc, element, b.getIntegerAttr(element, 0));
 }
 
+/// The element at `address`, where `inside` holds (else `fallback`); no
+/// branch without a condition.
+static Value guardedLoad(OpBuilder &b, Location loc, Type element, Value address, Value inside,
+                         Value fallback) {
+  if (!inside)
+    return LLVM::LoadOp::create(b, loc, element, address);
+  auto branch = scf::IfOp::create(b, loc, TypeRange{element}, inside, /*withElseRegion=*/true);
+  OpBuilder then = branch.getThenBodyBuilder();
+  scf::YieldOp::create(then, loc, ValueRange{LLVM::LoadOp::create(then, loc, element, address)});
+  OpBuilder otherwise = branch.getElseBodyBuilder();
+  scf::YieldOp::create(otherwise, loc, ValueRange{fallback});
+  return branch.getResult(0);
+}
+
+/// `value` stored at `address` where `inside` holds (always without one).
+static void guardedStore(OpBuilder &b, Location loc, Value value, Value address, Value inside) {
+  if (!inside) {
+    LLVM::StoreOp::create(b, loc, value, address);
+    return;
+  }
+  auto branch = scf::IfOp::create(b, loc, TypeRange{}, inside, /*withElseRegion=*/false);
+  OpBuilder then = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
+  LLVM::StoreOp::create(then, loc, value, address);
+}
+
 struct LoadBlockLowering : OpConversionPattern<tile::LoadBlockOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tile::LoadBlockOp op, OpAdaptor adaptor,
@@ -106,14 +131,7 @@ struct LoadBlockLowering : OpConversionPattern<tile::LoadBlockOp> {
     SmallVector<Value> values;
     for (int64_t r = 0; r < layout->numRegs(); ++r) {
       auto [address, inside] = access.at(r);
-      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{element}, inside,
-                                      /*withElseRegion=*/true);
-      OpBuilder then = branch.getThenBodyBuilder();
-      scf::YieldOp::create(then, loc,
-                           ValueRange{LLVM::LoadOp::create(then, loc, element, address)});
-      OpBuilder otherwise = branch.getElseBodyBuilder();
-      scf::YieldOp::create(otherwise, loc, ValueRange{padding});
-      values.push_back(branch.getResult(0));
+      values.push_back(guardedLoad(rewriter, loc, element, address, inside, padding));
     }
     rewriter.replaceOp(op, packRegisters(rewriter, loc,
                                          getTypeConverter()->convertType(op.getType()), values));
@@ -135,9 +153,7 @@ struct StoreBlockLowering : OpConversionPattern<tile::StoreBlockOp> {
     for (int64_t r = 0; r < layout->numRegs(); ++r) {
       auto [address, inside] = access.at(r);
       Value value = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getValue(), r);
-      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{}, inside, /*withElseRegion=*/false);
-      OpBuilder then = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
-      LLVM::StoreOp::create(then, loc, value, address);
+      guardedStore(rewriter, loc, value, address, inside);
     }
     rewriter.eraseOp(op);
     return success();
@@ -190,19 +206,10 @@ struct GatherLoadLowering : OpConversionPattern<tile::LoadOp> {
                                      : paddingValue(rewriter, loc, element, tile::PaddingOption::zero);
     SmallVector<Value> values;
     for (auto [i, address] : llvm::enumerate(unpackRegisters(rewriter, loc, adaptor.getPtr()))) {
-      if (!adaptor.getMask()) {
-        values.push_back(LLVM::LoadOp::create(rewriter, loc, element, address));
-        continue;
-      }
-      Value keep = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getMask(), i);
-      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{element}, keep,
-                                      /*withElseRegion=*/true);
-      OpBuilder then = branch.getThenBodyBuilder();
-      scf::YieldOp::create(then, loc,
-                           ValueRange{LLVM::LoadOp::create(then, loc, element, address)});
-      OpBuilder otherwise = branch.getElseBodyBuilder();
-      scf::YieldOp::create(otherwise, loc, ValueRange{other});
-      values.push_back(branch.getResult(0));
+      Value keep = adaptor.getMask()
+                       ? LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getMask(), i).getResult()
+                       : Value();
+      values.push_back(guardedLoad(rewriter, loc, element, address, keep, other));
     }
     rewriter.replaceOp(op, packRegisters(rewriter, loc,
                                          getTypeConverter()->convertType(op.getType()), values));
@@ -218,14 +225,10 @@ struct ScatterStoreLowering : OpConversionPattern<tile::StoreOp> {
     Location loc = op.getLoc();
     for (auto [i, address] : llvm::enumerate(unpackRegisters(rewriter, loc, adaptor.getPtr()))) {
       Value value = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getValue(), i);
-      if (!adaptor.getMask()) {
-        LLVM::StoreOp::create(rewriter, loc, value, address);
-        continue;
-      }
-      Value keep = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getMask(), i);
-      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{}, keep, /*withElseRegion=*/false);
-      OpBuilder then = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
-      LLVM::StoreOp::create(then, loc, value, address);
+      Value keep = adaptor.getMask()
+                       ? LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getMask(), i).getResult()
+                       : Value();
+      guardedStore(rewriter, loc, value, address, keep);
     }
     rewriter.eraseOp(op);
     return success();

@@ -20,6 +20,20 @@ namespace tile = tilec::tile;
 // Helpers
 //===----------------------------------------------------------------------===//
 
+Value tilec::tilegpu::rootBuffer(Value buffer) {
+  while (auto slot = buffer.getDefiningOp<SlotOp>())
+    buffer = slot.getBuffer();
+  return buffer;
+}
+
+SmallVector<Value, 2> tilec::tilegpu::dotOperandBuffers(WarpgroupDotOp dot) {
+  SmallVector<Value, 2> buffers;
+  if (isa<SharedMemoryType>(dot.getA().getType()))
+    buffers.push_back(rootBuffer(dot.getA()));
+  buffers.push_back(rootBuffer(dot.getB()));
+  return buffers;
+}
+
 SmallVector<int64_t> tilec::tilegpu::withoutUnitDims(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> kept;
   for (int64_t d : shape)

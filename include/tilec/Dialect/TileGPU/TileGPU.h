@@ -43,6 +43,13 @@ inline constexpr llvm::StringLiteral kKernelAttrName = "tilegpu.kernel";
 /// box and a shared buffer match).
 llvm::SmallVector<int64_t> withoutUnitDims(llvm::ArrayRef<int64_t> shape);
 
+/// The buffer a shared-memory value views (through slots, to its alloc).
+mlir::Value rootBuffer(mlir::Value buffer);
+
+/// The shared buffers a warpgroup_dot reads (B, and A when it is one), as
+/// their root buffers.
+llvm::SmallVector<mlir::Value, 2> dotOperandBuffers(WarpgroupDotOp dot);
+
 /// The distributed layout of a tile type, when its encoding is one.
 mlir::FailureOr<LinearLayout> getLinearLayout(mlir::RankedTensorType type);
 

@@ -16,13 +16,6 @@ using namespace tilec::tilegpu;
 
 namespace {
 
-/// The buffer a shared-memory value views (a slot's ring, and so on).
-static Value rootBuffer(Value buffer) {
-  while (auto slot = buffer.getDefiningOp<SlotOp>())
-    buffer = slot.getBuffer();
-  return buffer;
-}
-
 /// What this thread has done to shared memory since the last barrier.
 struct Hazards {
   llvm::SmallDenseSet<Value> written; ///< by the generic proxy, not published
@@ -52,14 +45,6 @@ struct KernelBuffers {
   bool asyncReaders = false;
 };
 
-static SmallVector<Value> dotOperandBuffers(WarpgroupDotOp dot) {
-  SmallVector<Value> buffers;
-  if (isa<SharedMemoryType>(dot.getA().getType()))
-    buffers.push_back(rootBuffer(dot.getA()));
-  buffers.push_back(rootBuffer(dot.getB()));
-  return buffers;
-}
-
 static Access accessOf(Operation *op, const KernelBuffers &kernel) {
   Access access;
   if (auto store = dyn_cast<LocalStoreOp>(op))
@@ -71,7 +56,7 @@ static Access accessOf(Operation *op, const KernelBuffers &kernel) {
   else if (auto load = dyn_cast<LocalLoadOp>(op))
     access.reads.push_back(rootBuffer(load.getSrc()));
   else if (auto dot = dyn_cast<WarpgroupDotOp>(op))
-    access.asyncReads = dotOperandBuffers(dot);
+    llvm::append_range(access.asyncReads, dotOperandBuffers(dot));
   else if (auto wait = dyn_cast<DotWaitOp>(op)) {
     // Until this wait the wgmma may read its operands; from here on the
     // reads are done for this thread, and another thread's write must wait

@@ -162,6 +162,21 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     return loop && !loop.getRegion().isAncestor(value.getParentRegion());
   }
 
+  /// `dot` as `warpgroup_dot` of `a` (registers or a buffer) and the B
+  /// buffer, waited for at once (tilegpu-sink-dot-waits moves the wait);
+  /// `transposed`, the transpose peeled off B, goes once nothing reads it.
+  static LogicalResult replaceByWarpgroupDot(OpBuilder &b, tile::DotOp dot, Value a, Value bBuffer,
+                                             tile::TransOp transposed) {
+    auto token = WarpgroupDotOp::create(b, dot.getLoc(), a, bBuffer, dot.getC(),
+                                        transposed ? b.getUnitAttr() : UnitAttr());
+    auto wait = DotWaitOp::create(b, dot.getLoc(), ValueRange{token.getToken()}, 0);
+    dot.replaceAllUsesWith(wait.getResult(0));
+    dot.erase();
+    if (transposed && transposed->use_empty())
+      transposed.erase();
+    return success();
+  }
+
   LogicalResult lower(tile::DotOp dot, bool useWgmma) {
     auto aType = cast<RankedTensorType>(dot.getA().getType());
     auto bType = cast<RankedTensorType>(dot.getB().getType());
@@ -199,30 +214,16 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
         loopInvariant(dot.getA(), dot)) {
       // A read by descriptor from a swizzled buffer, stored once before the
       // loop: its registers are free for the loop (Q at d = 128).
-      Value aBuffer = stagingBuffer(dot.getA(), stagedBuffers);
-      Value bBuffer = stagingBuffer(staged, stagedBuffers);
-      auto token = WarpgroupDotOp::create(b, dot.getLoc(), aBuffer, bBuffer, dot.getC(),
-                                          transposeB ? b.getUnitAttr() : UnitAttr());
-      auto wait = DotWaitOp::create(b, dot.getLoc(), ValueRange{token.getToken()}, 0);
-      dot.replaceAllUsesWith(wait.getResult(0));
-      dot.erase();
-      if (transposeB && trans->use_empty())
-        trans.erase();
-      return success();
+      return replaceByWarpgroupDot(b, dot, stagingBuffer(dot.getA(), stagedBuffers),
+                                   stagingBuffer(staged, stagedBuffers),
+                                   transposeB ? trans : tile::TransOp());
     }
     Value a = inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, warpsM, warpsN), 0);
     if (fitsWgmma) {
       // B through a swizzled buffer (the streams pass turns a loop's block
       // load stored there into a ring of cp.async slots).
-      Value buffer = stagingBuffer(staged, stagedBuffers);
-      auto token = WarpgroupDotOp::create(b, dot.getLoc(), a, buffer, dot.getC(),
-                                          transposeB ? b.getUnitAttr() : UnitAttr());
-      auto wait = DotWaitOp::create(b, dot.getLoc(), ValueRange{token.getToken()}, 0);
-      dot.replaceAllUsesWith(wait.getResult(0));
-      dot.erase();
-      if (transposeB && trans->use_empty())
-        trans.erase();
-      return success();
+      return replaceByWarpgroupDot(b, dot, a, stagingBuffer(staged, stagedBuffers),
+                                   transposeB ? trans : tile::TransOp());
     }
     Value bOperand =
         inLayout(b, dot.getB(), MmaOperandLayoutAttr::get(context, 1, warpsM, warpsN), 1);

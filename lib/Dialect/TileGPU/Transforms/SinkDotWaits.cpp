@@ -25,12 +25,6 @@ using namespace tilec::tilegpu;
 
 namespace {
 
-static Value rootBuffer(Value buffer) {
-  while (auto slot = buffer.getDefiningOp<SlotOp>())
-    buffer = slot.getBuffer();
-  return buffer;
-}
-
 /// `op` (or an op nested in it) writes one of `buffers`.
 static bool writesAny(Operation *op, ArrayRef<Value> buffers) {
   WalkResult found = op->walk([&](Operation *inner) {
@@ -65,9 +59,7 @@ static void sink(DotWaitOp wait) {
   auto dot = wait.getTokens().front().getDefiningOp<WarpgroupDotOp>();
   if (!dot || dot->getBlock() != wait->getBlock())
     return;
-  SmallVector<Value> buffers{rootBuffer(dot.getB())};
-  if (isa<SharedMemoryType>(dot.getA().getType()))
-    buffers.push_back(rootBuffer(dot.getA()));
+  SmallVector<Value, 2> buffers = dotOperandBuffers(dot);
   Operation *stop = wait->getNextNode();
   while (stop && !stop->hasTrait<OpTrait::IsTerminator>() &&
          !readsAny(stop, wait.getResults()) && !writesAny(stop, buffers))
