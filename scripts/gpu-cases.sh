@@ -52,6 +52,11 @@ dot_cases() {
   done
   case_ gqa_group2 flash_attention_fwd_gqa --set group=2 --size heads=4 --size seq_q=50 --size seq_k=77
   case_ mqa flash_attention_fwd_gqa --set group=4 --size batch=2 --size heads=4 --size seq_q=50 --size seq_k=77
+  # A group of 3 query heads per K/V head, d = 256, and sequences shorter
+  # than one block (odd lengths).
+  case_ gqa_group3 flash_attention_fwd_gqa --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
+  case_ d256_causal flash_attention_fwd_causal --set head_dim=256 --size seq_q=77 --size seq_k=130
+  case_ tiny_fwd flash_attention_fwd --size seq_q=5 --size seq_k=3
   case_ large_logits flash_attention_fwd --size seq_q=64 --size seq_k=100 --size amplitude=10
   # Attention compiles with --assume-aligned by default (K and V streamed by
   # cp.async); the general path (scalar fallback, K/V through registers) too.
