@@ -97,11 +97,27 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
     the runtime checks. Barriers come from tilegpu-insert-barriers.
     `stages` not given comes from `tilec.target`'s `pipeline_stages`;
     below 2 nothing changes.
+
+    With `tma` (sm_90a), a loop whose streams all fill wgmma buffers with
+    128-byte swizzling is filled by TMA instead: each stream's descriptor
+    gets a tensor map, a new trailing kernel argument
+    (`!tilegpu.tensor_map`, recorded in the kernel's `tilec.tensor_maps`
+    as `{tensor = <argument of the descriptor's base>, box, swizzle}` for
+    the runtime to make), the ring an array of `stages` "full" mbarriers
+    made before the loop. One thread announces the iteration's bytes on
+    the slot's barrier (`mbarrier_arrive ... expect_tx`) and warp 0 issues
+    the `tma_load`s; each iteration waits for its slot's phase
+    (`mbarrier_wait`, phase = iteration / stages) where cp.async would
+    wait for its group. Nothing is in flight after the loop (every issued
+    copy is one a later iteration waits for). Other loops keep cp.async.
   }];
   let options = [
     Option<"stages", "stages", "int64_t", /*default=*/"-1",
-           "Slots per ring, 2-8; below 2 off (default: tilec.target's pipeline_stages)">
+           "Slots per ring, 2-8; below 2 off (default: tilec.target's pipeline_stages)">,
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "Fill rings of wgmma buffers by TMA onto mbarriers (or tilec.target's tma)">
   ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 def TileGPULowerConversions : Pass<"tilegpu-lower-conversions", "::mlir::ModuleOp"> {

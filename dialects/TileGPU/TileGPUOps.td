@@ -268,7 +268,12 @@ def TileGPU_TMALoadOp : TileGPU_Op<"tma_load"> {
     warp (each issue delivers the bytes again); the copy
     completes its bytes on barrier `index` of `barriers` (whose expected
     transaction count must include them). Out-of-bounds elements are zero.
-    `dst` has the box's shape without unit dimensions and the map's swizzle.
+    `dst` has the box's shape without unit dimensions and the map's swizzle,
+    or is several boxes wide: when a box's rows are exactly one column
+    block of a swizzled `dst` (64 bf16 elements under 128-byte swizzling),
+    a `dst` k times as wide gets k boxes, one per column block, at
+    innermost coordinates `c`, `c + width`, ... (a 64x128 bf16 K tile is
+    two copies of a 64x64 box).
 
     Example:
     ```mlir

@@ -41,6 +41,7 @@ static void forEachTargetField(Target &target, Visit &&visit) {
   visit("a_in_shared", target.aInShared);
   visit("min_blocks_per_sm", target.minBlocksPerSM);
   visit("wgmma", target.wgmma);
+  visit("tma", target.tma);
   visit("prefetch_loads", target.prefetchLoads);
   visit("lowering", target.lowering);
 }
@@ -127,6 +128,7 @@ void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.aInShared = target.aInShared;
   options.minBlocksPerSM = target.minBlocksPerSM;
   options.wgmma = target.wgmma;
+  options.tma = target.tma;
   options.prefetchLoads = target.prefetchLoads;
   options.lowering = target.lowering;
 }
@@ -140,6 +142,7 @@ GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
   target.aInShared = options.aInShared;
   target.minBlocksPerSM = options.minBlocksPerSM;
   target.wgmma = options.wgmma;
+  target.tma = options.tma;
   target.prefetchLoads = options.prefetchLoads;
   target.lowering = options.lowering;
   return target;
@@ -164,6 +167,9 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
   else if (target.lowering != "tile-to-llvm" && target.lowering != "tilegpu")
     os << "unsupported " << optionPrefix << "lowering '" << target.lowering
        << "'; accepted: tile-to-llvm, tilegpu";
+  else if (target.tma && (target.arch != "sm_90a" || target.lowering != "tilegpu"))
+    os << optionPrefix << "tma needs " << optionPrefix << "arch=sm_90a and " << optionPrefix
+       << "lowering=tilegpu";
   else if (target.lowering == "tilegpu" && target.minBlocksPerSM)
     os << optionPrefix << "lowering=tilegpu does not take " << optionPrefix
        << "min-blocks-per-sm yet";
@@ -195,7 +201,7 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
       tilegpu::TileGPULowerDotsOptions{options.arch, options.wgmma, options.aInShared}));
   if (options.assumeAligned)
     pm.addPass(tilegpu::createTileGPUPipelineStreams(
-        tilegpu::TileGPUPipelineStreamsOptions{options.pipelineStages}));
+        tilegpu::TileGPUPipelineStreamsOptions{options.pipelineStages, options.tma}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPULowerConversions());
@@ -255,6 +261,8 @@ static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target
     target.minBlocksPerSM = explicitTarget.minBlocksPerSM;
   if (given.wgmma.hasValue())
     target.wgmma = explicitTarget.wgmma;
+  if (given.tma.hasValue())
+    target.tma = explicitTarget.tma;
   if (given.prefetchLoads.hasValue())
     target.prefetchLoads = explicitTarget.prefetchLoads;
   if (given.lowering.hasValue())

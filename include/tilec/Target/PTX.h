@@ -32,6 +32,9 @@ struct GpuTarget {
   int64_t minBlocksPerSM = 0;
   /// Dots whose operands allow it run as wgmma (sm_90a only).
   bool wgmma = false;
+  /// sm_90a, tilegpu lowering: rings that feed wgmma are filled by TMA onto
+  /// mbarriers (tensor maps made by the runtime) instead of cp.async.
+  bool tma = false;
   /// How tilegpu IR becomes per-thread code: "tile-to-llvm" (the kernel
   /// lowering that runs every registered kernel) or "tilegpu" (the passes
   /// on tilegpu IR and its op-by-op conversion to NVVM: dots, block loads

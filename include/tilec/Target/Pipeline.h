@@ -64,6 +64,10 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
   Option<bool> wgmma{*this, "wgmma",
                      llvm::cl::desc("Dots run as wgmma.mma_async where they fit (sm_90a)"),
                      llvm::cl::init(GpuTarget().wgmma)};
+  Option<bool> tma{*this, "tma",
+                   llvm::cl::desc("sm_90a, lowering=tilegpu: rings that feed wgmma are filled by "
+                                  "TMA onto mbarriers (tensor-map kernel parameters)"),
+                   llvm::cl::init(GpuTarget().tma)};
   Option<bool> prefetchLoads{
       *this, "prefetch-loads",
       llvm::cl::desc("Issue loop block loads one iteration ahead (tile-prefetch-loads)"),

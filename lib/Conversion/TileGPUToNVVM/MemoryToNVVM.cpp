@@ -297,18 +297,34 @@ static Value electedLane(OpBuilder &b, Location loc) {
 }
 
 /// `cp.async.bulk.tensor...global.mbarrier::complete_tx::bytes`, issued by
-/// one elected lane of each warp that runs it.
+/// one elected lane of each warp that runs it: one copy per box, the boxes
+/// of a wide buffer into its column blocks (columnBlockBoxes), the
+/// innermost coordinate advancing by the box's width.
 struct TMALoadLowering : OpConversionPattern<TMALoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(TMALoadOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value barrier = barrierAddress(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex());
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        rewriter, loc, adaptor.getDst(), adaptor.getMap(), tmaCoordinates(adaptor.getCoords()),
-        barrier, /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/Value(),
-        /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
-        NVVM::CTAGroupKindAttr(), electedLane(rewriter, loc));
+    TensorMapType map = op.getMap().getType();
+    SharedMemoryType dst = op.getDst().getType();
+    int64_t boxes = columnBlockBoxes(map, dst);
+    int64_t blockBytes = dst.getSizeInBytes() / boxes;
+    Value elected = electedLane(rewriter, loc);
+    for (int64_t k = 0; k < boxes; ++k) {
+      SmallVector<Value> coords = adaptor.getCoords();
+      if (k)
+        coords.back() = LLVM::AddOp::create(rewriter, loc, coords.back(),
+                                            constI32(rewriter, loc, k * map.getBoxShape().back()));
+      Value block = k ? byteOffset(rewriter, loc, adaptor.getDst(),
+                                   constI32(rewriter, loc, k * blockBytes))
+                      : adaptor.getDst();
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          rewriter, loc, block, adaptor.getMap(), tmaCoordinates(coords), barrier,
+          /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/Value(),
+          /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+          NVVM::CTAGroupKindAttr(), elected);
+    }
     rewriter.eraseOp(op);
     return success();
   }

@@ -215,6 +215,15 @@ struct KernelFuncLowering : OpConversionPattern<func::FuncOp> {
       if (attr.getName() != kKernelAttrName)
         kernel->setAttr(attr.getName(), attr.getValue());
     kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), rewriter.getUnitAttr());
+    // A tensor map is a 128-byte CUtensorMap passed by value, aligned to 64
+    // bytes and read in place (__grid_constant__): TMA takes its address.
+    for (auto [i, type] : llvm::enumerate(op.getArgumentTypes()))
+      if (isa<TensorMapType>(type)) {
+        auto bytes = LLVM::LLVMArrayType::get(rewriter.getI8Type(), 128);
+        kernel.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(), TypeAttr::get(bytes));
+        kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), rewriter.getI64IntegerAttr(64));
+        kernel.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), rewriter.getUnitAttr());
+      }
     rewriter.inlineRegionBefore(op.getBody(), kernel.getBody(), kernel.end());
     if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(), &signature)))
       return failure();

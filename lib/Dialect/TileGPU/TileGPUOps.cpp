@@ -200,27 +200,42 @@ LogicalResult MBarrierArriveOp::verify() {
                             "a barrier index");
 }
 
-/// A TMA copy between `map`'s box and `buffer`.
+int64_t tilec::tilegpu::columnBlockBoxes(TensorMapType map, SharedMemoryType buffer) {
+  auto swizzled = dyn_cast<SwizzledAttr>(buffer.getEncoding());
+  ArrayRef<int64_t> box = map.getBoxShape();
+  int64_t boxBytes = box.back() * map.getElementType().getIntOrFloatBitWidth() / 8;
+  if (!swizzled || box.empty() || boxBytes != swizzled.getBytes() ||
+      buffer.getShape().back() % box.back())
+    return 1;
+  return buffer.getShape().back() / box.back();
+}
+
+/// A TMA copy between `map`'s box and `buffer`; with `columnBlocks`, the
+/// buffer may also be several boxes side by side (columnBlockBoxes).
 static LogicalResult verifyTMA(Operation *op, TensorMapType map, size_t coords,
-                               SharedMemoryType buffer) {
-  if (failed(checkCoordinateCount(op, coords, map.getBoxShape().size())) ||
-      failed(verifyBlockBuffer(op, map.getBoxShape(), map.getElementType(), buffer, "box")))
+                               SharedMemoryType buffer, bool columnBlocks) {
+  if (failed(checkCoordinateCount(op, coords, map.getBoxShape().size())))
     return failure();
   if (map.getEncoding() != buffer.getEncoding())
     return op->emitOpError("expected the buffer to have the tensor map's encoding ")
            << map.getEncoding() << ", got " << buffer.getEncoding();
-  return success();
+  SmallVector<int64_t> boxes(map.getBoxShape());
+  if (columnBlocks)
+    boxes.back() *= columnBlockBoxes(map, buffer);
+  return verifyBlockBuffer(op, boxes, map.getElementType(), buffer, "box");
 }
 
 LogicalResult TMALoadOp::verify() {
-  if (failed(verifyTMA(*this, getMap().getType(), getCoords().size(), getDst().getType())))
+  if (failed(verifyTMA(*this, getMap().getType(), getCoords().size(), getDst().getType(),
+                       /*columnBlocks=*/true)))
     return failure();
   return checkConstantIndex(*this, getIndex(), getBarriers().getType().getCount(),
                             "a barrier index");
 }
 
 LogicalResult TMAStoreOp::verify() {
-  return verifyTMA(*this, getMap().getType(), getCoords().size(), getSrc().getType());
+  return verifyTMA(*this, getMap().getType(), getCoords().size(), getSrc().getType(),
+                   /*columnBlocks=*/false);
 }
 
 LogicalResult TMAStoreWaitOp::verify() { return checkPending(*this, getPending()); }

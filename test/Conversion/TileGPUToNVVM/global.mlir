@@ -36,6 +36,18 @@ func.func @copy(%src: !tile.ptr<f32>, %dst: !tile.ptr<f32>, %n: i32) attributes 
 
 // -----
 
+// A tensor-map argument is a 128-byte CUtensorMap passed by value, 64-byte
+// aligned and read in place (__grid_constant__); tilec.tensor_maps stays
+// for the launch metadata.
+// CHECK-LABEL: llvm.func @with_map
+// CHECK-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+// CHECK-SAME: tilec.tensor_maps = [{box = array<i64: 64, 64>, swizzle = 128 : i64, tensor = 0 : i64}]
+func.func @with_map(%k: !tile.ptr<bf16>, %map: !tilegpu.tensor_map<64x64xbf16, #tilegpu.swizzled<128>>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>, tilec.tensor_maps = [{box = array<i64: 64, 64>, swizzle = 128 : i64, tensor = 0 : i64}]} {
+  return
+}
+
+// -----
+
 #m = #tilegpu.mma<warps = [4, 1]>
 // A 2-D block: the address adds each coordinate times its i64 stride.
 // CHECK-LABEL: func.func @strided

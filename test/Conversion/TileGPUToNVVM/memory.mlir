@@ -48,6 +48,27 @@ func.func @tma(%map: !tilegpu.tensor_map<1x64x64xbf16, #swz>, %bh: i32, %n: i32,
   return
 }
 
+// A 64x128 bf16 buffer under 128-byte swizzling is two column blocks: two
+// copies of the 64x64 box, the second 8192 bytes on and 64 elements to the
+// right (coordinates innermost first), under one elected lane.
+// CHECK-LABEL: func.func @tma_column_blocks
+func.func @tma_column_blocks(%map: !tilegpu.tensor_map<1x64x64xbf16, #swz>, %bh: i32, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %s = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x128xbf16, #swz>
+  %full = tilegpu.mbarrier_create {arrivals = 1 : i32, offset = 16384 : i64} : !tilegpu.mbarrier<1>
+  // CHECK: %[[ELECT:.+]] = nvvm.elect.sync -> i1
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST:[^,]+]], %{{.*}}, %{{.*}}, box[%[[X0:[^,]+]], %{{.*}}, %{{.*}}] predicate = %[[ELECT]]
+  // CHECK: %[[W:.+]] = llvm.mlir.constant(64 : i32)
+  // CHECK: %[[X1:.+]] = llvm.add %[[X0]], %[[W]]
+  // CHECK: %[[B:.+]] = llvm.mlir.constant(8192 : i32)
+  // CHECK: %[[DST1:.+]] = llvm.getelementptr %[[DST]][%[[B]]]
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST1]], %{{.*}}, %{{.*}}, box[%[[X1]], %{{.*}}, %{{.*}}] predicate = %[[ELECT]]
+  // CHECK-NOT: cp.async.bulk.tensor
+  tilegpu.tma_load %map[%bh, %n, %c0], %s, %full[%c0]
+      : !tilegpu.tensor_map<1x64x64xbf16, #swz>, !tilegpu.smem<64x128xbf16, #swz>, !tilegpu.mbarrier<1>
+  return
+}
+
 // CHECK-LABEL: func.func @dot_wait
 func.func @dot_wait(%t: !tilegpu.dot_token<tensor<64x16xf32, #wgmma>>) -> tensor<64x16xf32, #wgmma> {
   // The accumulators (8 f32 per thread at 64x16) come back through an

@@ -338,6 +338,24 @@ func.func @f(%m: !tilegpu.tensor_map<32x64xbf16, #tilegpu.swizzled<128>>, %s: !t
 
 // -----
 
+// Column blocks side by side are for loads only; a store moves one box.
+func.func @f(%m: !tilegpu.tensor_map<64x64xbf16, #tilegpu.swizzled<128>>, %s: !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, %i: i32) {
+  // expected-error @+1 {{'tilegpu.tma_store' op expected the box to have the buffer's shape up to unit dimensions, got 'tensor<64x64xbf16>' for '!tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>'}}
+  tilegpu.tma_store %s, %m[%i, %i] : !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, !tilegpu.tensor_map<64x64xbf16, #tilegpu.swizzled<128>>
+  return
+}
+
+// -----
+
+// Side by side, the boxes must still have the buffer's rows.
+func.func @f(%m: !tilegpu.tensor_map<32x64xbf16, #tilegpu.swizzled<128>>, %s: !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, %b: !tilegpu.mbarrier<2>, %i: i32) {
+  // expected-error @+1 {{'tilegpu.tma_load' op expected the box to have the buffer's shape up to unit dimensions, got 'tensor<32x128xbf16>' for '!tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>'}}
+  tilegpu.tma_load %m[%i, %i], %s, %b[%i] : !tilegpu.tensor_map<32x64xbf16, #tilegpu.swizzled<128>>, !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, !tilegpu.mbarrier<2>
+  return
+}
+
+// -----
+
 func.func @f() {
   // expected-error @+1 {{'tilegpu.tma_store_wait' op expected a non-negative pending count, got -2}}
   tilegpu.tma_store_wait {pending = -2 : i32}

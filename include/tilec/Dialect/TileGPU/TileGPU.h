@@ -43,6 +43,12 @@ inline constexpr llvm::StringLiteral kKernelAttrName = "tilegpu.kernel";
 /// box and a shared buffer match).
 llvm::SmallVector<int64_t> withoutUnitDims(llvm::ArrayRef<int64_t> shape);
 
+/// How many of `map`'s boxes a `tilegpu.tma_load` into `buffer` copies side
+/// by side: the buffer's innermost size over the box's when each box is
+/// exactly one column block of the swizzled buffer (a 64x128 bf16 tile is
+/// two 128-byte-swizzled boxes of 64x64), else 1.
+int64_t columnBlockBoxes(TensorMapType map, SharedMemoryType buffer);
+
 /// The buffer a shared-memory value views (through slots, to its alloc).
 mlir::Value rootBuffer(mlir::Value buffer);
 

@@ -66,6 +66,11 @@ struct TileGPUAllocateSharedMemory
       if (offset)
         buffer.offset = offset.getInt();
       buffer.last = std::max(buffer.last, lastUse(op->getResult(0), positionOf));
+      // An initialized mbarrier owns its bytes until the kernel ends: PTX
+      // allows no other use of them (another barrier, a buffer) before an
+      // mbarrier.inval, which nothing emits.
+      if (isa<MBarrierCreateOp>(op))
+        buffer.last = static_cast<int64_t>(body.getOperations().size());
       buffers.push_back(buffer);
     });
 

@@ -21,6 +21,12 @@
 // arguments in `tilec.aligned_args`, which the launch metadata marks and
 // the runtime checks.
 //
+// With `tma`, a loop whose streams all fill swizzled wgmma buffers is filled
+// by TMA: a tensor map per (descriptor base, box) as a trailing kernel
+// argument (listed in `tilec.tensor_maps` for the runtime), a "full"
+// mbarrier per slot; the copies announce their bytes on the slot's barrier
+// and each iteration waits for the slot's phase instead of a commit group.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Passes.h"
@@ -142,6 +148,63 @@ static std::optional<std::string> whyNotStreamed(scf::ForOp loop, tile::LoadBloc
   return std::nullopt;
 }
 
+/// The TMA box that fills `stream`'s buffer: the block with its innermost
+/// dimension cut to one column block of the buffer's swizzle; none when the
+/// buffer is not swizzled, the block not whole column blocks, or a box
+/// dimension over TMA's 256.
+static std::optional<SmallVector<int64_t>> tmaBox(Stream &stream) {
+  if (!stream.filled)
+    return std::nullopt;
+  auto swizzled = dyn_cast<SwizzledAttr>(stream.filled.getType().getEncoding());
+  tile::TensorDescType desc = stream.load.getDesc().getType();
+  int64_t elementBytes = desc.getElementType().getIntOrFloatBitWidth() / 8;
+  SmallVector<int64_t> box(desc.getBlockShape());
+  if (!swizzled || !elementBytes || box.size() > 5 || box.back() * elementBytes % swizzled.getBytes())
+    return std::nullopt;
+  box.back() = swizzled.getBytes() / elementBytes;
+  if (llvm::any_of(box, [](int64_t d) { return d > 256; }) ||
+      llvm::any_of(stream.load.getOffsets(), [](Value v) { return !v.getType().isInteger(32); }))
+    return std::nullopt;
+  return box;
+}
+
+/// The tensor maps of one kernel: trailing arguments made on first use, one
+/// per (descriptor base argument, box, swizzle), listed in the kernel's
+/// `tilec.tensor_maps` in argument order.
+class TensorMaps {
+public:
+  explicit TensorMaps(FunctionOpInterface kernel) : kernel(kernel) {}
+
+  Value get(tile::MakeDescOp make, ArrayRef<int64_t> box, SwizzledAttr swizzle) {
+    MLIRContext *context = kernel->getContext();
+    auto type = TensorMapType::get(context, box, make.getType().getElementType(), swizzle);
+    unsigned tensor = cast<BlockArgument>(make.getBase()).getArgNumber();
+    auto key = std::make_pair(tensor, Type(type));
+    if (Value known = maps.lookup(key))
+      return known;
+    unsigned position = kernel.getNumArguments();
+    if (failed(kernel.insertArguments({position}, {type}, {DictionaryAttr::get(context)},
+                                      {make.getLoc()})))
+      return {};
+    Builder b(context);
+    SmallVector<Attribute> list;
+    if (auto previous = kernel->getAttrOfType<ArrayAttr>("tilec.tensor_maps"))
+      llvm::append_range(list, previous.getValue());
+    list.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("tensor", b.getI64IntegerAttr(tensor)),
+         b.getNamedAttr("box", b.getDenseI64ArrayAttr(box)),
+         b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle.getBytes()))}));
+    kernel->setAttr("tilec.tensor_maps", b.getArrayAttr(list));
+    Value map = kernel.getArgument(position);
+    maps[key] = map;
+    return map;
+  }
+
+private:
+  FunctionOpInterface kernel;
+  llvm::DenseMap<std::pair<unsigned, Type>, Value> maps;
+};
+
 struct TileGPUPipelineStreams
     : public tilec::tilegpu::impl::TileGPUPipelineStreamsBase<TileGPUPipelineStreams> {
   using TileGPUPipelineStreamsBase::TileGPUPipelineStreamsBase;
@@ -158,6 +221,10 @@ struct TileGPUPipelineStreams
     }
     if (slots < 2)
       return;
+    bool useTMA = tma;
+    if (auto target = module->getAttrOfType<DictionaryAttr>("tilec.target"))
+      if (auto recorded = target.getAs<BoolAttr>("tma"); recorded && !tma.hasValue())
+        useTMA = recorded.getValue();
     for (Operation &op : module.getBody()->getOperations()) {
       auto kernel = dyn_cast<FunctionOpInterface>(op);
       if (!kernel || kernel.isExternal())
@@ -165,8 +232,9 @@ struct TileGPUPipelineStreams
       SmallVector<scf::ForOp> loops;
       kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
       llvm::SmallSetVector<int64_t, 4> alignedArgs;
+      TensorMaps maps(kernel);
       for (scf::ForOp loop : loops)
-        pipeline(loop, kernel, slots, alignedArgs);
+        pipeline(loop, kernel, slots, alignedArgs, useTMA ? &maps : nullptr);
       if (alignedArgs.empty())
         continue;
       if (auto previous = kernel->getAttrOfType<DenseI64ArrayAttr>("tilec.aligned_args"))
@@ -178,7 +246,7 @@ struct TileGPUPipelineStreams
   }
 
   void pipeline(scf::ForOp loop, FunctionOpInterface kernel, int64_t slots,
-                llvm::SmallSetVector<int64_t, 4> &alignedArgs) {
+                llvm::SmallSetVector<int64_t, 4> &alignedArgs, TensorMaps *maps) {
     if (!loop.getInductionVar().getType().isInteger(32))
       return;
     SmallVector<Stream> streams;
@@ -196,6 +264,12 @@ struct TileGPUPipelineStreams
     }
     if (streams.empty())
       return;
+    // TMA when every stream can take it, else cp.async for the loop.
+    SmallVector<SmallVector<int64_t>> boxes;
+    for (Stream &stream : streams)
+      if (std::optional<SmallVector<int64_t>> box = maps ? tmaBox(stream) : std::nullopt)
+        boxes.push_back(*box);
+    bool useTMA = maps && boxes.size() == streams.size();
 
     Location loc = loop.getLoc();
     OpBuilder b(loop);
@@ -214,14 +288,25 @@ struct TileGPUPipelineStreams
       stream.ring = AllocOp::create(entry, loc, type, IntegerAttr());
     }
 
-    // Issues iteration `iteration`'s copies (induction variable `iv`) into
-    // slot `slot`, when `iv` is below the upper bound; then commits.
-    auto issue = [&](OpBuilder &at, Value iv, Value slot) {
-      Value inRange = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::slt, iv,
-                                            loop.getUpperBound());
-      auto guard = scf::IfOp::create(at, loc, TypeRange{}, inRange, /*withElse=*/false);
-      OpBuilder inside = OpBuilder::atBlockBegin(&guard.getThenRegion().front());
-      for (Stream &stream : streams) {
+    // TMA: the tensor maps, the bytes one iteration brings, the barriers.
+    SmallVector<Value> tensorMaps;
+    int64_t iterationBytes = 0;
+    Value full;
+    if (useTMA) {
+      for (auto [stream, box] : llvm::zip(streams, boxes)) {
+        auto make = stream.load.getDesc().getDefiningOp<tile::MakeDescOp>();
+        auto swizzle = cast<SwizzledAttr>(stream.filled.getType().getEncoding());
+        tensorMaps.push_back(maps->get(make, box, swizzle));
+        iterationBytes += stream.filled.getType().getSizeInBytes();
+      }
+      full = MBarrierCreateOp::create(entry, loc, MBarrierType::get(context, slots),
+                                      b.getI32IntegerAttr(1), IntegerAttr());
+    }
+
+    // Iteration `iv`'s copies into slot `slot` (in `at`, under a guard that
+    // `iv` is below the upper bound); cp.async commits a group after them.
+    auto copies = [&](OpBuilder &inside, Value iv, Value slot) {
+      for (auto [i, stream] : llvm::enumerate(streams)) {
         IRMapping mapping;
         mapping.map(loop.getInductionVar(), iv);
         for (Operation *op : stream.slice)
@@ -231,9 +316,36 @@ struct TileGPUPipelineStreams
           offsets.push_back(mapping.lookupOrDefault(offset));
         auto ringType = cast<SharedMemoryType>(stream.ring.getType());
         Value dst = SlotOp::create(inside, loc, ringType.getSlotType(), stream.ring, slot);
-        AsyncCopyOp::create(inside, loc, stream.load.getDesc(), offsets, dst);
+        if (useTMA)
+          TMALoadOp::create(inside, loc, tensorMaps[i], offsets, dst, full, slot);
+        else
+          AsyncCopyOp::create(inside, loc, stream.load.getDesc(), offsets, dst);
       }
-      AsyncCommitGroupOp::create(at, loc, ValueRange{});
+    };
+    auto issue = [&](OpBuilder &at, Value iv, Value slot) {
+      Value inRange = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::slt, iv,
+                                            loop.getUpperBound());
+      auto guard = scf::IfOp::create(at, loc, TypeRange{}, inRange, /*withElse=*/false);
+      OpBuilder inside = OpBuilder::atBlockBegin(&guard.getThenRegion().front());
+      if (!useTMA) {
+        copies(inside, iv, slot);
+        AsyncCommitGroupOp::create(at, loc, ValueRange{});
+        return;
+      }
+      // Thread 0 announces the bytes, warp 0 issues the copies.
+      auto i32Type = inside.getI32Type();
+      Value tid = NVVM::ThreadIdXOp::create(inside, loc, i32Type);
+      auto constant = [&](int64_t v) {
+        return arith::ConstantIntOp::create(inside, loc, v, 32).getResult();
+      };
+      Value warp0 = arith::CmpIOp::create(inside, loc, arith::CmpIPredicate::ult, tid, constant(32));
+      Value thread0 = arith::CmpIOp::create(inside, loc, arith::CmpIPredicate::eq, tid, constant(0));
+      auto inWarp0 = scf::IfOp::create(inside, loc, TypeRange{}, warp0, /*withElse=*/false);
+      OpBuilder warp = OpBuilder::atBlockBegin(&inWarp0.getThenRegion().front());
+      auto announce = scf::IfOp::create(warp, loc, TypeRange{}, thread0, /*withElse=*/false);
+      OpBuilder first = OpBuilder::atBlockBegin(&announce.getThenRegion().front());
+      MBarrierArriveOp::create(first, loc, full, slot, first.getI32IntegerAttr(iterationBytes));
+      copies(warp, iv, slot);
     };
 
     // Prologue: iterations 0 .. stages - 2.
@@ -253,7 +365,11 @@ struct TileGPUPipelineStreams
     Value current = arith::RemUIOp::create(body, loc, iteration, c(slots));
     Value ahead = arith::RemUIOp::create(
         body, loc, arith::AddIOp::create(body, loc, iteration, c(slots - 1)), c(slots));
-    AsyncWaitOp::create(body, loc, ValueRange{}, slots - 2);
+    if (useTMA)
+      MBarrierWaitOp::create(body, loc, full, current,
+                             arith::DivUIOp::create(body, loc, iteration, c(slots)));
+    else
+      AsyncWaitOp::create(body, loc, ValueRange{}, slots - 2);
     Value aheadIv = arith::AddIOp::create(
         body, loc, loop.getInductionVar(),
         arith::MulIOp::create(body, loc, loop.getStep(), c(slots - 1)));
@@ -282,7 +398,10 @@ struct TileGPUPipelineStreams
       stream.load.erase();
     }
 
-    // Nothing in flight after the loop.
+    // Nothing in flight after the loop (TMA issues only copies that a later
+    // iteration waits for).
+    if (useTMA)
+      return;
     b.setInsertionPointAfter(loop);
     AsyncWaitOp::create(b, loc, ValueRange{}, 0);
   }
