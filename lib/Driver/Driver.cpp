@@ -359,12 +359,17 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
 /// What the lowered kernel (the llvm.func with nvvm.kernel) records about
 /// itself for the launch metadata: its dynamic shared memory is
 /// tilec.shared_bytes (tile-to-llvm) or tilegpu.shared_bytes
-/// (tilegpu-allocate-shared-memory; absent when it has none).
+/// (tilegpu-allocate-shared-memory; absent when it has none). Its
+/// tilec.tensor_maps, when it takes CUDA tensor maps as trailing arguments,
+/// describe one each: {tensor = the function-argument position where the
+/// tensor's arguments start, box = outermost first, swizzle = bytes}.
 struct LoweredKernel {
   std::string name;
   int64_t sharedBytes = 0;
   std::set<int64_t> alignedArgs; ///< function-argument positions
   std::vector<std::string> functionArgs;
+  std::vector<Type> argTypes;
+  ArrayAttr tensorMaps; ///< null when it takes none
 };
 
 LoweredKernel loweredKernel(ModuleOp module) {
@@ -378,7 +383,9 @@ LoweredKernel loweredKernel(ModuleOp module) {
     for (llvm::StringRef name : {"tilec.shared_bytes", "tilegpu.shared_bytes"})
       if (auto bytes = fn->getAttrOfType<IntegerAttr>(name))
         kernel.sharedBytes = bytes.getInt();
+    kernel.tensorMaps = fn->getAttrOfType<ArrayAttr>("tilec.tensor_maps");
     for (Type t : fn.getArgumentTypes()) {
+      kernel.argTypes.push_back(t);
       std::string text;
       llvm::raw_string_ostream os(text);
       os << t;
@@ -412,6 +419,56 @@ void writeGridDim(llvm::json::OStream &json, const GridDim &dim) {
   });
 }
 
+/// The kernel's tilec.tensor_maps as the metadata's "tensor_maps" (empty
+/// when it has none); none, after an error, when they are not the trailing
+/// pointer arguments after those of `signature`, one naming where a tensor
+/// parameter's arguments start, or not maps CUDA can make (checkTensorMap).
+std::optional<std::vector<TensorMapParam>> tensorMapParams(const LoweredKernel &kernel,
+                                                           const KernelSignature &signature) {
+  std::vector<TensorMapParam> maps;
+  if (!kernel.tensorMaps)
+    return maps;
+  auto fail = [&](const std::string &why) {
+    printError(fmt::format("kernel '{}': tilec.tensor_maps{}", kernel.name, why));
+    return std::nullopt;
+  };
+  std::vector<int64_t> firstArgs; // of each parameter, as for tilec.aligned_args
+  int64_t paramArgs = 0;
+  for (const KernelParam &p : signature) {
+    firstArgs.push_back(paramArgs);
+    paramArgs += p.numFunctionArgs();
+  }
+  int64_t numMaps = kernel.tensorMaps.size();
+  if (paramArgs + numMaps != static_cast<int64_t>(kernel.argTypes.size()))
+    return fail(fmt::format(": the function has {} arguments, its parameters take {} and its {} "
+                            "tensor maps must be the rest",
+                            kernel.argTypes.size(), paramArgs, numMaps));
+  for (int64_t i = 0; i < numMaps; ++i) {
+    std::string where = fmt::format("[{}] (function argument {})", i, paramArgs + i);
+    auto entry = dyn_cast<DictionaryAttr>(kernel.tensorMaps[i]);
+    auto tensor = entry ? entry.getAs<IntegerAttr>("tensor") : IntegerAttr();
+    auto box = entry ? entry.getAs<DenseI64ArrayAttr>("box") : DenseI64ArrayAttr();
+    auto swizzle = entry ? entry.getAs<IntegerAttr>("swizzle") : IntegerAttr();
+    if (!tensor || !box || !swizzle)
+      return fail(where + ": expected {tensor = position : i64, box = array<i64: ...>, "
+                          "swizzle = bytes : i64}");
+    if (!isa<LLVM::LLVMPointerType>(kernel.argTypes[paramArgs + i]))
+      return fail(where + ": a tensor map is passed as a pointer to its 128 bytes, the "
+                          "argument is not a pointer");
+    auto start = llvm::find(firstArgs, tensor.getInt());
+    size_t param = start - firstArgs.begin();
+    if (start == firstArgs.end() || signature[param].kind != KernelParam::Kind::Tensor)
+      return fail(fmt::format("{}: tensor = {} is not a function-argument position where a "
+                              "tensor parameter's arguments start",
+                              where, tensor.getInt()));
+    TensorMapParam map{param, box.asArrayRef().vec(), swizzle.getInt()};
+    if (std::string why = checkTensorMap(map, signature); !why.empty())
+      return fail(where + ": " + why);
+    maps.push_back(map);
+  }
+  return maps;
+}
+
 /// The JSON that tells a runtime how to launch the lowered kernel in
 /// `module`, for the target its tilec.target records (schema:
 /// tilec/Runtime/Metadata.h); none, after an error, without that record.
@@ -438,6 +495,9 @@ std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature
                            sharedLimit / 1024));
     return std::nullopt;
   }
+  std::optional<std::vector<TensorMapParam>> tensorMaps = tensorMapParams(kernel, signature);
+  if (!tensorMaps)
+    return std::nullopt;
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::json::OStream json(os, /*IndentSize=*/2);
@@ -471,14 +531,28 @@ std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature
       });
     });
     json.attributeEnd();
-    if (!grid) {
+    if (!grid)
       json.attribute(kGrid, nullptr);
-      return;
-    }
-    json.attributeArray(kGrid, [&] {
-      for (const GridDim &dim : *grid)
-        compactValue(json, [&](llvm::json::OStream &entry) { writeGridDim(entry, dim); });
-    });
+    else
+      json.attributeArray(kGrid, [&] {
+        for (const GridDim &dim : *grid)
+          compactValue(json, [&](llvm::json::OStream &entry) { writeGridDim(entry, dim); });
+      });
+    // Absent when the kernel takes no tensor maps.
+    if (!tensorMaps->empty())
+      json.attributeArray(kTensorMaps, [&] {
+        for (const TensorMapParam &map : *tensorMaps)
+          compactValue(json, [&](llvm::json::OStream &entry) {
+            entry.object([&] {
+              entry.attribute(kMapParam, signature[map.param].name);
+              entry.attributeArray(kMapBox, [&] {
+                for (int64_t dim : map.box)
+                  entry.value(dim);
+              });
+              entry.attribute(kMapSwizzle, map.swizzle);
+            });
+          });
+      });
   });
   os << "\n";
   return text;

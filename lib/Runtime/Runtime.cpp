@@ -55,6 +55,12 @@ struct Api {
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  // Optional (CUDA 12.0 and newer): only kernels with tensor maps need it.
+  CUresult (*cuTensorMapEncodeTiled)(void *tensorMap, int dataType, uint32_t rank,
+                                     void *globalAddress, const uint64_t *globalDim,
+                                     const uint64_t *globalStrides, const uint32_t *boxDim,
+                                     const uint32_t *elementStrides, int interleave, int swizzle,
+                                     int l2Promotion, int oobFill);
 };
 
 Api api;
@@ -126,6 +132,10 @@ Device *Device::open(std::string &error) {
     error = openError;
     return nullptr;
   }
+  // An older driver still runs every kernel without tensor maps; launching
+  // one with them says what is missing.
+  api.cuTensorMapEncodeTiled = reinterpret_cast<decltype(api.cuTensorMapEncodeTiled)>(
+      dlsym(lib, "cuTensorMapEncodeTiled"));
   Device probe;
   CUcontext context = nullptr;
   if (!probe.check(api.cuInit(0), "cuInit", "", openError) ||
@@ -192,11 +202,29 @@ bool Device::load(const std::string &image, const KernelMetadata &meta, Kernel &
 
 namespace {
 
-/// Kernel parameter storage: one slot per compiled-function argument.
+/// One CUtensorMap: 128 opaque bytes that cuLaunchKernel copies from a
+/// 64-byte aligned address.
+struct alignas(64) TensorMapStorage {
+  unsigned char bytes[128];
+};
+
+/// Kernel parameter storage: one slot per compiled-function argument but the
+/// tensor maps, which trail them, encoded by `launch` into `maps`.
 struct PackedArgs {
   std::vector<std::array<unsigned char, 8>> slots;
-  std::vector<void *> pointers;
+  std::vector<TensorMapEncoding> encodings; ///< one per map, checked
+  std::vector<TensorMapStorage> maps;
+  std::vector<void *> pointers; ///< into `slots`, then into `maps`
 };
+
+/// False, with what is wrong with argument `i` of the launch.
+bool argumentError(const KernelMetadata &meta, size_t i, const std::string &what,
+                   std::string &error) {
+  const KernelParam &param = meta.params[i];
+  error = meta.kernel + " argument " + std::to_string(i) + " ('" + param.name + "', a " +
+          metadata::kindName(param.kind) + "): " + what;
+  return false;
+}
 
 bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &packed,
           std::string &error) {
@@ -213,11 +241,7 @@ bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &
   };
   for (size_t i = 0; i < args.size(); ++i) {
     const KernelParam &param = meta.params[i];
-    auto mismatch = [&](const std::string &what) {
-      error = meta.kernel + " argument " + std::to_string(i) + " ('" + param.name + "', a " +
-              metadata::kindName(param.kind) + "): " + what;
-      return false;
-    };
+    auto mismatch = [&](const std::string &what) { return argumentError(meta, i, what, error); };
     switch (param.kind) {
     case KernelParam::Kind::Tensor: {
       const TensorArg *t = std::get_if<TensorArg>(&args[i]);
@@ -287,14 +311,58 @@ bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &
     }
     }
   }
-  if (!meta.functionArgs.empty() && slots.size() != meta.functionArgs.size()) {
-    error = meta.kernel + ": the arguments expand to " + std::to_string(slots.size()) +
-            " function arguments, the metadata lists " +
+  for (size_t j = 0; j < meta.tensorMaps.size(); ++j) {
+    // parseMetadata checked this already; metadata made otherwise may not be.
+    if (std::string why = checkTensorMap(meta.tensorMaps[j], meta.params); !why.empty()) {
+      error = meta.kernel + ": tensor_maps[" + std::to_string(j) + "]: " + why;
+      return false;
+    }
+    // Its tensor parameter, so the loop above checked its TensorArg and rank.
+    size_t i = meta.tensorMaps[j].param;
+    TensorMapEncoding encoding;
+    if (std::string why = tensorMapEncoding(meta, j, std::get<TensorArg>(args[i]), encoding);
+        !why.empty())
+      return argumentError(meta, i, why, error);
+    packed.encodings.push_back(encoding);
+  }
+  size_t count = slots.size() + meta.tensorMaps.size();
+  if (!meta.functionArgs.empty() && count != meta.functionArgs.size()) {
+    error = meta.kernel + ": the arguments expand to " + std::to_string(count) +
+            " function arguments (" + std::to_string(meta.tensorMaps.size()) +
+            " of them tensor maps), the metadata lists " +
             std::to_string(meta.functionArgs.size());
     return false;
   }
+  packed.maps.resize(meta.tensorMaps.size());
   for (auto &slot : slots)
     packed.pointers.push_back(slot.data());
+  for (TensorMapStorage &map : packed.maps)
+    packed.pointers.push_back(map.bytes);
+  return true;
+}
+
+/// Makes the tensor maps that `pack` checked, in their storage; false, with
+/// the call's error and what it was given, where the driver refuses one.
+bool encodeTensorMaps(const KernelMetadata &meta, PackedArgs &packed, std::string &error) {
+  if (!meta.tensorMaps.empty() && !api.cuTensorMapEncodeTiled) {
+    error = meta.kernel + " takes tensor maps, and this CUDA driver (libcuda.so.1) cannot make "
+                          "them: it has no cuTensorMapEncodeTiled (CUDA 12.0 or newer has it)";
+    return false;
+  }
+  for (size_t j = 0; j < meta.tensorMaps.size(); ++j) {
+    const TensorMapEncoding &e = packed.encodings[j];
+    CUresult result = api.cuTensorMapEncodeTiled(
+        packed.maps[j].bytes, e.dataType, static_cast<uint32_t>(e.globalDim.size()),
+        reinterpret_cast<void *>(e.address), e.globalDim.data(), e.globalStrides.data(),
+        e.boxDim.data(), e.elementStrides.data(), e.interleave, e.swizzle, e.l2Promotion,
+        e.oobFill);
+    if (result != 0) {
+      error = "cuTensorMapEncodeTiled (" + meta.kernel + " tensor_maps[" + std::to_string(j) +
+              "] for argument '" + meta.params[meta.tensorMaps[j].param].name +
+              "': " + toString(e) + "): " + errorName(result);
+      return false;
+    }
+  }
   return true;
 }
 
@@ -310,7 +378,7 @@ std::string checkArguments(const KernelMetadata &meta, const std::vector<Arg> &a
 bool Device::launch(const Kernel &kernel, std::array<int64_t, 3> grid,
                     const std::vector<Arg> &args, std::string &error) {
   PackedArgs packed;
-  if (!pack(kernel.meta, args, packed, error))
+  if (!pack(kernel.meta, args, packed, error) || !encodeTensorMaps(kernel.meta, packed, error))
     return false;
   for (int64_t g : grid)
     if (g <= 0 || g > INT32_MAX) {
@@ -458,6 +526,64 @@ bool parseGrid(const json::Value *value, const KernelSignature &params,
   return true;
 }
 
+/// One entry of "tensor_maps"; empty when it names a tensor parameter and
+/// a map CUDA can make of it (checkTensorMap), else why not.
+std::string parseTensorMap(const json::Value &entry, const KernelSignature &params,
+                           TensorMapParam &map) {
+  using namespace metadata;
+  if (entry.kind != json::Value::Kind::Object)
+    return "expected an object";
+  for (const std::string &key : entry.keys)
+    if (key != kMapParam && key != kMapBox && key != kMapSwizzle)
+      return "unknown member '" + key + "'";
+  const json::Value *param = entry.get(kMapParam), *box = entry.get(kMapBox),
+                    *swizzle = entry.get(kMapSwizzle);
+  if (!param || !param->isString())
+    return "'param' must be a tensor parameter's name";
+  map.param = params.size();
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].name == param->string)
+      map.param = i;
+  if (map.param == params.size())
+    return "'" + param->string + "' is not a parameter of the kernel";
+  if (!box || !box->isArray())
+    return "'box' must be an array of integers";
+  map.box.clear();
+  for (const json::Value &dim : box->array) {
+    std::optional<int64_t> value = integerOf(dim);
+    if (!value)
+      return "'box' must be an array of integers";
+    map.box.push_back(*value);
+  }
+  std::optional<int64_t> bytes = swizzle ? integerOf(*swizzle) : std::nullopt;
+  if (!bytes)
+    return "'swizzle' must be an integer";
+  map.swizzle = *bytes;
+  return checkTensorMap(map, params);
+}
+
+/// "tensor_maps": absent or an array (possibly empty) of maps.
+bool parseTensorMaps(const json::Value *value, const KernelSignature &params,
+                     std::vector<TensorMapParam> &maps, std::string &error) {
+  maps.clear();
+  if (!value)
+    return true;
+  if (!value->isArray()) {
+    error = "kernel metadata: 'tensor_maps' must be an array of "
+            "{\"param\": NAME, \"box\": [N, ...], \"swizzle\": BYTES}";
+    return false;
+  }
+  for (size_t i = 0; i < value->array.size(); ++i) {
+    TensorMapParam map;
+    if (std::string why = parseTensorMap(value->array[i], params, map); !why.empty()) {
+      error = "kernel metadata: tensor_maps[" + std::to_string(i) + "]: " + why;
+      return false;
+    }
+    maps.push_back(map);
+  }
+  return true;
+}
+
 } // namespace
 
 bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error) {
@@ -497,7 +623,8 @@ bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &e
   if (const json::Value *args = doc->get(kFunctionArgs))
     for (const json::Value &a : args->array)
       meta.functionArgs.push_back(a.string);
-  return parseGrid(doc->get(kGrid), meta.params, meta.grid, error);
+  return parseGrid(doc->get(kGrid), meta.params, meta.grid, error) &&
+         parseTensorMaps(doc->get(kTensorMaps), meta.params, meta.tensorMaps, error);
 }
 
 std::optional<std::array<int64_t, 3>> launchGrid(const KernelMetadata &meta,

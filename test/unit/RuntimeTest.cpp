@@ -186,4 +186,202 @@ TEST_F(LaunchArguments, EnforcesTheAlignmentTheKernelWasCompiledFor) {
   EXPECT_EQ(checkArguments(meta, {ragged, 0.125, 3000.0}), "");
 }
 
+/// Metadata of a kernel that reads tensor `k` through one tensor map, with
+/// `maps` as the value of "tensor_maps".
+std::string metadataWithMaps(const std::string &maps) {
+  return R"json({
+  "kernel": "attention_tma",
+  "arch": "sm_90a",
+  "num_warps": 4,
+  "threads_per_block": 128,
+  "shared_bytes": 70000,
+  "params": [{"name": "q", "kind": "tensor", "dtype": "bf16", "rank": 3, "aligned": true},
+             {"name": "k", "kind": "tensor", "dtype": "bf16", "rank": 3, "aligned": false},
+             {"name": "scale", "kind": "scalar", "dtype": "f32", "rank": 0}],
+  "function_args": ["!llvm.ptr<1>", "i32", "i32", "i32", "i64", "i64", "i64",
+                    "!llvm.ptr<1>", "i32", "i32", "i32", "i64", "i64", "i64", "f32",
+                    "!llvm.ptr"],
+  "grid": null,
+  "tensor_maps": )json" + maps + "\n}";
+}
+
+const std::string kMapsMetadata =
+    metadataWithMaps(R"([{"param": "k", "box": [1, 64, 64], "swizzle": 128}])");
+
+TEST(Metadata, ReadsTensorMaps) {
+  KernelMetadata meta;
+  std::string error;
+  ASSERT_TRUE(parseMetadata(kMapsMetadata, meta, error)) << error;
+  ASSERT_EQ(meta.tensorMaps.size(), 1u);
+  EXPECT_EQ(meta.tensorMaps[0].param, 1u);
+  EXPECT_EQ(meta.tensorMaps[0].box, (std::vector<int64_t>{1, 64, 64}));
+  EXPECT_EQ(meta.tensorMaps[0].swizzle, 128);
+  ASSERT_TRUE(parseMetadata(metadataWithMaps(R"([{"param": "q", "box": [2, 8, 16], "swizzle": 0},
+      {"param": "k", "box": [1, 128, 32], "swizzle": 64}])"),
+                            meta, error))
+      << error;
+  ASSERT_EQ(meta.tensorMaps.size(), 2u);
+  EXPECT_EQ(meta.tensorMaps[0].param, 0u);
+  EXPECT_EQ(meta.tensorMaps[1].box, (std::vector<int64_t>{1, 128, 32}));
+  EXPECT_EQ(meta.tensorMaps[1].swizzle, 64);
+  // None: an empty list, or (as tilec writes it) no member at all.
+  ASSERT_TRUE(parseMetadata(metadataWithMaps("[]"), meta, error)) << error;
+  EXPECT_TRUE(meta.tensorMaps.empty());
+  ASSERT_TRUE(parseMetadata(kMapsMetadata, meta, error)) << error;
+  ASSERT_TRUE(parseMetadata(kMetadata, meta, error)) << error;
+  EXPECT_TRUE(meta.tensorMaps.empty());
+}
+
+TEST(Metadata, RejectsMalformedTensorMapsSayingWhy) {
+  const std::pair<const char *, const char *> cases[] = {
+      {R"({"param": "k", "box": [1, 64, 64], "swizzle": 128})", "'tensor_maps' must be an array"},
+      {R"([{"param": "v", "box": [1, 64, 64], "swizzle": 128}])",
+       "tensor_maps[0]: 'v' is not a parameter of the kernel"},
+      {R"([{"param": "scale", "box": [1, 64, 64], "swizzle": 128}])",
+       "tensor_maps[0]: 'scale' is a scalar, not a tensor"},
+      {R"([{"param": "k", "box": [64, 64], "swizzle": 128}])",
+       "tensor_maps[0]: the box has rank 2, 'k' has rank 3"},
+      {R"([{"param": "k", "box": [0, 64, 64], "swizzle": 128}])",
+       "tensor_maps[0]: box[0] = 0 is outside [1, 256]"},
+      {R"([{"param": "k", "box": [1, 300, 64], "swizzle": 128}])",
+       "tensor_maps[0]: box[1] = 300 is outside [1, 256]"},
+      {R"([{"param": "k", "box": [1, 64, 64], "swizzle": 48}])",
+       "tensor_maps[0]: swizzle 48 is not 0, 32, 64 or 128 bytes"},
+      {R"([{"param": "k", "box": [1, 64, 128], "swizzle": 128}])",
+       "tensor_maps[0]: the box's innermost dimension is 256 bytes (128 x bf16), wider than "
+       "the 128-byte swizzle span"},
+      {R"([{"param": "k", "box": [1, 64, 32], "swizzle": 32}])",
+       "tensor_maps[0]: the box's innermost dimension is 64 bytes (32 x bf16), wider than the "
+       "32-byte swizzle span"},
+      {R"([{"param": "k", "box": [1, 64, 4], "swizzle": 0}])",
+       "tensor_maps[0]: the box's innermost dimension is 8 bytes (4 x bf16), not a multiple "
+       "of 16"},
+      {R"([{"param": "k", "box": [1, 64, 64], "swizzle": 128},
+           {"param": "k", "box": [1, 64, 64]}])",
+       "tensor_maps[1]: 'swizzle' must be an integer"},
+      {R"([{"param": "k", "box": [1, 64.5, 64], "swizzle": 128}])",
+       "tensor_maps[0]: 'box' must be an array of integers"},
+      {R"([{"param": "k", "box": [1, 64, 64], "swizzle": 128, "axis": 0}])",
+       "tensor_maps[0]: unknown member 'axis'"},
+      {R"([{"box": [1, 64, 64], "swizzle": 128}])",
+       "tensor_maps[0]: 'param' must be a tensor parameter's name"},
+      {R"([7])", "tensor_maps[0]: expected an object"},
+  };
+  for (const auto &[maps, why] : cases) {
+    KernelMetadata meta;
+    std::string error;
+    EXPECT_FALSE(parseMetadata(metadataWithMaps(maps), meta, error)) << maps;
+    EXPECT_NE(error.find(std::string("kernel metadata: ") + why), std::string::npos)
+        << maps << ": " << error;
+  }
+}
+
+TEST(Metadata, TensorMapsOnlyOfTypesTMACopies) {
+  KernelSignature params = {{"ids", KernelParam::Kind::Tensor, DType::I32, 2},
+                            {"x", KernelParam::Kind::Tensor, DType::F32, 2},
+                            {"s", KernelParam::Kind::Tensor, DType::F32, 0}};
+  EXPECT_EQ(checkTensorMap({0, {8, 8}, 0}, params),
+            "'ids' is i32; tensor maps are supported for bf16, f16 and f32");
+  EXPECT_EQ(checkTensorMap({1, {8, 32}, 128}, params), "");
+  EXPECT_EQ(checkTensorMap({1, {8, 64}, 128}, params),
+            "the box's innermost dimension is 256 bytes (64 x f32), wider than the 128-byte "
+            "swizzle span");
+  EXPECT_EQ(checkTensorMap({2, {}, 0}, params), "'s' has rank 0; a tensor map has rank 1 to 5");
+  EXPECT_EQ(checkTensorMap({3, {8}, 0}, params),
+            "parameter 3 does not exist; the kernel has 3");
+}
+
+class TensorMapArguments : public ::testing::Test {
+protected:
+  TensorMapArguments() {
+    std::string error;
+    EXPECT_TRUE(parseMetadata(kMapsMetadata, meta, error)) << error;
+  }
+  TensorArg q() { return TensorArg{0x10000, {16, 1000, 64}, {64000, 64, 1}}; }
+  std::string check(TensorArg k) { return checkArguments(meta, {q(), k, 0.125}); }
+  KernelMetadata meta;
+};
+
+TEST_F(TensorMapArguments, AcceptsWhatTMACanRead) {
+  EXPECT_EQ(check(TensorArg{0x20000, {16, 1000, 64}, {64000, 64, 1}}), "");
+  // Padded rows and heads, an innermost size below the box's, an empty tensor.
+  EXPECT_EQ(check(TensorArg{0x20010, {16, 1000, 60}, {70000, 64, 1}}), "");
+  EXPECT_EQ(check(TensorArg{0x20000, {16, 0, 64}, {0, 64, 1}}), "");
+}
+
+TEST_F(TensorMapArguments, RejectsWhatTMACannotReadNamingTheArgument) {
+  std::string misaligned = check(TensorArg{0x20008, {16, 1000, 64}, {64000, 64, 1}});
+  EXPECT_NE(misaligned.find("attention_tma argument 1 ('k', a tensor): its tensor map "
+                            "(tensor_maps[0], box [1, 64, 64]) needs a 16-byte aligned "
+                            "address, got 0x20008"),
+            std::string::npos)
+      << misaligned;
+  std::string strided = check(TensorArg{0x20000, {16, 1000, 64}, {128000, 128, 2}});
+  EXPECT_NE(strided.find("argument 1 ('k', a tensor)"), std::string::npos) << strided;
+  EXPECT_NE(strided.find("needs innermost stride 1, got 2"), std::string::npos) << strided;
+  std::string narrow = check(TensorArg{0x20000, {16, 1000, 12}, {12000, 12, 1}});
+  EXPECT_NE(narrow.find("argument 1 ('k', a tensor)"), std::string::npos) << narrow;
+  EXPECT_NE(narrow.find("multiples of 16 bytes below 2^40, got strides[1] = 12 elements = 24 "
+                        "bytes"),
+            std::string::npos)
+      << narrow;
+  std::string huge = check(TensorArg{0x20000, {16, 1000, 64}, {int64_t{1} << 40, 64, 1}});
+  EXPECT_NE(huge.find("got strides[0] = 1099511627776 elements"), std::string::npos) << huge;
+  std::string negative = check(TensorArg{0x20000, {16, 1000, 64}, {64000, -64, 1}});
+  EXPECT_NE(negative.find("got strides[1] = -64 elements"), std::string::npos) << negative;
+}
+
+TEST_F(TensorMapArguments, CountTheMapsAmongTheFunctionArguments) {
+  meta.functionArgs.pop_back(); // as if the metadata did not list the map
+  std::string error = check(TensorArg{0x20000, {16, 1000, 64}, {64000, 64, 1}});
+  EXPECT_NE(error.find("the arguments expand to 16 function arguments (1 of them tensor "
+                       "maps), the metadata lists 15"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(TensorMapArguments, RefuseMapsOfMetadataNotCheckedByParsing) {
+  meta.tensorMaps[0].param = 2;
+  std::string error = check(TensorArg{0x20000, {16, 1000, 64}, {64000, 64, 1}});
+  EXPECT_NE(error.find("attention_tma: tensor_maps[0]: 'scale' is a scalar, not a tensor"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(TensorMapArguments, EncodeInnermostDimensionFirst) {
+  TensorMapEncoding e;
+  TensorArg k{0x20000, {16, 1000, 60}, {70000, 80, 1}};
+  ASSERT_EQ(tensorMapEncoding(meta, 0, k, e), "");
+  EXPECT_EQ(e.dataType, 9); // CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+  EXPECT_EQ(e.address, 0x20000u);
+  EXPECT_EQ(e.globalDim, (std::vector<uint64_t>{60, 1000, 16}));
+  EXPECT_EQ(e.globalStrides, (std::vector<uint64_t>{160, 140000}));
+  EXPECT_EQ(e.boxDim, (std::vector<uint32_t>{64, 64, 1}));
+  EXPECT_EQ(e.elementStrides, (std::vector<uint32_t>{1, 1, 1}));
+  EXPECT_EQ(e.interleave, 0);
+  EXPECT_EQ(e.swizzle, 3);     // CU_TENSOR_MAP_SWIZZLE_128B
+  EXPECT_EQ(e.l2Promotion, 3); // CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+  EXPECT_EQ(e.oobFill, 0);
+  EXPECT_EQ(toString(e), "bf16 at 0x20000, globalDim [60, 1000, 16], globalStrides [160, "
+                         "140000] bytes, boxDim [64, 64, 1], swizzle mode 3");
+  // An empty dimension still encodes (as 1): its loop never reads the map.
+  ASSERT_EQ(tensorMapEncoding(meta, 0, TensorArg{0x20000, {16, 0, 64}, {0, 64, 1}}, e), "");
+  EXPECT_EQ(e.globalDim, (std::vector<uint64_t>{64, 1, 16}));
+  EXPECT_EQ(e.globalStrides, (std::vector<uint64_t>{128, 0}));
+  meta.params[1].dtype = DType::F16;
+  meta.tensorMaps[0] = TensorMapParam{1, {2, 32, 16}, 32};
+  ASSERT_EQ(tensorMapEncoding(meta, 0, k, e), "");
+  EXPECT_EQ(e.dataType, 6); // CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+  EXPECT_EQ(e.swizzle, 1);  // CU_TENSOR_MAP_SWIZZLE_32B
+  EXPECT_EQ(e.boxDim, (std::vector<uint32_t>{16, 32, 2}));
+  meta.params[1].dtype = DType::F32;
+  meta.tensorMaps[0] = TensorMapParam{1, {2, 32, 16}, 64};
+  ASSERT_EQ(tensorMapEncoding(meta, 0, k, e), "");
+  EXPECT_EQ(e.dataType, 7); // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+  EXPECT_EQ(e.swizzle, 2);  // CU_TENSOR_MAP_SWIZZLE_64B
+  EXPECT_EQ(e.globalStrides, (std::vector<uint64_t>{320, 280000}));
+  EXPECT_NE(tensorMapEncoding(meta, 1, k, e).find("tensor_maps[1] does not exist"),
+            std::string::npos);
+}
+
 } // namespace

@@ -12,12 +12,23 @@
 //                 "aligned": true}, ...],
 //     "function_args": ["!llvm.ptr<1>", "i32", ...],
 //     "grid": [{"param": "q", "axis": 1, "divisor": 128},
-//              {"param": "q", "axis": 0, "divisor": 1}, {"constant": 1}]
+//              {"param": "q", "axis": 0, "divisor": 1}, {"constant": 1}],
+//     "tensor_maps": [{"param": "k", "box": [1, 64, 64], "swizzle": 128}, ...]
 //   }
 //
 // A grid dimension is ceil(extent / divisor) programs, the extent being a
 // constant, a scalar parameter's value ("param" without "axis") or a tensor
 // parameter's size along "axis". "grid" is null when the kernel states none.
+//
+// "tensor_maps" (absent when there are none; the runtime also reads []) lists
+// the CUDA tensor maps (CUtensorMap, 128 bytes, by value) that TMA copies read,
+// one per tensor and box. They are the compiled function's trailing
+// arguments, in this order, after those of every parameter: a launch passes
+// only the tensor ("param", a tensor parameter's name) and the runtime
+// encodes the map (cuTensorMapEncodeTiled) for the box ("box": elements per
+// dimension, outermost first, the tensor's rank) and the shared-memory
+// swizzle ("swizzle": 0, 32, 64 or 128 bytes). checkTensorMap says which
+// maps CUDA can make.
 // Header-only and free of LLVM, like everything the GPU machine builds.
 //
 //===----------------------------------------------------------------------===//
@@ -32,6 +43,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tilec {
 
@@ -71,6 +83,7 @@ inline constexpr const char *kSharedBytes = "shared_bytes";
 inline constexpr const char *kParams = "params";
 inline constexpr const char *kFunctionArgs = "function_args";
 inline constexpr const char *kGrid = "grid";
+inline constexpr const char *kTensorMaps = "tensor_maps";
 
 /// Members of each entry of "params".
 inline constexpr const char *kParamName = "name";
@@ -84,6 +97,11 @@ inline constexpr const char *kGridConstant = "constant";
 inline constexpr const char *kGridParam = "param";
 inline constexpr const char *kGridAxis = "axis";
 inline constexpr const char *kGridDivisor = "divisor";
+
+/// Members of each entry of "tensor_maps".
+inline constexpr const char *kMapParam = "param";
+inline constexpr const char *kMapBox = "box";
+inline constexpr const char *kMapSwizzle = "swizzle";
 
 } // namespace metadata
 
@@ -181,6 +199,53 @@ inline std::string checkGridRule(const GridRule &rule, const KernelSignature &pa
       return where + "'" + dim.param + "' has rank " + std::to_string(param->rank) +
              ", no axis " + std::to_string(dim.axis);
   }
+  return "";
+}
+
+/// A CUDA tensor map that the kernel takes as a trailing function argument:
+/// how its TMA copies read boxes of a tensor parameter into shared memory.
+struct TensorMapParam {
+  size_t param = 0;         ///< index of the tensor parameter
+  std::vector<int64_t> box; ///< elements per dimension, outermost first
+  int64_t swizzle = 0;      ///< the swizzle span in bytes: 0 (none), 32, 64 or 128
+};
+
+/// Empty when cuTensorMapEncodeTiled can make `map` for `params` as the
+/// runtime calls it (no interleave, element strides 1): a bf16, f16 or f32
+/// tensor parameter of rank 1 to 5, a box of that rank with every dimension
+/// in [1, 256], its innermost row whole 16-byte units and, when swizzled, no
+/// wider than the swizzle span; else what is wrong.
+inline std::string checkTensorMap(const TensorMapParam &map, const KernelSignature &params) {
+  if (map.param >= params.size())
+    return "parameter " + std::to_string(map.param) + " does not exist; the kernel has " +
+           std::to_string(params.size());
+  const KernelParam &param = params[map.param];
+  std::string name = "'" + param.name + "'";
+  if (param.kind != KernelParam::Kind::Tensor)
+    return name + " is a " + metadata::kindName(param.kind) + ", not a tensor";
+  if (param.dtype != DType::BF16 && param.dtype != DType::F16 && param.dtype != DType::F32)
+    return name + " is " + std::string(toString(param.dtype)) +
+           "; tensor maps are supported for bf16, f16 and f32";
+  if (param.rank < 1 || param.rank > 5)
+    return name + " has rank " + std::to_string(param.rank) + "; a tensor map has rank 1 to 5";
+  if (map.box.size() != param.rank)
+    return "the box has rank " + std::to_string(map.box.size()) + ", " + name + " has rank " +
+           std::to_string(param.rank);
+  for (size_t d = 0; d < map.box.size(); ++d)
+    if (map.box[d] < 1 || map.box[d] > 256)
+      return "box[" + std::to_string(d) + "] = " + std::to_string(map.box[d]) +
+             " is outside [1, 256]";
+  if (map.swizzle != 0 && map.swizzle != 32 && map.swizzle != 64 && map.swizzle != 128)
+    return "swizzle " + std::to_string(map.swizzle) + " is not 0, 32, 64 or 128 bytes";
+  int64_t rowBytes = map.box.back() * byteSize(param.dtype);
+  std::string row = "the box's innermost dimension is " + std::to_string(rowBytes) + " bytes (" +
+                    std::to_string(map.box.back()) + " x " +
+                    std::string(toString(param.dtype)) + ")";
+  if (rowBytes % 16 != 0)
+    return row + ", not a multiple of 16";
+  // A swizzled box row is permuted in 16-byte units within one span.
+  if (map.swizzle > 0 && rowBytes > map.swizzle)
+    return row + ", wider than the " + std::to_string(map.swizzle) + "-byte swizzle span";
   return "";
 }
 

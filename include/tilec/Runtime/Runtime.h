@@ -41,6 +41,10 @@ struct KernelMetadata {
   /// The launch grid in terms of the arguments, checked against `params`
   /// (none when the kernel states none).
   std::optional<GridRule> grid;
+  /// The CUDA tensor maps the launch makes from tensor arguments and passes
+  /// after all of `functionArgs`' other arguments, in this order (each
+  /// checked with checkTensorMap).
+  std::vector<TensorMapParam> tensorMaps;
 };
 /// Reads and checks metadata; false, with what is wrong, on malformed text.
 bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error);
@@ -60,8 +64,8 @@ struct PointerArg {
 using Arg = std::variant<TensorArg, PointerArg, double>;
 
 /// Checks launch arguments against a kernel's parameters (count, kinds,
-/// ranks, sizes, alignment requirements); empty when they fit, else what is
-/// wrong. `launch` runs this first; it needs no GPU.
+/// ranks, sizes, alignment requirements, those of its tensor maps); empty
+/// when they fit, else what is wrong. `launch` runs this first; it needs no GPU.
 std::string checkArguments(const KernelMetadata &meta, const std::vector<Arg> &args);
 
 /// The grid that the metadata's rule gives for `args` (checked first, as
@@ -70,6 +74,26 @@ std::string checkArguments(const KernelMetadata &meta, const std::vector<Arg> &a
 std::optional<std::array<int64_t, 3>> launchGrid(const KernelMetadata &meta,
                                                  const std::vector<Arg> &args,
                                                  std::string &error);
+
+/// What cuTensorMapEncodeTiled takes to make one of a kernel's tensor maps
+/// for a tensor argument, in CUDA's order: innermost dimension first.
+struct TensorMapEncoding {
+  int dataType = 0; ///< CUtensorMapDataType
+  uint64_t address = 0;
+  std::vector<uint64_t> globalDim;     ///< rank sizes
+  std::vector<uint64_t> globalStrides; ///< rank - 1 strides in bytes, dimension 1 first
+  std::vector<uint32_t> boxDim, elementStrides;
+  int interleave = 0, swizzle = 0, l2Promotion = 0, oobFill = 0; ///< CUDA's enums
+};
+
+/// The encoding of `meta.tensorMaps[map]` for `tensor`, its tensor
+/// argument; empty when the tensor meets TMA's rules (a 16-byte aligned
+/// address, innermost stride 1, the other strides multiples of 16 bytes below
+/// 2^40), else what is wrong. `launch` encodes what this gives; it needs no GPU.
+std::string tensorMapEncoding(const KernelMetadata &meta, size_t map, const TensorArg &tensor,
+                              TensorMapEncoding &encoding);
+/// "bf16 at 0x..., globalDim [...], ...": for error messages.
+std::string toString(const TensorMapEncoding &encoding);
 
 struct Kernel {
   void *module = nullptr;
@@ -93,8 +117,9 @@ public:
   /// Loads PTX text or a cubin image and finds the metadata's kernel in it.
   bool load(const std::string &image, const KernelMetadata &meta, Kernel &kernel,
             std::string &error);
-  /// Checks `args` against the kernel's parameters and launches it on the
-  /// default stream with the metadata's block size and shared memory.
+  /// Checks `args` against the kernel's parameters, encodes its tensor maps
+  /// from them and launches it on the default stream with the metadata's
+  /// block size and shared memory.
   bool launch(const Kernel &kernel, std::array<int64_t, 3> grid, const std::vector<Arg> &args,
               std::string &error);
   bool synchronize(std::string &error);
