@@ -8,12 +8,21 @@
 #
 # LOWERING=tilegpu writes the same cases compiled by the op-by-op path
 # (--lowering=tilegpu) into gpu-cases-tilegpu/ by default, without the
-# kernels written in tilegpu ops.
+# kernels written in tilegpu ops. TMA=1 (with LOWERING=tilegpu) writes the
+# sm_90a cases compiled with --tma (K/V rings filled by TMA onto mbarriers)
+# into gpu-cases-tma/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
 lowering=${LOWERING:-tile-to-llvm}
-if [ "$lowering" = tilegpu ]; then
+tma=${TMA:-0}
+if [ "$tma" = 1 ] && [ "$lowering" != tilegpu ]; then
+  echo "gpu-cases: TMA=1 needs LOWERING=tilegpu" >&2
+  exit 2
+fi
+if [ "$tma" = 1 ]; then
+  out=${1:-$root/gpu-cases-tma}
+elif [ "$lowering" = tilegpu ]; then
   out=${1:-$root/gpu-cases-tilegpu}
 else
   out=${1:-$root/gpu-cases}
@@ -27,6 +36,10 @@ case_() { # name kernel [flags...]
   shift 2
   if [ "$lowering" = tilegpu ]; then
     set -- "$@" --lowering=tilegpu
+  fi
+  if [ "$tma" = 1 ]; then
+    [ "$arch" = sm_90a ] || return 0
+    set -- "$@" --tma
   fi
   "$tilec" --kernel="$kernel" --arch="$arch" --export-case="$out/$prefix$name" "$@" >/dev/null
 }
@@ -106,7 +119,7 @@ if [ "$lowering" != tilegpu ]; then
   arch=sm_90a prefix=sm90a_
   tilegpu_cases
 else
-  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), --lowering=tilegpu"
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), --lowering=tilegpu$([ "$tma" = 1 ] && echo ' --tma')"
   exit 0
 fi
 

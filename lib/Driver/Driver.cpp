@@ -123,6 +123,13 @@ cl::opt<bool> wgmma(
              "the rest stays mma.sync. Default: on for sm_90a; --wgmma=false keeps "
              "mma.sync everywhere"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> tma(
+    "tma",
+    cl::desc("sm_90a with --lowering=tilegpu: fill the shared-memory rings that feed wgmma "
+             "(K and V in attention) by TMA onto mbarriers instead of cp.async; the runtime "
+             "makes the tensor maps from the tensor arguments (metadata \"tensor_maps\"). "
+             "Default: off"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> lowering(
     "lowering",
     cl::desc("How tilegpu IR becomes per-thread code: tile-to-llvm (default; every kernel) "
@@ -349,6 +356,7 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   bool archGiven = arch.getNumOccurrences() > 0;
   target.wgmma = resolved(wgmma, hasRecord && !archGiven ? recorded->wgmma
                                                          : target.arch == "sm_90a");
+  target.tma = resolved(tma, recorded->tma);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
     printError(error);
     return std::nullopt;

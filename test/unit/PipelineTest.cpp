@@ -31,6 +31,7 @@ GpuTarget unusualTarget() {
   target.aInShared = true;
   target.minBlocksPerSM = 2;
   target.wgmma = true;
+  target.tma = true;
   target.prefetchLoads = true;
   target.lowering = "tilegpu";
   return target;
@@ -44,6 +45,7 @@ void expectSameTarget(const GpuTarget &a, const GpuTarget &b) {
   EXPECT_EQ(a.aInShared, b.aInShared);
   EXPECT_EQ(a.minBlocksPerSM, b.minBlocksPerSM);
   EXPECT_EQ(a.wgmma, b.wgmma);
+  EXPECT_EQ(a.tma, b.tma);
   EXPECT_EQ(a.prefetchLoads, b.prefetchLoads);
   EXPECT_EQ(a.lowering, b.lowering);
 }
@@ -53,7 +55,7 @@ TEST(PipelineOptions, ThePrintedFlagSpellsOutAndReadsBackEveryField) {
   std::string flag = pipelineFlag(kGpuPipelineName, target);
   EXPECT_EQ(flag, "--tilec-gpu-pipeline=\"a-in-shared=true arch=sm_90a assume-aligned=true "
                   "lowering=tilegpu min-blocks-per-sm=2 num-warps=8 pipeline-stages=3 prefetch-loads=true "
-                  "wgmma=true\"");
+                  "tma=true wgmma=true\"");
   std::string values = flag.substr(flag.find('"') + 1);
   values.pop_back();
   GpuPipelineOptions parsed;
@@ -78,6 +80,11 @@ TEST(PipelineOptions, VerifyNamesTheOptionWithItsPrefix) {
   target.lowering = "tilegpu";
   target.minBlocksPerSM = 2;
   EXPECT_EQ(verifyGpuTarget(target, ""), "lowering=tilegpu does not take min-blocks-per-sm yet");
+  target.minBlocksPerSM = 0;
+  target.tma = true;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "");
+  target.lowering = "tile-to-llvm";
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "--tma needs --arch=sm_90a and --lowering=tilegpu");
 }
 
 class TargetRecord : public ::testing::Test {

@@ -1,0 +1,33 @@
+// --tma (sm_90a, --lowering=tilegpu): attention's K and V rings are filled
+// by TMA onto mbarriers. The PTX takes two tensor maps as trailing
+// __grid_constant__ parameters, the metadata says which tensor and box each
+// is for (the runtime encodes them at launch), and each 64x128 tile is two
+// boxes of one 128-byte column block.
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tilegpu --tma --emit=ptx -o %t.ptx
+// RUN: FileCheck %s < %t.ptx
+// RUN: FileCheck %s --check-prefix=META < %t.json
+// RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --lowering=tilegpu --tma --pipeline-stages=3 --emit=ptx -o %t.causal.ptx
+// RUN: FileCheck %s --check-prefix=CAUSAL < %t.causal.ptx
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_80 --lowering=tilegpu --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=SM80
+
+// CHECK: .entry flash_attention_fwd(
+// CHECK: .param .align 64 .b8 flash_attention_fwd_param_33[128],
+// CHECK-NEXT: .param .align 64 .b8 flash_attention_fwd_param_34[128]
+// CHECK: mbarrier.init.shared.b64
+// CHECK: mbarrier.arrive.expect_tx.shared.b64
+// CHECK: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes
+// CHECK: mbarrier.try_wait.parity.shared.b64
+// CHECK-NOT: cp.async.cg
+// CHECK-NOT: cp.async.wait_group
+
+// META: "tensor_maps": [
+// META-NEXT: {"param":"k","box":[1,64,64],"swizzle":128}
+// META-NEXT: {"param":"v","box":[1,64,64],"swizzle":128}
+// META: ]
+
+// Three slots; d = 64 tiles are one box each.
+// CAUSAL: mbarrier.try_wait.parity
+// CAUSAL-NOT: cp.async.cg
+
+// SM80: error: --tma needs --arch=sm_90a and --lowering=tilegpu
