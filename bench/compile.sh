@@ -34,6 +34,11 @@ for f in flash_attention_fwd flash_attention_fwd_causal; do
     # The op-by-op path (--lowering=tilegpu) with the same defaults.
     compile ${f}_d64_m128_n64_w4_tilegpu $f 4 --set head_dim=64 --lowering=tilegpu
     compile ${f}_d128_m128_n64_w4_s2_g2_tilegpu $f 4 --set head_dim=128 --lowering=tilegpu
+    # ... with K/V rings filled by TMA (--tma), 2 and 3 slots.
+    compile ${f}_d64_m128_n64_w4_tma $f 4 --set head_dim=64 --lowering=tilegpu --tma
+    compile ${f}_d128_m128_n64_w4_s2_g2_tma $f 4 --set head_dim=128 --lowering=tilegpu --tma
+    compile ${f}_d64_m128_n64_w4_s3_tma $f 4 --set head_dim=64 --lowering=tilegpu --tma --pipeline-stages=3
+    compile ${f}_d128_m128_n64_w4_s3_g2_tma $f 4 --set head_dim=128 --lowering=tilegpu --tma --pipeline-stages=3
   else
     compile ${f}_d128_m128_n32_w4_qs_s3 $f 4 --set head_dim=128
   fi
