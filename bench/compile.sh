@@ -39,6 +39,11 @@ for f in flash_attention_fwd flash_attention_fwd_causal; do
     compile ${f}_d128_m128_n64_w4_s2_g2_tma $f 4 --set head_dim=128 --lowering=tilegpu --tma
     compile ${f}_d64_m128_n64_w4_s3_tma $f 4 --set head_dim=64 --lowering=tilegpu --tma --pipeline-stages=3
     compile ${f}_d128_m128_n64_w4_s3_g2_tma $f 4 --set head_dim=128 --lowering=tilegpu --tma --pipeline-stages=3
+    # ... and a producer warpgroup issuing them (--warp-specialize), 2 and 3 slots.
+    compile ${f}_d64_m128_n64_w4_ws $f 4 --set head_dim=64 --lowering=tilegpu --tma --warp-specialize
+    compile ${f}_d128_m128_n64_w4_s2_g2_ws $f 4 --set head_dim=128 --lowering=tilegpu --tma --warp-specialize
+    compile ${f}_d64_m128_n64_w4_s3_ws $f 4 --set head_dim=64 --lowering=tilegpu --tma --warp-specialize --pipeline-stages=3
+    compile ${f}_d128_m128_n64_w4_s3_g2_ws $f 4 --set head_dim=128 --lowering=tilegpu --tma --warp-specialize --pipeline-stages=3
   else
     compile ${f}_d128_m128_n32_w4_qs_s3 $f 4 --set head_dim=128
   fi

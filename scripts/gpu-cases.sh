@@ -10,17 +10,25 @@
 # (--lowering=tilegpu) into gpu-cases-tilegpu/ by default, without the
 # kernels written in tilegpu ops. TMA=1 (with LOWERING=tilegpu) writes the
 # sm_90a cases compiled with --tma (K/V rings filled by TMA onto mbarriers)
-# into gpu-cases-tma/.
+# into gpu-cases-tma/; WS=1 with TMA=1 adds --warp-specialize (a producer
+# warpgroup issues the copies), into gpu-cases-ws/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
 lowering=${LOWERING:-tile-to-llvm}
 tma=${TMA:-0}
+ws=${WS:-0}
 if [ "$tma" = 1 ] && [ "$lowering" != tilegpu ]; then
   echo "gpu-cases: TMA=1 needs LOWERING=tilegpu" >&2
   exit 2
 fi
-if [ "$tma" = 1 ]; then
+if [ "$ws" = 1 ] && [ "$tma" != 1 ]; then
+  echo "gpu-cases: WS=1 needs TMA=1" >&2
+  exit 2
+fi
+if [ "$ws" = 1 ]; then
+  out=${1:-$root/gpu-cases-ws}
+elif [ "$tma" = 1 ]; then
   out=${1:-$root/gpu-cases-tma}
 elif [ "$lowering" = tilegpu ]; then
   out=${1:-$root/gpu-cases-tilegpu}
@@ -40,6 +48,9 @@ case_() { # name kernel [flags...]
   if [ "$tma" = 1 ]; then
     [ "$arch" = sm_90a ] || return 0
     set -- "$@" --tma
+  fi
+  if [ "$ws" = 1 ]; then
+    set -- "$@" --warp-specialize
   fi
   "$tilec" --kernel="$kernel" --arch="$arch" --export-case="$out/$prefix$name" "$@" >/dev/null
 }
@@ -119,7 +130,7 @@ if [ "$lowering" != tilegpu ]; then
   arch=sm_90a prefix=sm90a_
   tilegpu_cases
 else
-  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), --lowering=tilegpu$([ "$tma" = 1 ] && echo ' --tma')"
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), --lowering=tilegpu$([ "$tma" = 1 ] && echo ' --tma')$([ "$ws" = 1 ] && echo ' --warp-specialize')"
   exit 0
 fi
 

@@ -18,7 +18,7 @@ status=0
 # gpu-cases/ (the default lowering), and gpu-cases-tilegpu/ (the same cases
 # through --lowering=tilegpu) where it was carried along; either may be
 # absent (64 MiB per device call: one set per call).
-for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma; do
+for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws; do
   [ -d "$cases" ] || continue
   "$runner" --cases-in="$cases" 2>&1 | tee "$out/$cases.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
@@ -60,7 +60,7 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_rows fwd_sliding_window_ragged fwd_alibi_square fwd_d128_f16 stages3_causal general_fwd_ragged aligned_matmul_ragged_k one_key_block a_in_shared_causal_d64_w4 \
   sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_fwd_d128_f16 sm90a_aligned_causal_d128 sm90a_stages3_fwd_d128 sm90a_aligned_matmul_ragged_k sm90a_one_key_block \
   tg_matmul_ragged tg_aligned_matmul_ragged_k sm90a_tg_matmul_ragged sm90a_tg_aligned_matmul_ragged_k sm90a_tg_aligned_matmul_stages3; do
-  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma; do
+  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws; do
     [ -d "$cases/$c" ] || continue
     echo "== memcheck $cases/$c" >>"$out/memcheck.log"
     "$sanitizer" --tool memcheck --error-exitcode 3 "$runner" "$cases/$c" >>"$out/memcheck.log" 2>&1
@@ -78,7 +78,7 @@ done
 # Shared-memory races and barrier misuse (racecheck, synccheck) on the
 # streamed attention kernels of the op-by-op path, cp.async and TMA rings.
 for c in sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_stages3_fwd_d128 sm90a_aligned_causal_d128 sm90a_fwd_sliding_window_ragged; do
-  for cases in gpu-cases-tilegpu gpu-cases-tma; do
+  for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws; do
     [ -d "$cases/$c" ] || continue
     for tool in racecheck synccheck; do
       echo "== $tool $cases/$c" >>"$out/memcheck.log"

@@ -110,12 +110,32 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
     (`mbarrier_wait`, phase = iteration / stages) where cp.async would
     wait for its group. Nothing is in flight after the loop (every issued
     copy is one a later iteration waits for). Other loops keep cp.async.
+
+    With `tma` and `warp-specialize`, when every streamed loop is directly
+    in the kernel's body and all its streams take TMA (and the producer
+    can recompute the loops' bounds and coordinates: pure ops on kernel
+    arguments and grid queries), the kernel body becomes the second role
+    of a `tilegpu.warp_specialize` (the consumers: the kernel's warps,
+    `consumer-registers` each) after a producer warpgroup
+    (`producer-registers`) whose warp 0 runs each streamed loop's
+    iterations: wait until the slot is free (the slot's "empty" mbarrier,
+    which every consumer thread arrives on after the iteration's reads),
+    announce the bytes on its "full" barrier, issue the copies. Consumers
+    only wait for "full". The rings and barriers are made before the roles;
+    `nvvm.reqntid` grows by the producer's 128 threads.
   }];
   let options = [
     Option<"stages", "stages", "int64_t", /*default=*/"-1",
            "Slots per ring, 2-8; below 2 off (default: tilec.target's pipeline_stages)">,
     Option<"tma", "tma", "bool", /*default=*/"false",
-           "Fill rings of wgmma buffers by TMA onto mbarriers (or tilec.target's tma)">
+           "Fill rings of wgmma buffers by TMA onto mbarriers (or tilec.target's tma)">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
+           "With tma: a producer warpgroup issues the copies (or tilec.target's "
+           "warp_specialize)">,
+    Option<"producerRegisters", "producer-registers", "int32_t", /*default=*/"40",
+           "setmaxnreg of the producer warpgroup (multiple of 8 in [24, 256])">,
+    Option<"consumerRegisters", "consumer-registers", "int32_t", /*default=*/"232",
+           "setmaxnreg of the consumer warps (multiple of 8 in [24, 256])">
   ];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }

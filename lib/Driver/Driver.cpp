@@ -130,6 +130,12 @@ cl::opt<bool> tma(
              "makes the tensor maps from the tensor arguments (metadata \"tensor_maps\"). "
              "Default: off"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> warpSpecialize(
+    "warp-specialize",
+    cl::desc("With --tma: one more warpgroup (a producer, few registers) issues every TMA copy "
+             "into the rings as slots free up (full/empty mbarriers); the kernel's "
+             "--num-warps warps only compute. Default: off"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> lowering(
     "lowering",
     cl::desc("How tilegpu IR becomes per-thread code: tile-to-llvm (default; every kernel) "
@@ -357,6 +363,7 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   target.wgmma = resolved(wgmma, hasRecord && !archGiven ? recorded->wgmma
                                                          : target.arch == "sm_90a");
   target.tma = resolved(tma, recorded->tma);
+  target.warpSpecialize = resolved(warpSpecialize, recorded->warpSpecialize);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
     printError(error);
     return std::nullopt;
@@ -378,6 +385,9 @@ struct LoweredKernel {
   std::vector<std::string> functionArgs;
   std::vector<Type> argTypes;
   ArrayAttr tensorMaps; ///< null when it takes none
+  /// nvvm.reqntid's x (more than the target's warps when warp roles add a
+  /// producer); 0 when it states none.
+  int64_t threads = 0;
 };
 
 LoweredKernel loweredKernel(ModuleOp module) {
@@ -386,6 +396,8 @@ LoweredKernel loweredKernel(ModuleOp module) {
     if (!fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
       return;
     kernel.name = fn.getName().str();
+    if (auto threads = fn->getAttrOfType<DenseI32ArrayAttr>("nvvm.reqntid"); threads && !threads.empty())
+      kernel.threads = threads[0];
     if (auto list = fn->getAttrOfType<DenseI64ArrayAttr>("tilec.aligned_args"))
       kernel.alignedArgs.insert(list.asArrayRef().begin(), list.asArrayRef().end());
     for (llvm::StringRef name : {"tilec.shared_bytes", "tilegpu.shared_bytes"})
@@ -513,7 +525,7 @@ std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature
     json.attribute(kKernel, kernel.name);
     json.attribute(kArch, target->arch);
     json.attribute(kNumWarps, target->numWarps);
-    json.attribute(kThreadsPerBlock, 32 * target->numWarps);
+    json.attribute(kThreadsPerBlock, kernel.threads ? kernel.threads : 32 * target->numWarps);
     json.attribute(kSharedBytes, kernel.sharedBytes);
     json.attributeArray(kParams, [&] {
       int64_t firstArg = 0;

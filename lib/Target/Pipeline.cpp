@@ -42,6 +42,7 @@ static void forEachTargetField(Target &target, Visit &&visit) {
   visit("min_blocks_per_sm", target.minBlocksPerSM);
   visit("wgmma", target.wgmma);
   visit("tma", target.tma);
+  visit("warp_specialize", target.warpSpecialize);
   visit("prefetch_loads", target.prefetchLoads);
   visit("lowering", target.lowering);
 }
@@ -129,6 +130,7 @@ void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.minBlocksPerSM = target.minBlocksPerSM;
   options.wgmma = target.wgmma;
   options.tma = target.tma;
+  options.warpSpecialize = target.warpSpecialize;
   options.prefetchLoads = target.prefetchLoads;
   options.lowering = target.lowering;
 }
@@ -143,6 +145,7 @@ GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
   target.minBlocksPerSM = options.minBlocksPerSM;
   target.wgmma = options.wgmma;
   target.tma = options.tma;
+  target.warpSpecialize = options.warpSpecialize;
   target.prefetchLoads = options.prefetchLoads;
   target.lowering = options.lowering;
   return target;
@@ -170,6 +173,8 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
   else if (target.tma && (target.arch != "sm_90a" || target.lowering != "tilegpu"))
     os << optionPrefix << "tma needs " << optionPrefix << "arch=sm_90a and " << optionPrefix
        << "lowering=tilegpu";
+  else if (target.warpSpecialize && !target.tma)
+    os << optionPrefix << "warp-specialize needs " << optionPrefix << "tma";
   else if (target.lowering == "tilegpu" && target.minBlocksPerSM)
     os << optionPrefix << "lowering=tilegpu does not take " << optionPrefix
        << "min-blocks-per-sm yet";
@@ -201,7 +206,7 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
       tilegpu::TileGPULowerDotsOptions{options.arch, options.wgmma, options.aInShared}));
   if (options.assumeAligned)
     pm.addPass(tilegpu::createTileGPUPipelineStreams(
-        tilegpu::TileGPUPipelineStreamsOptions{options.pipelineStages, options.tma}));
+        tilegpu::TileGPUPipelineStreamsOptions{options.pipelineStages, options.tma, options.warpSpecialize}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPULowerConversions());
@@ -263,6 +268,8 @@ static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target
     target.wgmma = explicitTarget.wgmma;
   if (given.tma.hasValue())
     target.tma = explicitTarget.tma;
+  if (given.warpSpecialize.hasValue())
+    target.warpSpecialize = explicitTarget.warpSpecialize;
   if (given.prefetchLoads.hasValue())
     target.prefetchLoads = explicitTarget.prefetchLoads;
   if (given.lowering.hasValue())

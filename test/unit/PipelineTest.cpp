@@ -32,6 +32,7 @@ GpuTarget unusualTarget() {
   target.minBlocksPerSM = 2;
   target.wgmma = true;
   target.tma = true;
+  target.warpSpecialize = true;
   target.prefetchLoads = true;
   target.lowering = "tilegpu";
   return target;
@@ -46,6 +47,7 @@ void expectSameTarget(const GpuTarget &a, const GpuTarget &b) {
   EXPECT_EQ(a.minBlocksPerSM, b.minBlocksPerSM);
   EXPECT_EQ(a.wgmma, b.wgmma);
   EXPECT_EQ(a.tma, b.tma);
+  EXPECT_EQ(a.warpSpecialize, b.warpSpecialize);
   EXPECT_EQ(a.prefetchLoads, b.prefetchLoads);
   EXPECT_EQ(a.lowering, b.lowering);
 }
@@ -55,7 +57,7 @@ TEST(PipelineOptions, ThePrintedFlagSpellsOutAndReadsBackEveryField) {
   std::string flag = pipelineFlag(kGpuPipelineName, target);
   EXPECT_EQ(flag, "--tilec-gpu-pipeline=\"a-in-shared=true arch=sm_90a assume-aligned=true "
                   "lowering=tilegpu min-blocks-per-sm=2 num-warps=8 pipeline-stages=3 prefetch-loads=true "
-                  "tma=true wgmma=true\"");
+                  "tma=true warp-specialize=true wgmma=true\"");
   std::string values = flag.substr(flag.find('"') + 1);
   values.pop_back();
   GpuPipelineOptions parsed;
@@ -83,6 +85,11 @@ TEST(PipelineOptions, VerifyNamesTheOptionWithItsPrefix) {
   target.minBlocksPerSM = 0;
   target.tma = true;
   EXPECT_EQ(verifyGpuTarget(target, "--"), "");
+  target.warpSpecialize = true;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "");
+  target.tma = false;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "--warp-specialize needs --tma");
+  target.tma = true;
   target.lowering = "tile-to-llvm";
   EXPECT_EQ(verifyGpuTarget(target, "--"), "--tma needs --arch=sm_90a and --lowering=tilegpu");
 }

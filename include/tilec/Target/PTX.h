@@ -35,6 +35,9 @@ struct GpuTarget {
   /// sm_90a, tilegpu lowering: rings that feed wgmma are filled by TMA onto
   /// mbarriers (tensor maps made by the runtime) instead of cp.async.
   bool tma = false;
+  /// With tma: a producer warpgroup issues the copies into the rings (on
+  /// full/empty mbarriers), the kernel's warps only compute.
+  bool warpSpecialize = false;
   /// How tilegpu IR becomes per-thread code: "tile-to-llvm" (the kernel
   /// lowering that runs every registered kernel) or "tilegpu" (the passes
   /// on tilegpu IR and its op-by-op conversion to NVVM: dots, block loads

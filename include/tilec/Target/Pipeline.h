@@ -68,6 +68,10 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
                    llvm::cl::desc("sm_90a, lowering=tilegpu: rings that feed wgmma are filled by "
                                   "TMA onto mbarriers (tensor-map kernel parameters)"),
                    llvm::cl::init(GpuTarget().tma)};
+  Option<bool> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("With tma: a producer warpgroup fills the rings, the kernel's warps compute"),
+      llvm::cl::init(GpuTarget().warpSpecialize)};
   Option<bool> prefetchLoads{
       *this, "prefetch-loads",
       llvm::cl::desc("Issue loop block loads one iteration ahead (tile-prefetch-loads)"),

@@ -167,3 +167,62 @@ func.func @wgmma_reads_until_wait(%a: tensor<64x64xbf16, #tilegpu.mma_operand<in
   }
   return %r : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
 }
+
+// A TMA ring in a loop: this iteration's wgmma reads the slot, a later
+// iteration's copy (one thread, async proxy) overwrites it, so the body ends
+// with a barrier; the copy's landing needs none (each thread waits on the
+// mbarrier itself), so there is no barrier before the reads.
+// CHECK-LABEL: func.func @tma_ring_loop
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_wait
+// CHECK-NOT: tilegpu.barrier
+// CHECK: tilegpu.tma_load
+// CHECK-NOT: tilegpu.barrier
+// CHECK: tilegpu.dot_wait
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: scf.yield
+func.func @tma_ring_loop(%map: !tilegpu.tensor_map<64x64xbf16, #swz>, %a: !tilegpu.smem<64x64xbf16, #swz>,
+                         %ring: !tilegpu.smem<2x64x64xbf16, #swz>, %n: i32, %acc0: tensor<64x64xf32, #wgmma>) -> tensor<64x64xf32, #wgmma> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %full = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<2>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #wgmma>) : i32 {
+    tilegpu.mbarrier_wait %full[%c0], %i : !tilegpu.mbarrier<2>
+    %next = tilegpu.slot %ring[%c1] : !tilegpu.smem<2x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+    tilegpu.tma_load %map[%i, %c0], %next, %full[%c1] : !tilegpu.tensor_map<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.mbarrier<2>
+    %s = tilegpu.slot %ring[%c0] : !tilegpu.smem<2x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %a, %s, %acc transpose_b : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+    %d = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+    scf.yield %d : tensor<64x64xf32, #wgmma>
+  }
+  return %r : tensor<64x64xf32, #wgmma>
+}
+
+// A loop that only reads what was written before it (Q in shared memory,
+// K in a ring another role fills): one barrier (and fence) before the
+// loop publishes the store; none in the body, since no iteration writes
+// what another reads. After the loop the reads are still pending: the
+// store that follows waits for them.
+// CHECK-LABEL: func.func @read_only_loop
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.fence async_proxy
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: scf.for
+// CHECK-NOT: tilegpu.barrier
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store
+func.func @read_only_loop(%q: tensor<64x64xbf16, #blocked>, %a: !tilegpu.smem<64x64xbf16, #swz>,
+                          %k: !tilegpu.smem<64x64xbf16, #swz>, %n: i32, %acc0: tensor<64x64xf32, #wgmma>) -> tensor<64x64xf32, #wgmma> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  tilegpu.local_store %q, %a : tensor<64x64xbf16, #blocked>, !tilegpu.smem<64x64xbf16, #swz>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #wgmma>) : i32 {
+    %t = tilegpu.warpgroup_dot %a, %k, %acc transpose_b : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+    %d = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+    scf.yield %d : tensor<64x64xf32, #wgmma>
+  }
+  tilegpu.local_store %q, %a : tensor<64x64xbf16, #blocked>, !tilegpu.smem<64x64xbf16, #swz>
+  return %r : tensor<64x64xf32, #wgmma>
+}

@@ -26,7 +26,7 @@ struct Hazards {
 };
 
 /// How an op touches shared memory: the buffers it writes now, starts
-/// writing asynchronously (cp.async), finds written (an `async_wait`: the
+/// writing asynchronously (cp.async, TMA), finds written (an `async_wait`: the
 /// copies it completes land there, and count as this thread's writes from
 /// there on), reads in the generic proxy, and reads in the async proxy.
 struct Access {
@@ -50,6 +50,10 @@ static Access accessOf(Operation *op, const KernelBuffers &kernel) {
   if (auto store = dyn_cast<LocalStoreOp>(op))
     access.writes.push_back(rootBuffer(store.getDst()));
   else if (auto copy = dyn_cast<AsyncCopyOp>(op))
+    access.asyncWrites.push_back(rootBuffer(copy.getDst()));
+  else if (auto copy = dyn_cast<TMALoadOp>(op))
+    // Lands where its mbarrier's wait completes: each waiting thread sees
+    // the bytes then, so only the overwrite of what others read is a hazard.
     access.asyncWrites.push_back(rootBuffer(copy.getDst()));
   else if (isa<AsyncWaitOp>(op))
     access.landed.append(kernel.copied.begin(), kernel.copied.end());
@@ -84,6 +88,31 @@ static KernelBuffers kernelBuffers(Operation *kernel) {
     buffers.asyncReaders |= isa<WarpgroupDotOp, TMAStoreOp>(op);
   });
   return buffers;
+}
+
+/// The buffers the ops in `block` (at any depth) write, in any way, and
+/// read.
+static std::pair<llvm::SmallDenseSet<Value>, llvm::SmallDenseSet<Value>>
+touchedIn(Block &block, const KernelBuffers &kernel) {
+  llvm::SmallDenseSet<Value> writes, reads;
+  block.walk([&](Operation *op) {
+    Access access = accessOf(op, kernel);
+    for (Value b : llvm::concat<Value>(access.writes, access.asyncWrites, access.landed))
+      writes.insert(b);
+    for (Value b : llvm::concat<Value>(access.reads, access.asyncReads))
+      reads.insert(b);
+  });
+  return {writes, reads};
+}
+
+/// Whether what an iteration of `body` leaves pending can meet the next
+/// iteration's accesses: a buffer read that the body writes, or one written
+/// that it reads or writes.
+static bool meetsNextIteration(const Hazards &pending, Block &body, const KernelBuffers &kernel) {
+  auto [writes, reads] = touchedIn(body, kernel);
+  return llvm::any_of(pending.read, [&](Value b) { return writes.contains(b); }) ||
+         llvm::any_of(pending.written,
+                      [&](Value b) { return writes.contains(b) || reads.contains(b); });
 }
 
 class BarrierPlacer {
@@ -129,9 +158,10 @@ private:
   /// An op with regions starts them synchronized. A loop body or a warp
   /// role, which every thread of its group runs to the end, publishes what
   /// it leaves there (the next iteration, or the role's other threads, may
-  /// read it); a role's writes stay pending for the other roles, and a
-  /// branch's (which may be a subset of the threads, where no barrier can
-  /// go) for what follows.
+  /// read it) — a loop only when its next iteration touches those buffers,
+  /// else they stay pending after it; a role's writes stay pending for the
+  /// other roles, and a branch's (which may be a subset of the threads,
+  /// where no barrier can go) for what follows.
   void placeInRegions(Operation &op, Hazards &hazards, bool canSync) {
     if (!hazards.empty() && canSync)
       synchronize(&op, buffers.asyncReaders && !hazards.written.empty() && !hazards.fenced,
@@ -145,6 +175,11 @@ private:
         placeIn(block, pending, inside);
         if (pending.empty())
           continue;
+        if (publishAtEnd && isa<scf::ForOp>(op) && !meetsNextIteration(pending, block, buffers)) {
+          after.written.insert(pending.written.begin(), pending.written.end());
+          after.read.insert(pending.read.begin(), pending.read.end());
+          continue;
+        }
         if (publishAtEnd && !block.empty())
           synchronizeAtEnd(block, buffers.asyncReaders && !pending.written.empty() &&
                                       !pending.fenced);

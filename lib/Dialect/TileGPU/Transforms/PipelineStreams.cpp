@@ -26,14 +26,13 @@
 // argument (listed in `tilec.tensor_maps` for the runtime), a "full"
 // mbarrier per slot; the copies announce their bytes on the slot's barrier
 // and each iteration waits for the slot's phase instead of a commit group.
+// With `warp-specialize` too, a producer warpgroup issues every copy
+// (WarpSpecializeStreams.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Dialect/TileGPU/Passes.h"
-#include "tilec/Dialect/TileGPU/TileGPU.h"
+#include "Streams.h"
 
-#include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -45,23 +44,12 @@ namespace tilec::tilegpu {
 
 using namespace mlir;
 using namespace tilec::tilegpu;
+using namespace tilec::tilegpu::streams;
 namespace tile = tilec::tile;
 
-namespace {
-
-/// One block load of a loop turned into a ring.
-struct Stream {
-  tile::LoadBlockOp load;
-  /// The reshape that drops the block's unit dimensions, when it has some
-  /// (its result is what the readers read).
-  tile::ReshapeOp reshape;
-  /// The loop's pure ops the coordinates are computed from (in order).
-  SmallVector<Operation *> slice;
-  /// The shared buffer the load only fills, if it does (else readers get a
-  /// local_load).
-  AllocOp filled;
-  Value ring;
-};
+//===----------------------------------------------------------------------===//
+// Streams
+//===----------------------------------------------------------------------===//
 
 /// The pure ops of `loop`'s body that `values` are computed from, in
 /// program order, if they depend on nothing else of the body than the
@@ -148,18 +136,93 @@ static std::optional<std::string> whyNotStreamed(scf::ForOp loop, tile::LoadBloc
   return std::nullopt;
 }
 
-/// The TMA box that fills `stream`'s buffer: the block with its innermost
-/// dimension cut to one column block of the buffer's swizzle; none when the
-/// buffer is not swizzled, the block not whole column blocks, or a box
-/// dimension over TMA's 256.
-static std::optional<SmallVector<int64_t>> tmaBox(Stream &stream) {
+SmallVector<Stream> streams::collectStreams(scf::ForOp loop, FunctionOpInterface kernel) {
+  SmallVector<Stream> streams;
+  if (!loop.getInductionVar().getType().isInteger(32))
+    return streams;
+  for (auto load : loop.getBody()->getOps<tile::LoadBlockOp>()) {
+    if (whyNotStreamed(loop, load, kernel))
+      continue;
+    std::optional<SmallVector<Operation *>> slice = indexSlice(loop, load.getOffsets());
+    if (!slice)
+      continue;
+    tile::ReshapeOp reshape = unitDimReshape(load);
+    streams.push_back(
+        {load, reshape, *slice, filledBuffer(loop, blockValue(load, reshape)), Value()});
+  }
+  return streams;
+}
+
+unsigned streams::baseArgument(const Stream &stream) {
+  auto make = const_cast<tile::LoadBlockOp &>(stream.load).getDesc().getDefiningOp<tile::MakeDescOp>();
+  return cast<BlockArgument>(make.getBase()).getArgNumber();
+}
+
+void streams::makeRing(OpBuilder &b, Location loc, Stream &stream, int64_t slots) {
+  MLIRContext *context = b.getContext();
+  tile::TensorDescType desc = stream.load.getDesc().getType();
+  Attribute encoding = stream.filled ? stream.filled.getType().getEncoding()
+                                     : Attribute(PaddedAttr::get(context, 16));
+  SmallVector<int64_t> shape{slots};
+  llvm::append_range(shape, withoutUnitDims(desc.getBlockShape()));
+  auto type = SharedMemoryType::get(context, shape, desc.getElementType(), encoding);
+  stream.ring = AllocOp::create(b, loc, type, IntegerAttr());
+}
+
+SmallVector<Value> streams::offsetsAt(OpBuilder &b, Stream &stream, scf::ForOp loop, Value iv,
+                                      const IRMapping &outer) {
+  IRMapping mapping = outer;
+  mapping.map(loop.getInductionVar(), iv);
+  for (Operation *op : stream.slice)
+    b.clone(*op, mapping);
+  SmallVector<Value> offsets;
+  for (Value offset : stream.load.getOffsets())
+    offsets.push_back(mapping.lookupOrDefault(offset));
+  return offsets;
+}
+
+SmallVector<Value> streams::outsideInputs(Stream &stream, scf::ForOp loop) {
+  llvm::SetVector<Value> inputs;
+  auto outside = [&](Value v) {
+    return v != loop.getInductionVar() && !loop->isAncestor(v.getParentBlock()->getParentOp());
+  };
+  for (Operation *op : stream.slice)
+    for (Value operand : op->getOperands())
+      if (outside(operand))
+        inputs.insert(operand);
+  for (Value offset : stream.load.getOffsets())
+    if (outside(offset))
+      inputs.insert(offset);
+  return inputs.takeVector();
+}
+
+void streams::readSlot(Stream &stream, Value slot) {
+  Value block = blockValue(stream.load, stream.reshape);
+  if (stream.filled) {
+    // The slot is the buffer; the store that filled it goes.
+    (*block.getUsers().begin())->erase();
+    stream.filled.getResult().replaceAllUsesWith(slot);
+    stream.filled.erase();
+  } else {
+    OpBuilder at(block.getDefiningOp());
+    Value tile = LocalLoadOp::create(at, stream.load.getLoc(),
+                                     cast<RankedTensorType>(block.getType()), slot);
+    block.replaceAllUsesWith(tile);
+  }
+  if (stream.reshape)
+    stream.reshape.erase();
+  stream.load.erase();
+}
+
+std::optional<SmallVector<int64_t>> streams::tmaBox(Stream &stream) {
   if (!stream.filled)
     return std::nullopt;
   auto swizzled = dyn_cast<SwizzledAttr>(stream.filled.getType().getEncoding());
   tile::TensorDescType desc = stream.load.getDesc().getType();
   int64_t elementBytes = desc.getElementType().getIntOrFloatBitWidth() / 8;
   SmallVector<int64_t> box(desc.getBlockShape());
-  if (!swizzled || !elementBytes || box.size() > 5 || box.back() * elementBytes % swizzled.getBytes())
+  if (!swizzled || !elementBytes || box.size() > 5 ||
+      box.back() * elementBytes % swizzled.getBytes())
     return std::nullopt;
   box.back() = swizzled.getBytes() / elementBytes;
   if (llvm::any_of(box, [](int64_t d) { return d > 256; }) ||
@@ -168,42 +231,53 @@ static std::optional<SmallVector<int64_t>> tmaBox(Stream &stream) {
   return box;
 }
 
-/// The tensor maps of one kernel: trailing arguments made on first use, one
-/// per (descriptor base argument, box, swizzle), listed in the kernel's
-/// `tilec.tensor_maps` in argument order.
-class TensorMaps {
-public:
-  explicit TensorMaps(FunctionOpInterface kernel) : kernel(kernel) {}
+Value TensorMaps::get(Stream &stream) {
+  MLIRContext *context = kernel->getContext();
+  auto swizzle = cast<SwizzledAttr>(stream.filled.getType().getEncoding());
+  SmallVector<int64_t> box = *tmaBox(stream);
+  auto type = TensorMapType::get(context, box, stream.load.getDesc().getType().getElementType(),
+                                 swizzle);
+  unsigned tensor = baseArgument(stream);
+  auto key = std::make_pair(tensor, Type(type));
+  if (Value known = maps.lookup(key))
+    return known;
+  unsigned position = kernel.getNumArguments();
+  if (failed(kernel.insertArguments({position}, {type}, {DictionaryAttr::get(context)},
+                                    {stream.load.getLoc()})))
+    return {};
+  Builder b(context);
+  SmallVector<Attribute> list;
+  if (auto previous = kernel->getAttrOfType<ArrayAttr>("tilec.tensor_maps"))
+    llvm::append_range(list, previous.getValue());
+  list.push_back(b.getDictionaryAttr(
+      {b.getNamedAttr("tensor", b.getI64IntegerAttr(tensor)),
+       b.getNamedAttr("box", b.getDenseI64ArrayAttr(box)),
+       b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle.getBytes()))}));
+  kernel->setAttr("tilec.tensor_maps", b.getArrayAttr(list));
+  Value map = kernel.getArgument(position);
+  maps[key] = map;
+  return map;
+}
 
-  Value get(tile::MakeDescOp make, ArrayRef<int64_t> box, SwizzledAttr swizzle) {
-    MLIRContext *context = kernel->getContext();
-    auto type = TensorMapType::get(context, box, make.getType().getElementType(), swizzle);
-    unsigned tensor = cast<BlockArgument>(make.getBase()).getArgNumber();
-    auto key = std::make_pair(tensor, Type(type));
-    if (Value known = maps.lookup(key))
-      return known;
-    unsigned position = kernel.getNumArguments();
-    if (failed(kernel.insertArguments({position}, {type}, {DictionaryAttr::get(context)},
-                                      {make.getLoc()})))
-      return {};
-    Builder b(context);
-    SmallVector<Attribute> list;
-    if (auto previous = kernel->getAttrOfType<ArrayAttr>("tilec.tensor_maps"))
-      llvm::append_range(list, previous.getValue());
-    list.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("tensor", b.getI64IntegerAttr(tensor)),
-         b.getNamedAttr("box", b.getDenseI64ArrayAttr(box)),
-         b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle.getBytes()))}));
-    kernel->setAttr("tilec.tensor_maps", b.getArrayAttr(list));
-    Value map = kernel.getArgument(position);
-    maps[key] = map;
-    return map;
-  }
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
 
-private:
-  FunctionOpInterface kernel;
-  llvm::DenseMap<std::pair<unsigned, Type>, Value> maps;
-};
+namespace {
+
+/// Reads `name` from the module's tilec.target when the option was not given.
+template <typename Attr, typename T>
+static void fromTarget(ModuleOp module, llvm::StringRef name, bool given, T &value) {
+  if (given)
+    return;
+  if (auto target = module->getAttrOfType<DictionaryAttr>("tilec.target"))
+    if (auto recorded = target.getAs<Attr>(name)) {
+      if constexpr (std::is_same_v<Attr, BoolAttr>)
+        value = recorded.getValue();
+      else
+        value = recorded.getInt();
+    }
+}
 
 struct TileGPUPipelineStreams
     : public tilec::tilegpu::impl::TileGPUPipelineStreamsBase<TileGPUPipelineStreams> {
@@ -212,29 +286,36 @@ struct TileGPUPipelineStreams
   void runOnOperation() override {
     ModuleOp module = getOperation();
     int64_t slots = stages;
-    if (auto target = module->getAttrOfType<DictionaryAttr>("tilec.target"))
-      if (auto recorded = target.getAs<IntegerAttr>("pipeline_stages"); recorded && slots < 0)
-        slots = recorded.getInt();
+    bool useTMA = tma, specialize = warpSpecialize;
+    fromTarget<IntegerAttr>(module, "pipeline_stages", slots >= 0, slots);
+    fromTarget<BoolAttr>(module, "tma", tma.hasValue(), useTMA);
+    fromTarget<BoolAttr>(module, "warp_specialize", warpSpecialize.hasValue(), specialize);
     if (slots > 8) {
       module.emitError("tilegpu-pipeline-streams: stages must be at most 8, got ") << slots;
       return signalPassFailure();
     }
     if (slots < 2)
       return;
-    bool useTMA = tma;
-    if (auto target = module->getAttrOfType<DictionaryAttr>("tilec.target"))
-      if (auto recorded = target.getAs<BoolAttr>("tma"); recorded && !tma.hasValue())
-        useTMA = recorded.getValue();
     for (Operation &op : module.getBody()->getOperations()) {
       auto kernel = dyn_cast<FunctionOpInterface>(op);
       if (!kernel || kernel.isExternal())
         continue;
-      SmallVector<scf::ForOp> loops;
-      kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      SmallVector<StreamedLoop> loops;
+      kernel.walk([&](scf::ForOp loop) {
+        SmallVector<Stream> streams = collectStreams(loop, kernel);
+        if (!streams.empty())
+          loops.push_back({loop, std::move(streams)});
+      });
       llvm::SmallSetVector<int64_t, 4> alignedArgs;
+      for (StreamedLoop &loop : loops)
+        for (Stream &stream : loop.streams)
+          alignedArgs.insert(baseArgument(stream));
       TensorMaps maps(kernel);
-      for (scf::ForOp loop : loops)
-        pipeline(loop, kernel, slots, alignedArgs, useTMA ? &maps : nullptr);
+      if (!(useTMA && specialize &&
+            warpSpecializeStreams(kernel, loops, slots, maps, producerRegisters,
+                                  consumerRegisters)))
+        for (StreamedLoop &loop : loops)
+          pipeline(loop.loop, loop.streams, slots, useTMA ? &maps : nullptr);
       if (alignedArgs.empty())
         continue;
       if (auto previous = kernel->getAttrOfType<DenseI64ArrayAttr>("tilec.aligned_args"))
@@ -245,75 +326,37 @@ struct TileGPUPipelineStreams
     }
   }
 
-  void pipeline(scf::ForOp loop, FunctionOpInterface kernel, int64_t slots,
-                llvm::SmallSetVector<int64_t, 4> &alignedArgs, TensorMaps *maps) {
-    if (!loop.getInductionVar().getType().isInteger(32))
-      return;
-    SmallVector<Stream> streams;
-    for (auto load : loop.getBody()->getOps<tile::LoadBlockOp>()) {
-      if (whyNotStreamed(loop, load, kernel))
-        continue;
-      std::optional<SmallVector<Operation *>> slice = indexSlice(loop, load.getOffsets());
-      if (!slice)
-        continue;
-      tile::ReshapeOp reshape = unitDimReshape(load);
-      streams.push_back(
-          {load, reshape, *slice, filledBuffer(loop, blockValue(load, reshape)), Value()});
-      auto make = load.getDesc().getDefiningOp<tile::MakeDescOp>();
-      alignedArgs.insert(cast<BlockArgument>(make.getBase()).getArgNumber());
-    }
-    if (streams.empty())
-      return;
-    // TMA when every stream can take it, else cp.async for the loop.
-    SmallVector<SmallVector<int64_t>> boxes;
-    for (Stream &stream : streams)
-      if (std::optional<SmallVector<int64_t>> box = maps ? tmaBox(stream) : std::nullopt)
-        boxes.push_back(*box);
-    bool useTMA = maps && boxes.size() == streams.size();
-
+  /// Rings for `streams` filled by the threads that compute: cp.async
+  /// groups, or TMA (with `maps`) when every stream takes it.
+  void pipeline(scf::ForOp loop, MutableArrayRef<Stream> streams, int64_t slots,
+                TensorMaps *maps) {
+    bool useTMA = maps && llvm::all_of(streams, [](Stream &s) { return tmaBox(s).has_value(); });
     Location loc = loop.getLoc();
     OpBuilder b(loop);
     auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
     MLIRContext *context = b.getContext();
     // The rings, right before the loop: they live from its prologue to its
     // end, so the rings of consecutive loops can share bytes.
-    OpBuilder &entry = b;
-    for (Stream &stream : streams) {
-      tile::TensorDescType desc = stream.load.getDesc().getType();
-      Attribute encoding = stream.filled ? stream.filled.getType().getEncoding()
-                                         : Attribute(PaddedAttr::get(context, 16));
-      SmallVector<int64_t> shape{slots};
-      llvm::append_range(shape, withoutUnitDims(desc.getBlockShape()));
-      auto type = SharedMemoryType::get(context, shape, desc.getElementType(), encoding);
-      stream.ring = AllocOp::create(entry, loc, type, IntegerAttr());
-    }
+    for (Stream &stream : streams)
+      makeRing(b, loc, stream, slots);
 
     // TMA: the tensor maps, the bytes one iteration brings, the barriers.
     SmallVector<Value> tensorMaps;
     int64_t iterationBytes = 0;
     Value full;
     if (useTMA) {
-      for (auto [stream, box] : llvm::zip(streams, boxes)) {
-        auto make = stream.load.getDesc().getDefiningOp<tile::MakeDescOp>();
-        auto swizzle = cast<SwizzledAttr>(stream.filled.getType().getEncoding());
-        tensorMaps.push_back(maps->get(make, box, swizzle));
+      for (Stream &stream : streams) {
+        tensorMaps.push_back(maps->get(stream));
         iterationBytes += stream.filled.getType().getSizeInBytes();
       }
-      full = MBarrierCreateOp::create(entry, loc, MBarrierType::get(context, slots),
+      full = MBarrierCreateOp::create(b, loc, MBarrierType::get(context, slots),
                                       b.getI32IntegerAttr(1), IntegerAttr());
     }
 
-    // Iteration `iv`'s copies into slot `slot` (in `at`, under a guard that
-    // `iv` is below the upper bound); cp.async commits a group after them.
+    // Iteration `iv`'s copies into slot `slot`.
     auto copies = [&](OpBuilder &inside, Value iv, Value slot) {
       for (auto [i, stream] : llvm::enumerate(streams)) {
-        IRMapping mapping;
-        mapping.map(loop.getInductionVar(), iv);
-        for (Operation *op : stream.slice)
-          inside.clone(*op, mapping);
-        SmallVector<Value> offsets;
-        for (Value offset : stream.load.getOffsets())
-          offsets.push_back(mapping.lookupOrDefault(offset));
+        SmallVector<Value> offsets = offsetsAt(inside, stream, loop, iv, IRMapping());
         auto ringType = cast<SharedMemoryType>(stream.ring.getType());
         Value dst = SlotOp::create(inside, loc, ringType.getSlotType(), stream.ring, slot);
         if (useTMA)
@@ -322,6 +365,9 @@ struct TileGPUPipelineStreams
           AsyncCopyOp::create(inside, loc, stream.load.getDesc(), offsets, dst);
       }
     };
+    // ... issued at `at` when `iv` is below the upper bound; cp.async
+    // commits a group after them, TMA announces their bytes first (thread
+    // 0) and issues them from warp 0.
     auto issue = [&](OpBuilder &at, Value iv, Value slot) {
       Value inRange = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::slt, iv,
                                             loop.getUpperBound());
@@ -332,19 +378,7 @@ struct TileGPUPipelineStreams
         AsyncCommitGroupOp::create(at, loc, ValueRange{});
         return;
       }
-      // Thread 0 announces the bytes, warp 0 issues the copies.
-      auto i32Type = inside.getI32Type();
-      Value tid = NVVM::ThreadIdXOp::create(inside, loc, i32Type);
-      auto constant = [&](int64_t v) {
-        return arith::ConstantIntOp::create(inside, loc, v, 32).getResult();
-      };
-      Value warp0 = arith::CmpIOp::create(inside, loc, arith::CmpIPredicate::ult, tid, constant(32));
-      Value thread0 = arith::CmpIOp::create(inside, loc, arith::CmpIPredicate::eq, tid, constant(0));
-      auto inWarp0 = scf::IfOp::create(inside, loc, TypeRange{}, warp0, /*withElse=*/false);
-      OpBuilder warp = OpBuilder::atBlockBegin(&inWarp0.getThenRegion().front());
-      auto announce = scf::IfOp::create(warp, loc, TypeRange{}, thread0, /*withElse=*/false);
-      OpBuilder first = OpBuilder::atBlockBegin(&announce.getThenRegion().front());
-      MBarrierArriveOp::create(first, loc, full, slot, first.getI32IntegerAttr(iterationBytes));
+      OpBuilder warp = announceBytes(inside, loc, full, slot, iterationBytes);
       copies(warp, iv, slot);
     };
 
@@ -381,22 +415,8 @@ struct TileGPUPipelineStreams
       auto ringType = cast<SharedMemoryType>(stream.ring.getType());
       slotsNow.push_back(SlotOp::create(body, loc, ringType.getSlotType(), stream.ring, current));
     }
-    for (auto [stream, slot] : llvm::zip(streams, slotsNow)) {
-      Value block = blockValue(stream.load, stream.reshape);
-      if (stream.filled) {
-        // The slot is the buffer; the store that filled it goes.
-        (*block.getUsers().begin())->erase();
-        stream.filled.getResult().replaceAllUsesWith(slot);
-        stream.filled.erase();
-      } else {
-        OpBuilder at(block.getDefiningOp());
-        Value tile = LocalLoadOp::create(at, loc, cast<RankedTensorType>(block.getType()), slot);
-        block.replaceAllUsesWith(tile);
-      }
-      if (stream.reshape)
-        stream.reshape.erase();
-      stream.load.erase();
-    }
+    for (auto [stream, slot] : llvm::zip(streams, slotsNow))
+      readSlot(stream, slot);
 
     // Nothing in flight after the loop (TMA issues only copies that a later
     // iteration waits for).
@@ -408,3 +428,17 @@ struct TileGPUPipelineStreams
 };
 
 } // namespace
+
+OpBuilder streams::announceBytes(OpBuilder &b, Location loc, Value full, Value slot,
+                                 int64_t bytes) {
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  auto constant = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
+  Value warp0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, constant(32));
+  Value thread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, constant(0));
+  auto inWarp0 = scf::IfOp::create(b, loc, TypeRange{}, warp0, /*withElse=*/false);
+  OpBuilder warp = OpBuilder::atBlockBegin(&inWarp0.getThenRegion().front());
+  auto announce = scf::IfOp::create(warp, loc, TypeRange{}, thread0, /*withElse=*/false);
+  OpBuilder first = OpBuilder::atBlockBegin(&announce.getThenRegion().front());
+  MBarrierArriveOp::create(first, loc, full, slot, first.getI32IntegerAttr(bytes));
+  return warp;
+}

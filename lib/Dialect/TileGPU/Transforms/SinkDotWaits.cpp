@@ -8,7 +8,9 @@
 // the wait's `pending` becomes the number of warpgroup_dots issued between
 // the dot and the wait's new place (0 when some are nested in regions
 // there, which this count cannot see). A wait does not move past an op that
-// writes a shared buffer the dot reads.
+// writes a shared buffer the dot reads, nor past an arrival on a barrier
+// (an mbarrier's or a named one), which may hand the dot's buffers to
+// other threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,7 +64,8 @@ static void sink(DotWaitOp wait) {
   SmallVector<Value, 2> buffers = dotOperandBuffers(dot);
   Operation *stop = wait->getNextNode();
   while (stop && !stop->hasTrait<OpTrait::IsTerminator>() &&
-         !readsAny(stop, wait.getResults()) && !writesAny(stop, buffers))
+         !readsAny(stop, wait.getResults()) && !writesAny(stop, buffers) &&
+         !isa<MBarrierArriveOp, BarrierArriveOp, BarrierSyncOp, BarrierOp>(stop))
     stop = stop->getNextNode();
   if (!stop)
     return;

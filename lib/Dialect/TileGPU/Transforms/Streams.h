@@ -1,0 +1,109 @@
+//===- Streams.h - loop block loads as rings, shared by the stream passes -===//
+//
+// What tilegpu-pipeline-streams knows about one streamed block load, and the
+// steps both of its forms use: in one role (cp.async or TMA copies issued
+// by the threads that compute) and warp-specialized (TMA copies issued by a
+// producer warp, WarpSpecializeStreams.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_DIALECT_TILEGPU_TRANSFORMS_STREAMS_H
+#define TILEC_LIB_DIALECT_TILEGPU_TRANSFORMS_STREAMS_H
+
+#include "tilec/Dialect/TileGPU/Passes.h"
+#include "tilec/Dialect/TileGPU/TileGPU.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+
+namespace tilec::tilegpu::streams {
+
+/// One block load of a loop turned into a ring.
+struct Stream {
+  tile::LoadBlockOp load;
+  /// The reshape that drops the block's unit dimensions, when it has some
+  /// (its result is what the readers read).
+  tile::ReshapeOp reshape;
+  /// The loop's pure ops the coordinates are computed from (in order).
+  llvm::SmallVector<mlir::Operation *> slice;
+  /// The shared buffer the load only fills, if it does (else readers get a
+  /// local_load).
+  AllocOp filled;
+  mlir::Value ring;
+};
+
+/// The block loads of `loop` that can be streamed (i32 induction variable,
+/// descriptor on a kernel argument made before the loop, coordinates from
+/// the induction variable, 16-byte rows).
+llvm::SmallVector<Stream> collectStreams(mlir::scf::ForOp loop, mlir::FunctionOpInterface kernel);
+
+/// The kernel argument `stream`'s descriptor is made on.
+unsigned baseArgument(const Stream &stream);
+
+/// Makes `stream.ring`: `slots` slots of the block (without unit
+/// dimensions), in the filled buffer's encoding or padded<16>.
+void makeRing(mlir::OpBuilder &b, mlir::Location loc, Stream &stream, int64_t slots);
+
+/// The block's coordinates for induction variable `iv`: the stream's slice
+/// cloned at `b`, with values from outside the loop taken through `outer`
+/// (identity where it has none).
+llvm::SmallVector<mlir::Value> offsetsAt(mlir::OpBuilder &b, Stream &stream, mlir::scf::ForOp loop,
+                                         mlir::Value iv, const mlir::IRMapping &outer);
+
+/// The values from outside `loop` that `stream`'s coordinates use.
+llvm::SmallVector<mlir::Value> outsideInputs(Stream &stream, mlir::scf::ForOp loop);
+
+/// The readers of the block read `slot` instead (or it replaces the filled
+/// buffer); the load, its reshape and the filling store go.
+void readSlot(Stream &stream, mlir::Value slot);
+
+/// The TMA box that fills `stream`'s buffer: the block with its innermost
+/// dimension cut to one column block of the buffer's swizzle; none when the
+/// buffer is not swizzled, the block not whole column blocks, or a box
+/// dimension over TMA's 256.
+std::optional<llvm::SmallVector<int64_t>> tmaBox(Stream &stream);
+
+/// The tensor maps of one kernel: trailing arguments made on first use, one
+/// per (descriptor base argument, box, swizzle), listed in the kernel's
+/// `tilec.tensor_maps` in argument order.
+class TensorMaps {
+public:
+  explicit TensorMaps(mlir::FunctionOpInterface kernel) : kernel(kernel) {}
+
+  /// The map of `stream` (which has a tmaBox).
+  mlir::Value get(Stream &stream);
+
+private:
+  mlir::FunctionOpInterface kernel;
+  llvm::DenseMap<std::pair<unsigned, mlir::Type>, mlir::Value> maps;
+};
+
+/// Thread 0 announces `bytes` on barrier `slot` of `full`; returns a builder
+/// inside a branch of warp 0 (thread indices counted from the role's or the
+/// block's first thread, which must be warp 0's), where TMA copies go.
+mlir::OpBuilder announceBytes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value full,
+                              mlir::Value slot, int64_t bytes);
+
+/// A loop and its streams.
+struct StreamedLoop {
+  mlir::scf::ForOp loop;
+  llvm::SmallVector<Stream> streams;
+};
+
+/// Warp-specializes `kernel` (WarpSpecializeStreams.cpp): when every
+/// streamed loop is in the kernel's body and all its streams take TMA, the
+/// body becomes the consumer role of a `tilegpu.warp_specialize` and a
+/// producer warpgroup fills the rings. False, with nothing changed, when it
+/// does not apply.
+bool warpSpecializeStreams(mlir::FunctionOpInterface kernel,
+                           llvm::MutableArrayRef<StreamedLoop> loops, int64_t slots,
+                           TensorMaps &maps, int32_t producerRegisters,
+                           int32_t consumerRegisters);
+
+} // namespace tilec::tilegpu::streams
+
+#endif // TILEC_LIB_DIALECT_TILEGPU_TRANSFORMS_STREAMS_H

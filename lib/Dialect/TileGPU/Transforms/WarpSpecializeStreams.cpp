@@ -1,0 +1,298 @@
+//===- WarpSpecializeStreams.cpp - a producer warpgroup fills the TMA rings ===//
+//
+// tilegpu-pipeline-streams with `warp-specialize`: instead of the threads
+// that compute issuing each iteration's copies `stages - 1` iterations
+// ahead, a producer warpgroup (one warp of it working) runs every streamed
+// loop's iterations on its own and fills the rings as fast as slots free
+// up, so the consumers never wait on a block barrier for a slot:
+//
+//   rings, full[stages] (1 arrival), empty[stages] (one per consumer thread)
+//   tilegpu.warp_specialize
+//     role warps = 4 registers = P {       // producer
+//       if warp 0:
+//         for each streamed loop, iteration i (slot i % stages):
+//           mbarrier_wait empty[slot], i / stages + 1   // free (odd: at once
+//                                                       // the first round)
+//           thread 0: mbarrier_arrive full[slot] expect_tx <bytes>
+//           tma_load ... into the slot, onto full[slot]
+//     }
+//     role warps = W registers = C {       // the kernel's body, as it was
+//       ... for each streamed loop, iteration i:
+//             mbarrier_wait full[slot], i / stages
+//             ... the slot replaces the load ...
+//             mbarrier_arrive empty[slot]            // every thread, after
+//     }                                               // the iteration's reads
+//
+// The producer recomputes what it needs (loop bounds, coordinates) from
+// kernel arguments and grid queries: pure ops of the body, cloned.
+// Consecutive loops that stream the same descriptors (attention's key-range
+// loops: masked, full, masked) share one set of rings and barriers, their
+// iterations numbered on from the previous loops' (so slots and phases run
+// on): shared memory for one set, and the producer can fill the next loop's
+// first slots while the consumers finish this one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Streams.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace tilec::tilegpu;
+using namespace tilec::tilegpu::streams;
+
+namespace {
+
+/// The values of the kernel's body the producer role recomputes.
+class ProducerValues {
+public:
+  explicit ProducerValues(Block &body) : body(body) {}
+
+  /// Whether `value` follows from kernel arguments through pure ops of the
+  /// body (checked before the body moves into the consumer role).
+  bool computable(Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return arg.getOwner() == &body;
+    Operation *def = value.getDefiningOp();
+    if (def->getBlock() != &body || !isPure(def) || def->getNumRegions())
+      return false;
+    auto [known, inserted] = checked.try_emplace(def, true);
+    if (!inserted)
+      return known->second;
+    bool ok = llvm::all_of(def->getOperands(), [&](Value v) { return computable(v); });
+    checked[def] = ok;
+    return ok;
+  }
+
+  /// `value` in the producer role: itself when defined outside the roles,
+  /// else its clone, made at `b` (with what it needs) the first time.
+  Value materialize(OpBuilder &b, Value value) {
+    if (isa<BlockArgument>(value) || value.getDefiningOp()->getBlock() == &body)
+      return value;
+    if (Value known = mapping.lookupOrNull(value))
+      return known;
+    Operation *def = value.getDefiningOp();
+    for (Value operand : def->getOperands())
+      materialize(b, operand);
+    b.clone(*def, mapping);
+    return mapping.lookup(value);
+  }
+
+  const IRMapping &clones() const { return mapping; }
+
+private:
+  Block &body;
+  llvm::DenseMap<Operation *, bool> checked;
+  IRMapping mapping;
+};
+
+/// The rings of one loop and their barriers.
+struct LoopRings {
+  Value full, empty;
+  SmallVector<Value> maps;
+  int64_t bytes = 0;
+};
+
+/// Slot and round of induction variable `iv` of a loop whose first
+/// iteration is the rings' iteration `base`.
+struct Position {
+  Value slot, round;
+};
+
+Position positionOf(OpBuilder &b, Location loc, Value iv, Value lower, Value step, Value base,
+                    int64_t slots) {
+  Value count = arith::ConstantIntOp::create(b, loc, slots, 32);
+  Value iteration = arith::AddIOp::create(
+      b, loc, base,
+      arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lower), step));
+  return {arith::RemUIOp::create(b, loc, iteration, count),
+          arith::DivUIOp::create(b, loc, iteration, count)};
+}
+
+/// `base` plus the number of iterations of a loop from `lower` to `upper`
+/// by `step` (positive): the next loop's first iteration on shared rings.
+Value after(OpBuilder &b, Location loc, Value base, Value lower, Value upper, Value step) {
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+  Value span = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, upper, lower), zero);
+  Value trips = arith::DivUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, span, arith::SubIOp::create(b, loc, step, one)),
+      step);
+  return arith::AddIOp::create(b, loc, base, trips);
+}
+
+/// Whether `next` streams what `previous` does (the same descriptors into
+/// the same buffers), so that both can share rings.
+bool sameStreams(StreamedLoop &previous, StreamedLoop &next) {
+  if (previous.streams.size() != next.streams.size())
+    return false;
+  for (auto [a, b] : llvm::zip(previous.streams, next.streams))
+    if (a.load.getDesc() != b.load.getDesc() || a.filled.getType() != b.filled.getType())
+      return false;
+  return true;
+}
+
+/// Whether the producer can run `loops` for `kernel`, whose body `body` is.
+bool applies(FunctionOpInterface kernel, Block &body, MutableArrayRef<StreamedLoop> loops,
+             ProducerValues &producer) {
+  auto threads = kernel->getAttrOfType<DenseI32ArrayAttr>("nvvm.reqntid");
+  // The whole body moves into a role: nothing may flow out of it.
+  if (body.getTerminator()->getNumOperands())
+    return false;
+  if (loops.empty() || !threads || threads.empty() || threads[0] % 128 ||
+      llvm::any_of(threads.asArrayRef().drop_front(), [](int32_t t) { return t != 1; }))
+    return false;
+  // Block-wide barriers cannot run inside a role.
+  if (kernel.walk([](Operation *op) {
+               return isa<BarrierOp, MBarrierCreateOp, WarpSpecializeOp>(op)
+                          ? WalkResult::interrupt()
+                          : WalkResult::advance();
+             }).wasInterrupted())
+    return false;
+  for (StreamedLoop &streamed : loops) {
+    scf::ForOp loop = streamed.loop;
+    if (loop->getBlock() != &body ||
+        !llvm::all_of(streamed.streams, [](Stream &s) { return tmaBox(s).has_value(); }))
+      return false;
+    for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      if (!producer.computable(bound))
+        return false;
+    for (Stream &stream : streamed.streams)
+      for (Value input : outsideInputs(stream, loop))
+        if (!producer.computable(input))
+          return false;
+  }
+  return true;
+}
+
+/// The producer's loop for `loop`: every iteration waits for its slot to be
+/// free, announces the bytes and copies.
+/// Returns the next loop's base.
+Value produce(OpBuilder &b, Value tid, StreamedLoop &streamed, const LoopRings &rings,
+              Value base, int64_t slots, ProducerValues &producer) {
+  scf::ForOp loop = streamed.loop;
+  Location loc = loop.getLoc();
+  Value lower = producer.materialize(b, loop.getLowerBound());
+  Value upper = producer.materialize(b, loop.getUpperBound());
+  Value step = producer.materialize(b, loop.getStep());
+  for (Stream &stream : streamed.streams)
+    for (Value input : outsideInputs(stream, loop))
+      producer.materialize(b, input);
+  auto fill = scf::ForOp::create(b, loc, lower, upper, step);
+  OpBuilder body(fill.getBody()->getTerminator());
+  Position at = positionOf(body, loc, fill.getInductionVar(), lower, step, base, slots);
+  Value one = arith::ConstantIntOp::create(body, loc, 1, 32);
+  MBarrierWaitOp::create(body, loc, rings.empty, at.slot,
+                         arith::AddIOp::create(body, loc, at.round, one));
+  Value zero = arith::ConstantIntOp::create(body, loc, 0, 32);
+  Value thread0 = arith::CmpIOp::create(body, loc, arith::CmpIPredicate::eq, tid, zero);
+  auto announce = scf::IfOp::create(body, loc, TypeRange{}, thread0, /*withElse=*/false);
+  OpBuilder first = OpBuilder::atBlockBegin(&announce.getThenRegion().front());
+  MBarrierArriveOp::create(first, loc, rings.full, at.slot, first.getI32IntegerAttr(rings.bytes));
+  for (auto [stream, map] : llvm::zip(streamed.streams, rings.maps)) {
+    SmallVector<Value> offsets =
+        offsetsAt(body, stream, loop, fill.getInductionVar(), producer.clones());
+    auto ringType = cast<SharedMemoryType>(stream.ring.getType());
+    Value dst = SlotOp::create(body, loc, ringType.getSlotType(), stream.ring, at.slot);
+    TMALoadOp::create(body, loc, map, offsets, dst, rings.full, at.slot);
+  }
+  return after(b, loc, base, lower, upper, step);
+}
+
+/// The consumers' side of `loop`: wait for the slot, read it, free it.
+/// Returns the next loop's base.
+Value consume(StreamedLoop &streamed, const LoopRings &rings, Value base, int64_t slots) {
+  scf::ForOp loop = streamed.loop;
+  Location loc = loop.getLoc();
+  OpBuilder body = OpBuilder::atBlockBegin(loop.getBody());
+  Position at = positionOf(body, loc, loop.getInductionVar(), loop.getLowerBound(),
+                           loop.getStep(), base, slots);
+  MBarrierWaitOp::create(body, loc, rings.full, at.slot, at.round);
+  SmallVector<Value> slotsNow;
+  for (Stream &stream : streamed.streams) {
+    auto ringType = cast<SharedMemoryType>(stream.ring.getType());
+    slotsNow.push_back(SlotOp::create(body, loc, ringType.getSlotType(), stream.ring, at.slot));
+  }
+  for (auto [stream, slot] : llvm::zip(streamed.streams, slotsNow))
+    readSlot(stream, slot);
+  OpBuilder end(loop.getBody()->getTerminator());
+  MBarrierArriveOp::create(end, loc, rings.empty, at.slot, IntegerAttr());
+  OpBuilder next(loop);
+  return after(next, loc, base, loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+}
+
+} // namespace
+
+bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<StreamedLoop> loops,
+                                    int64_t slots, TensorMaps &maps, int32_t producerRegisters,
+                                    int32_t consumerRegisters) {
+  Block &body = kernel.getFunctionBody().front();
+  ProducerValues producer(body);
+  if (!applies(kernel, body, loops, producer))
+    return false;
+  MLIRContext *context = kernel->getContext();
+  Location loc = kernel.getLoc();
+  auto threads = kernel->getAttrOfType<DenseI32ArrayAttr>("nvvm.reqntid");
+  int32_t consumers = threads[0];
+
+  // Rings and barriers first, before the roles (both use them): one set
+  // for each run of loops that stream the same blocks.
+  OpBuilder top = OpBuilder::atBlockBegin(&body);
+  SmallVector<LoopRings> rings;
+  SmallVector<bool> continues; // the loop goes on with the previous one's rings
+  for (auto [i, streamed] : llvm::enumerate(loops)) {
+    continues.push_back(i && sameStreams(loops[i - 1], streamed));
+    if (continues.back()) {
+      for (auto [stream, previous] : llvm::zip(streamed.streams, loops[i - 1].streams))
+        stream.ring = previous.ring;
+      rings.push_back(rings.back());
+      continue;
+    }
+    LoopRings ring;
+    for (Stream &stream : streamed.streams) {
+      makeRing(top, loc, stream, slots);
+      ring.maps.push_back(maps.get(stream));
+      ring.bytes += stream.filled.getType().getSizeInBytes();
+    }
+    auto type = MBarrierType::get(context, slots);
+    ring.full = MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(1), IntegerAttr());
+    ring.empty =
+        MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(consumers), IntegerAttr());
+    rings.push_back(ring);
+  }
+  auto roles = WarpSpecializeOp::create(top, loc, ArrayRef<int32_t>{4, consumers / 32},
+                                        ArrayRef<int32_t>{producerRegisters, consumerRegisters},
+                                        /*rolesCount=*/2);
+  Block *producerBlock = new Block();
+  Block *consumerBlock = new Block();
+  roles.getRoles()[0].push_back(producerBlock);
+  roles.getRoles()[1].push_back(consumerBlock);
+  consumerBlock->getOperations().splice(consumerBlock->end(), body.getOperations(),
+                                        std::next(roles->getIterator()),
+                                        body.getTerminator()->getIterator());
+
+  // The producer: warp 0 of the first warpgroup (whose thread indices are
+  // the block's).
+  OpBuilder b = OpBuilder::atBlockBegin(producerBlock);
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value warp0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                      arith::ConstantIntOp::create(b, loc, 32, 32));
+  auto inWarp0 = scf::IfOp::create(b, loc, TypeRange{}, warp0, /*withElse=*/false);
+  OpBuilder warp = OpBuilder::atBlockBegin(&inWarp0.getThenRegion().front());
+  Value start = arith::ConstantIntOp::create(warp, loc, 0, 32);
+  Value base = start;
+  for (auto [streamed, ring, goesOn] : llvm::zip(loops, rings, continues))
+    base = produce(warp, tid, streamed, ring, goesOn ? base : start, slots, producer);
+  // The consumers' bases are computed before each loop, from the previous
+  // loops' bounds (defined before those loops).
+  OpBuilder entry = OpBuilder::atBlockBegin(consumerBlock);
+  Value consumerStart = arith::ConstantIntOp::create(entry, loc, 0, 32);
+  base = consumerStart;
+  for (auto [streamed, ring, goesOn] : llvm::zip(loops, rings, continues))
+    base = consume(streamed, ring, goesOn ? base : consumerStart, slots);
+
+  SmallVector<int32_t> grown(threads.asArrayRef());
+  grown[0] += 128;
+  kernel->setAttr("nvvm.reqntid", DenseI32ArrayAttr::get(context, grown));
+  return true;
+}

@@ -1,0 +1,142 @@
+// tilegpu-pipeline-streams with tma and warp-specialize: a producer
+// warpgroup fills the rings of both loops (which stream the same K and V
+// blocks, so they share one set of rings and barriers, the second loop's
+// iterations numbered on from the first's); the kernel's warps only wait
+// for full slots and free them.
+// RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" | FileCheck %s
+// RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" --tilegpu-sink-dot-waits --tilegpu-insert-barriers | FileCheck %s --check-prefix=BARRIERS
+
+#acc = #tilegpu.mma<warps = [4, 1]>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#bl = #tilegpu.blocked<size_per_thread = [1, 1, 8], threads = [1, 4, 8], warps = [1, 4, 1], order = [2, 1, 0]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+#swz = #tilegpu.swizzled<128>
+// CHECK-LABEL: func.func @kv_loop
+// CHECK-SAME: %[[KMAP:[^:]*]]: !tilegpu.tensor_map<1x32x64xbf16, #tilegpu.swizzled<128>>, %[[VMAP:[^:]*]]: !tilegpu.tensor_map<1x32x64xbf16, #tilegpu.swizzled<128>>)
+// CHECK-SAME: nvvm.reqntid = array<i32: 256, 1, 1>
+// One set of rings and barriers, before the roles: full (one arrival: the
+// producer's announcement), empty (one per consumer thread).
+// CHECK: %[[RK:.*]] = tilegpu.alloc : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
+// CHECK: %[[RV:.*]] = tilegpu.alloc : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
+// CHECK: %[[FULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<3>
+// CHECK: %[[EMPTY:.*]] = tilegpu.mbarrier_create {arrivals = 128 : i32} : !tilegpu.mbarrier<3>
+// CHECK-NOT: tilegpu.alloc : !tilegpu.smem<3x
+// CHECK-NOT: mbarrier_create
+// CHECK: tilegpu.warp_specialize
+// CHECK-NEXT: role warps = 4 registers = 40 {
+// The producer: warp 0, each iteration waits for its slot to be free
+// (round + 1: the first round passes at once), announces 2 x 8 KiB, copies.
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: scf.if
+// CHECK: scf.for %[[J:[^ ]*]] =
+// CHECK: %[[SLOT:.*]] = arith.remui
+// CHECK: %[[ROUND:.*]] = arith.divui
+// CHECK: %[[NEXT:.*]] = arith.addi %[[ROUND]], %c1
+// CHECK: tilegpu.mbarrier_wait %[[EMPTY]][%[[SLOT]]], %[[NEXT]]
+// CHECK: tilegpu.mbarrier_arrive %[[FULL]][%[[SLOT]]] expect_tx 16384
+// CHECK: tilegpu.tma_load %[[KMAP]][%{{.*}}, %[[J]], %{{.*}}], %{{.*}}, %[[FULL]][%[[SLOT]]]
+// CHECK: tilegpu.tma_load %[[VMAP]][%{{.*}}, %[[J]], %{{.*}}], %{{.*}}, %[[FULL]][%[[SLOT]]]
+// The second loop numbers its iterations on from the first's trip count.
+// CHECK: %[[SPAN:.*]] = arith.maxsi
+// CHECK: %[[TRIPS:.*]] = arith.divui
+// CHECK: %[[BASE:.*]] = arith.addi %{{.*}}, %[[TRIPS]]
+// CHECK: scf.for
+// CHECK: arith.addi %[[BASE]]
+// CHECK: tilegpu.mbarrier_wait %[[EMPTY]]
+// CHECK: tilegpu.tma_load %[[KMAP]]
+// CHECK: tilegpu.tma_load %[[VMAP]]
+// The consumers: the kernel's body, waiting on full, freeing on empty.
+// CHECK: role warps = 4 registers = 232 {
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_wait %[[FULL]]
+// CHECK-NOT: tma_load
+// CHECK: tilegpu.slot %[[RK]]
+// CHECK: tilegpu.warpgroup_dot
+// CHECK: tilegpu.mbarrier_arrive %[[EMPTY]][%{{.*}}] :
+// CHECK-NEXT: scf.yield
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_wait %[[FULL]]
+// CHECK: tilegpu.mbarrier_arrive %[[EMPTY]]
+// CHECK: return
+// The waits that end the slot's reads stay before the arrival, and the
+// consumers' loops need no barrier: nothing in them writes shared memory.
+// BARRIERS-LABEL: func.func @kv_loop
+// BARRIERS: role warps = 4 registers = 232 {
+// BARRIERS: scf.for
+// BARRIERS-NOT: tilegpu.barrier
+// BARRIERS-NOT: barrier_sync
+// BARRIERS: tilegpu.dot_wait %{{.*}} {pending = 0 : i32}
+// BARRIERS-NEXT: tilegpu.mbarrier_arrive
+// BARRIERS-NEXT: scf.yield
+module attributes {tilec.target = {pipeline_stages = 2 : i64}} {
+func.func @kv_loop(%pk: !tile.ptr<bf16>, %pv: !tile.ptr<bf16>, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) attributes {nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %c128 = arith.constant 128 : i32
+  %s1 = arith.constant 1 : i64
+  %sn = arith.constant 128 : i64
+  %sh = arith.constant 65536 : i64
+  %zero = arith.constant dense<0.0> : tensor<64x32xf32, #acc>
+  %ozero = arith.constant dense<0.0> : tensor<64x128xf32, #acc>
+  %kbuf = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
+  %vbuf = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
+  %kbuf2 = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
+  %vbuf2 = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
+  %dk = tile.make_desc %pk, [%bh, %n, %c128], [%sh, %sn, %s1] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
+  %dv = tile.make_desc %pv, [%bh, %n, %c128], [%sh, %sn, %s1] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
+  %r = scf.for %i = %c0 to %n step %c32 iter_args(%acc = %ozero) -> (tensor<64x128xf32, #acc>) : i32 {
+    %k = tile.load_block %dk[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
+    %k2 = tile.reshape %k : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
+    tilegpu.local_store %k2, %kbuf : tensor<32x128xbf16, #b2>, !tilegpu.smem<32x128xbf16, #swz>
+    %v = tile.load_block %dv[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
+    %v2 = tile.reshape %v : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
+    tilegpu.local_store %v2, %vbuf : tensor<32x128xbf16, #b2>, !tilegpu.smem<32x128xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %q, %kbuf, %zero transpose_b : tensor<64x128xbf16, #a>, !tilegpu.smem<32x128xbf16, #swz>, tensor<64x32xf32, #acc>
+    %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x32xf32, #acc>>
+    %u = tilegpu.warpgroup_dot %p, %vbuf, %acc : tensor<64x32xbf16, #a>, !tilegpu.smem<32x128xbf16, #swz>, tensor<64x128xf32, #acc>
+    %e = tilegpu.dot_wait %u {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x128xf32, #acc>>
+    scf.yield %e : tensor<64x128xf32, #acc>
+  }
+  %r2 = scf.for %i = %c0 to %n step %c32 iter_args(%acc = %r) -> (tensor<64x128xf32, #acc>) : i32 {
+    %k = tile.load_block %dk[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
+    %k2 = tile.reshape %k : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
+    tilegpu.local_store %k2, %kbuf2 : tensor<32x128xbf16, #b2>, !tilegpu.smem<32x128xbf16, #swz>
+    %v = tile.load_block %dv[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
+    %v2 = tile.reshape %v : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
+    tilegpu.local_store %v2, %vbuf2 : tensor<32x128xbf16, #b2>, !tilegpu.smem<32x128xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %q, %kbuf2, %zero transpose_b : tensor<64x128xbf16, #a>, !tilegpu.smem<32x128xbf16, #swz>, tensor<64x32xf32, #acc>
+    %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x32xf32, #acc>>
+    %u = tilegpu.warpgroup_dot %p, %vbuf2, %acc : tensor<64x32xbf16, #a>, !tilegpu.smem<32x128xbf16, #swz>, tensor<64x128xf32, #acc>
+    %e = tilegpu.dot_wait %u {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x128xf32, #acc>>
+    scf.yield %e : tensor<64x128xf32, #acc>
+  }
+  return
+}
+}
+
+
+// -----
+
+#acc = #tilegpu.mma<warps = [4, 1]>
+#b = #tilegpu.mma_operand<index = 1, warps = [4, 1]>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+// Not warp-specialized (one role, cp.async): a stream read into registers
+// cannot take TMA (and a function returning a value could not move into a
+// role).
+// CHECK-LABEL: func.func @registers
+// CHECK-NOT: warp_specialize
+// CHECK: tilegpu.async_copy
+func.func @registers(%pa: !tile.ptr<bf16>, %a: tensor<64x32xbf16, #a>, %k: i32) -> tensor<64x64xf32, #acc> attributes {nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %s1 = arith.constant 1 : i64
+  %sk = arith.constant 4096 : i64
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %da = tile.make_desc %pa, [%k, %k], [%sk, %s1] : !tile.ptr<bf16> -> !tile.desc<32x64xbf16>
+  %r = scf.for %i = %c0 to %k step %c32 iter_args(%acc = %zero) -> (tensor<64x64xf32, #acc>) : i32 {
+    %x = tile.load_block %da[%i, %c0] : !tile.desc<32x64xbf16> -> tensor<32x64xbf16, #b>
+    %m = tilegpu.mma %a, %x, %acc : tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b> -> tensor<64x64xf32, #acc>
+    scf.yield %m : tensor<64x64xf32, #acc>
+  }
+  return %r : tensor<64x64xf32, #acc>
+}
