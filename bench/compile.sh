@@ -34,16 +34,17 @@ for f in flash_attention_fwd flash_attention_fwd_causal; do
     # The op-by-op path (--lowering=tilegpu) with the same defaults.
     compile ${f}_d64_m128_n64_w4_tilegpu $f 4 --set head_dim=64 --lowering=tilegpu
     compile ${f}_d128_m128_n64_w4_s2_g2_tilegpu $f 4 --set head_dim=128 --lowering=tilegpu
-    # ... with K/V rings filled by TMA (--tma), 2 and 3 slots.
+    # ... with K/V rings filled by TMA (--tma).
     compile ${f}_d64_m128_n64_w4_tma $f 4 --set head_dim=64 --lowering=tilegpu --tma
     compile ${f}_d128_m128_n64_w4_s2_g2_tma $f 4 --set head_dim=128 --lowering=tilegpu --tma
-    compile ${f}_d64_m128_n64_w4_s3_tma $f 4 --set head_dim=64 --lowering=tilegpu --tma --pipeline-stages=3
-    compile ${f}_d128_m128_n64_w4_s3_g2_tma $f 4 --set head_dim=128 --lowering=tilegpu --tma --pipeline-stages=3
-    # ... and a producer warpgroup issuing them (--warp-specialize), 2 and 3 slots.
-    compile ${f}_d64_m128_n64_w4_ws $f 4 --set head_dim=64 --lowering=tilegpu --tma --warp-specialize
-    compile ${f}_d128_m128_n64_w4_s2_g2_ws $f 4 --set head_dim=128 --lowering=tilegpu --tma --warp-specialize
-    compile ${f}_d64_m128_n64_w4_s3_ws $f 4 --set head_dim=64 --lowering=tilegpu --tma --warp-specialize --pipeline-stages=3
-    compile ${f}_d128_m128_n64_w4_s3_g2_ws $f 4 --set head_dim=128 --lowering=tilegpu --tma --warp-specialize --pipeline-stages=3
+    # Two warpgroups on 128 rows (one row group), TMA rings: by the
+    # consumers, or by a producer warpgroup (--warp-specialize, _ws) with
+    # 128x128 or 256x64 tiles (two row groups).
+    for d in 64 128; do
+      compile ${f}_d${d}_m128_n64_w8_g1_tma $f 8 --set head_dim=$d --set row_groups=1 --lowering=tilegpu --tma
+      compile ${f}_d${d}_m128_n128_w8_g1_ws $f 8 --set head_dim=$d --set row_groups=1 --set block_n=128 --lowering=tilegpu --tma --warp-specialize
+      compile ${f}_d${d}_m256_n64_w8_g2_ws $f 8 --set head_dim=$d --set row_groups=2 --set block_m=256 --lowering=tilegpu --tma --warp-specialize
+    done
   else
     compile ${f}_d128_m128_n32_w4_qs_s3 $f 4 --set head_dim=128
   fi
