@@ -127,17 +127,18 @@ tilegpu_cases() {
 # TMA rings with two warpgroups (8 warps on 128 rows, or 256 rows in two
 # row groups), filled by the consumers or by a producer warpgroup (ws_).
 tma_cases() {
-  for ws in "" ws_; do
+  local p
+  for p in "" ws_; do
     local flags="--num-warps=8"
-    [ -n "$ws" ] && flags="$flags --warp-specialize"
-    case_ ${ws}w8_fwd_d64 flash_attention_fwd $flags --set row_groups=1 --size batch=2 --size seq_q=300 --size seq_k=333
-    case_ ${ws}w8_causal_d64 flash_attention_fwd_causal $flags --set row_groups=1 --size seq_q=77 --size seq_k=130
-    case_ ${ws}w8_causal_d128 flash_attention_fwd_causal $flags --set row_groups=1 --set head_dim=128 --size seq_q=200 --size seq_k=333
-    case_ ${ws}w8_window_d64 flash_attention_fwd_sliding_window $flags --set row_groups=1 --size seq_q=300 --size seq_k=260
-    case_ ${ws}w8_gqa3_d128 flash_attention_fwd_gqa $flags --set row_groups=1 --set head_dim=128 --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
-    case_ ${ws}w8_n128_fwd_d128 flash_attention_fwd $flags --set row_groups=1 --set block_n=128 --set head_dim=128 --size seq_q=150 --size seq_k=290
-    case_ ${ws}w8_m256_causal_d64 flash_attention_fwd_causal $flags --set row_groups=2 --set block_m=256 --size seq_q=300 --size seq_k=333
-    case_ ${ws}w8_tiny_causal flash_attention_fwd_causal $flags --set row_groups=1 --size seq_q=5 --size seq_k=3
+    [ -n "$p" ] && flags="$flags --warp-specialize"
+    case_ ${p}w8_fwd_d64 flash_attention_fwd $flags --set row_groups=1 --size batch=2 --size seq_q=300 --size seq_k=333
+    case_ ${p}w8_causal_d64 flash_attention_fwd_causal $flags --set row_groups=1 --size seq_q=77 --size seq_k=130
+    case_ ${p}w8_causal_d128 flash_attention_fwd_causal $flags --set row_groups=1 --set head_dim=128 --size seq_q=200 --size seq_k=333
+    case_ ${p}w8_window_d64 flash_attention_fwd_sliding_window $flags --set row_groups=1 --size seq_q=300 --size seq_k=260
+    case_ ${p}w8_gqa3_d128 flash_attention_fwd_gqa $flags --set row_groups=1 --set head_dim=128 --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
+    case_ ${p}w8_n128_fwd_d128 flash_attention_fwd $flags --set row_groups=1 --set block_n=128 --set head_dim=128 --size seq_q=150 --size seq_k=290
+    case_ ${p}w8_m256_causal_d64 flash_attention_fwd_causal $flags --set row_groups=2 --set block_m=256 --size seq_q=300 --size seq_k=333
+    case_ ${p}w8_tiny_causal flash_attention_fwd_causal $flags --set row_groups=1 --size seq_q=5 --size seq_k=3
   done
 }
 if [ "$tma" = 1 ]; then

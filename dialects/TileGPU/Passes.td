@@ -68,7 +68,7 @@ def TileGPULowerDots : Pass<"tilegpu-lower-dots", "::mlir::ModuleOp"> {
 }
 
 def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"> {
-  let summary = "Stream a loop's block loads through N-slot cp.async rings";
+  let summary = "Stream a loop's block loads through N-slot rings (cp.async, or TMA on mbarriers)";
   let description = [{
     For each `scf.for` (i32 induction variable), each `tile.load_block` of
     its body whose descriptor is made before the loop on a kernel argument,
@@ -200,19 +200,21 @@ def TileGPUInsertBarriers : Pass<"tilegpu-insert-barriers", "::mlir::ModuleOp"> 
     Walks each kernel in program order, tracking the shared buffers (through
     slot views, to their `tilegpu.alloc`) that this thread has written with
     `local_store` or `async_copy` and not yet published, and those it has
-    read with `local_load`. Before an op that reads a written buffer from
+    read with `local_load` (or a wgmma has, up to its `dot_wait`). A
+    `tma_load` counts as a write only against earlier reads (its data is
+    visible to each thread that waits on its mbarrier). Before an op that reads a written buffer from
     another thread or proxy, it inserts what makes the writes visible:
     `fence async_proxy` when the reader is the async proxy (`warpgroup_dot`
     operands, `tma_store` sources), then a barrier; before a write to a
     buffer that other threads may still be reading (`local_load` before it),
     a barrier. Outside warp roles the barrier is `tilegpu.barrier`; inside
     role `i` it is the named barrier `i + 1` over the role's threads
-    (`barrier_sync`). Writes still unpublished at the end of a loop body,
-    branch or role are published there; barriers and fences already in the
-    IR count, so the pass adds nothing to a kernel that is synchronized
-    (running it twice changes nothing). Not covered: TMA loads (they
-    complete on mbarriers), and a wgmma that may still read a buffer being
-    overwritten (its `dot_wait` orders that).
+    (`barrier_sync`). Accesses still pending at the end of a loop body are
+    synchronized there when the next iteration touches those buffers, else
+    right after the loop; at the end of a branch or role they are published
+    there; barriers and fences already in the IR count, so the pass adds
+    nothing to a kernel that is synchronized (running it twice changes
+    nothing).
   }];
 }
 

@@ -8,6 +8,11 @@
 // RUN: FileCheck %s --check-prefix=META < %t.json
 // RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --lowering=tilegpu --tma --pipeline-stages=3 --emit=ptx -o %t.causal.ptx
 // RUN: FileCheck %s --check-prefix=CAUSAL < %t.causal.ptx
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --num-warps=8 --set row_groups=1 --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --emit=ptx -o %t.ws.ptx
+// RUN: FileCheck %s --check-prefix=WS < %t.ws.ptx
+// RUN: FileCheck %s --check-prefix=WSMETA < %t.ws.json
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tilegpu --warp-specialize --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOTMA
+// RUN: tilec --kernel=vector_add --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --emit=ptx -o %t.va.ptx 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_80 --lowering=tilegpu --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=SM80
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=SM80
 
@@ -31,3 +36,17 @@
 // CAUSAL-NOT: cp.async.cg
 
 // SM80: error: --tma needs --arch=sm_90a and --lowering=tilegpu
+
+// --warp-specialize with 8 consumer warps: a producer warpgroup more (384
+// threads), its registers lowered, the consumers' raised; the launch takes
+// the threads from the kernel.
+// WS: .reqntid 384, 1, 1
+// WS-DAG: setmaxnreg.dec.sync.aligned.u32 {{[[:space:]]*}}40;
+// WS-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;
+// WS-DAG: mbarrier.try_wait.parity
+// WS-DAG: cp.async.bulk.tensor.3d
+// WSMETA: "num_warps": 8,
+// WSMETA-NEXT: "threads_per_block": 384,
+// NOTMA: error: --warp-specialize needs --tma
+// A kernel with no streamed loop is left as it is, without a warning.
+// QUIET-NOT: warning

@@ -16,7 +16,7 @@
 // loops) and gets one map.
 // CHECK-LABEL: func.func @kv_loop
 // CHECK-SAME: %[[KMAP:[^:]*]]: !tilegpu.tensor_map<1x32x64xbf16, #tilegpu.swizzled<128>>, %[[VMAP:[^:]*]]: !tilegpu.tensor_map<1x32x64xbf16, #tilegpu.swizzled<128>>)
-// CHECK-SAME: tilec.tensor_maps = [{box = array<i64: 1, 32, 64>, swizzle = 128 : i64, tensor = 0 : i64}, {box = array<i64: 1, 32, 64>, swizzle = 128 : i64, tensor = 1 : i64}]
+// CHECK-SAME: tilec.tensor_maps = [{box = array<i64: 1, 32, 64>, swizzle = 128 : i64, tensor = 0 : i64}, {box = array<i64: 1, 32, 64>, swizzle = 128 : i64, tensor = 7 : i64}]
 // CHECK-DAG: %[[RK:.*]] = tilegpu.alloc : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
 // CHECK-DAG: %[[RV:.*]] = tilegpu.alloc : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
 // CHECK: %[[FULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<3>
@@ -63,7 +63,7 @@
 // CPASYNC-NOT: mbarrier
 // CPASYNC: tilegpu.async_copy
 module attributes {tilec.target = {pipeline_stages = 2 : i64}} {
-func.func @kv_loop(%pk: !tile.ptr<bf16>, %pv: !tile.ptr<bf16>, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) -> tensor<64x128xf32, #acc> {
+func.func @kv_loop(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs: i64, %kns: i64, %kds: i64, %pv: !tile.ptr<bf16>, %vb: i32, %vn: i32, %vd: i32, %vbs: i64, %vns: i64, %vds: i64, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) -> tensor<64x128xf32, #acc> attributes {tilegpu.kernel} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %c128 = arith.constant 128 : i32
@@ -75,8 +75,8 @@ func.func @kv_loop(%pk: !tile.ptr<bf16>, %pv: !tile.ptr<bf16>, %q: tensor<64x128
   %kbuf = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
   %vbuf = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
   %kbuf2 = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
-  %dk = tile.make_desc %pk, [%bh, %n, %c128], [%sh, %sn, %s1] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
-  %dv = tile.make_desc %pv, [%bh, %n, %c128], [%sh, %sn, %s1] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
+  %dk = tile.make_desc %pk, [%kb, %kn, %kd], [%kbs, %kns, %kds] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
+  %dv = tile.make_desc %pv, [%vb, %vn, %vd], [%vbs, %vns, %vds] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
   %r = scf.for %i = %c0 to %n step %c32 iter_args(%acc = %ozero) -> (tensor<64x128xf32, #acc>) : i32 {
     %k = tile.load_block %dk[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
     %k2 = tile.reshape %k : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
@@ -116,7 +116,7 @@ func.func @kv_loop(%pk: !tile.ptr<bf16>, %pv: !tile.ptr<bf16>, %q: tensor<64x128
 // CHECK-NOT: tensor_map
 // CHECK-NOT: mbarrier
 // CHECK-COUNT-2: tilegpu.async_copy
-func.func @mixed_loop(%pa: !tile.ptr<bf16>, %pb: !tile.ptr<bf16>, %a: tensor<64x32xbf16, #a>, %k: i32) -> tensor<64x64xf32, #acc> {
+func.func @mixed_loop(%pa: !tile.ptr<bf16>, %pb: !tile.ptr<bf16>, %a: tensor<64x32xbf16, #a>, %k: i32) -> tensor<64x64xf32, #acc> attributes {tilegpu.kernel} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %s1 = arith.constant 1 : i64

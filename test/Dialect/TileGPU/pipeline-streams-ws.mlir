@@ -3,7 +3,8 @@
 // blocks, so they share one set of rings and barriers, the second loop's
 // iterations numbered on from the first's); the kernel's warps only wait
 // for full slots and free them.
-// RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" | FileCheck %s
+// RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" 2>/dev/null | FileCheck %s
+// RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" --tilegpu-sink-dot-waits --tilegpu-insert-barriers | FileCheck %s --check-prefix=BARRIERS
 
 #acc = #tilegpu.mma<warps = [4, 1]>
@@ -45,8 +46,12 @@
 // CHECK: tilegpu.mbarrier_wait %[[EMPTY]]
 // CHECK: tilegpu.tma_load %[[KMAP]]
 // CHECK: tilegpu.tma_load %[[VMAP]]
-// The consumers: the kernel's body, waiting on full, freeing on empty.
+// The consumers: the kernel's body, waiting on full, freeing on empty; the
+// second loop's base (the first's trip count) is computed before the first.
 // CHECK: role warps = 4 registers = 232 {
+// CHECK: arith.maxsi
+// CHECK: arith.divui
+// CHECK: %[[CBASE:.*]] = arith.addi
 // CHECK: scf.for
 // CHECK: tilegpu.mbarrier_wait %[[FULL]]
 // CHECK-NOT: tma_load
@@ -55,6 +60,7 @@
 // CHECK: tilegpu.mbarrier_arrive %[[EMPTY]][%{{.*}}] :
 // CHECK-NEXT: scf.yield
 // CHECK: scf.for
+// CHECK: arith.addi %[[CBASE]]
 // CHECK: tilegpu.mbarrier_wait %[[FULL]]
 // CHECK: tilegpu.mbarrier_arrive %[[EMPTY]]
 // CHECK: return
@@ -69,7 +75,7 @@
 // BARRIERS-NEXT: tilegpu.mbarrier_arrive
 // BARRIERS-NEXT: scf.yield
 module attributes {tilec.target = {pipeline_stages = 2 : i64}} {
-func.func @kv_loop(%pk: !tile.ptr<bf16>, %pv: !tile.ptr<bf16>, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) attributes {nvvm.reqntid = array<i32: 128, 1, 1>} {
+func.func @kv_loop(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs: i64, %kns: i64, %kds: i64, %pv: !tile.ptr<bf16>, %vb: i32, %vn: i32, %vd: i32, %vbs: i64, %vns: i64, %vds: i64, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %c128 = arith.constant 128 : i32
@@ -82,8 +88,8 @@ func.func @kv_loop(%pk: !tile.ptr<bf16>, %pv: !tile.ptr<bf16>, %q: tensor<64x128
   %vbuf = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
   %kbuf2 = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
   %vbuf2 = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
-  %dk = tile.make_desc %pk, [%bh, %n, %c128], [%sh, %sn, %s1] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
-  %dv = tile.make_desc %pv, [%bh, %n, %c128], [%sh, %sn, %s1] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
+  %dk = tile.make_desc %pk, [%kb, %kn, %kd], [%kbs, %kns, %kds] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
+  %dv = tile.make_desc %pv, [%vb, %vn, %vd], [%vbs, %vns, %vds] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
   %r = scf.for %i = %c0 to %n step %c32 iter_args(%acc = %ozero) -> (tensor<64x128xf32, #acc>) : i32 {
     %k = tile.load_block %dk[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
     %k2 = tile.reshape %k : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
@@ -97,7 +103,7 @@ func.func @kv_loop(%pk: !tile.ptr<bf16>, %pv: !tile.ptr<bf16>, %q: tensor<64x128
     %e = tilegpu.dot_wait %u {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x128xf32, #acc>>
     scf.yield %e : tensor<64x128xf32, #acc>
   }
-  %r2 = scf.for %i = %c0 to %n step %c32 iter_args(%acc = %r) -> (tensor<64x128xf32, #acc>) : i32 {
+  %r2 = scf.for %i = %n to %kn step %c32 iter_args(%acc = %r) -> (tensor<64x128xf32, #acc>) : i32 {
     %k = tile.load_block %dk[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
     %k2 = tile.reshape %k : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
     tilegpu.local_store %k2, %kbuf2 : tensor<32x128xbf16, #b2>, !tilegpu.smem<32x128xbf16, #swz>
@@ -123,10 +129,12 @@ func.func @kv_loop(%pk: !tile.ptr<bf16>, %pv: !tile.ptr<bf16>, %q: tensor<64x128
 // Not warp-specialized (one role, cp.async): a stream read into registers
 // cannot take TMA (and a function returning a value could not move into a
 // role).
+// WARN: warning: not warp-specialized: a streamed block does not fill a swizzled wgmma buffer (no TMA box)
+// WARN-NOT: warning
 // CHECK-LABEL: func.func @registers
 // CHECK-NOT: warp_specialize
 // CHECK: tilegpu.async_copy
-func.func @registers(%pa: !tile.ptr<bf16>, %a: tensor<64x32xbf16, #a>, %k: i32) -> tensor<64x64xf32, #acc> attributes {nvvm.reqntid = array<i32: 128, 1, 1>} {
+func.func @registers(%pa: !tile.ptr<bf16>, %a: tensor<64x32xbf16, #a>, %k: i32) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %s1 = arith.constant 1 : i64
@@ -138,5 +146,28 @@ func.func @registers(%pa: !tile.ptr<bf16>, %a: tensor<64x32xbf16, #a>, %k: i32) 
     %m = tilegpu.mma %a, %x, %acc : tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b> -> tensor<64x64xf32, #acc>
     scf.yield %m : tensor<64x64xf32, #acc>
   }
-  return %r : tensor<64x64xf32, #acc>
+  return
+}
+
+// -----
+
+// 16 consumer warps: 512 x 232 + 128 x 40 registers do not fit an SM.
+// WARN: warning: not warp-specialized: the register budgets (128 x producer + consumers x consumer registers) exceed the 65536 registers of an SM
+#swz = #tilegpu.swizzled<128>
+#a = #tilegpu.mma_operand<index = 0, warps = [16, 1]>
+#acc = #tilegpu.mma<warps = [16, 1]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [16, 1], order = [1, 0]>
+func.func @too_many_warps(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64, %q: tensor<256x64xbf16, #a>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 512, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<256x64xf32, #acc>
+  %kbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %dk = tile.make_desc %pk, [%kn, %kd], [%kns, %kds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
+  scf.for %i = %c0 to %kn step %c64 : i32 {
+    %k = tile.load_block %dk[%i, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #b2>
+    tilegpu.local_store %k, %kbuf : tensor<64x64xbf16, #b2>, !tilegpu.smem<64x64xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %q, %kbuf, %zero transpose_b : tensor<256x64xbf16, #a>, !tilegpu.smem<64x64xbf16, #swz>, tensor<256x64xf32, #acc>
+    %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<256x64xf32, #acc>>
+  }
+  return
 }

@@ -111,11 +111,12 @@ func.func @wgmma_loop(%pb: !tile.ptr<bf16>, %a: tensor<64x32xbf16, #a>, %k: i32,
 
 #b = #tilegpu.mma_operand<index = 1, warps = [4, 1]>
 // Not streamed: a coordinate carried by the loop, a descriptor whose base
-// is not a kernel argument, a block with a unit dimension, rows of 8 bytes.
+// is not a kernel argument, a block with a unit dimension, rows of 8 bytes,
+// NaN padding (the copies fill with zeros).
 // CHECK-LABEL: func.func @not_streamed
 // CHECK-NOT: async_copy
 // CHECK-NOT: tilec.aligned_args
-// CHECK-COUNT-4: tile.load_block
+// CHECK-COUNT-5: tile.load_block
 func.func @not_streamed(%p: !tile.ptr<bf16>, %k: i32) {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
@@ -132,6 +133,7 @@ func.func @not_streamed(%p: !tile.ptr<bf16>, %k: i32) {
     %y = tile.load_block %dq[%i, %c0] : !tile.desc<32x64xbf16> -> tensor<32x64xbf16, #b>
     %u = tile.load_block %du[%c0, %i, %c0] : !tile.desc<1x32x64xbf16> -> tensor<1x32x64xbf16, #tilegpu.blocked<size_per_thread = [1, 1, 8], threads = [1, 4, 8], warps = [1, 4, 1], order = [2, 1, 0]>>
     %z = tile.load_block %dn[%i, %c0] : !tile.desc<32x4xbf16> -> tensor<32x4xbf16, #tilegpu.blocked<size_per_thread = [1, 1], threads = [8, 4], warps = [4, 1], order = [1, 0]>>
+    %w = tile.load_block %d[%i, %c0] padding = nan : !tile.desc<32x64xbf16> -> tensor<32x64xbf16, #b>
     %next = arith.addi %row, %c32 : i32
     scf.yield %next : i32
   }

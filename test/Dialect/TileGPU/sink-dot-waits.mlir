@@ -53,3 +53,28 @@ func.func @stops(%q: tensor<64x64xbf16, #a>, %k: !buf, %z: tensor<64x64xf32, #ac
   }
   return %s0, %s1 : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>
 }
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#a = #tilegpu.wgmma_operand<warpgroups = 1>
+!buf = !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+!tok = !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+// An arrival on the "empty" mbarrier hands the dot's B buffer back to the
+// producer: the wait (which ends the dot's reads) stays before it, even
+// when the arrival is nested in a branch.
+// CHECK-LABEL: func.func @before_arrival
+// CHECK: tilegpu.warpgroup_dot
+// CHECK-NEXT: tilegpu.dot_wait
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: tilegpu.mbarrier_arrive
+func.func @before_arrival(%a: tensor<64x64xbf16, #a>, %b: !buf, %acc: tensor<64x64xf32, #acc>,
+                          %empty: !tilegpu.mbarrier<2>, %i: i32, %c: i1) -> tensor<64x64xf32, #acc> {
+  %t = tilegpu.warpgroup_dot %a, %b, %acc : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %d = tilegpu.dot_wait %t {pending = 0 : i32} : !tok
+  scf.if %c {
+    tilegpu.mbarrier_arrive %empty[%i] : !tilegpu.mbarrier<2>
+  }
+  %s = arith.addf %d, %d : tensor<64x64xf32, #acc>
+  return %s : tensor<64x64xf32, #acc>
+}

@@ -159,7 +159,7 @@ private:
   /// role, which every thread of its group runs to the end, publishes what
   /// it leaves there (the next iteration, or the role's other threads, may
   /// read it) — a loop only when its next iteration touches those buffers,
-  /// else they stay pending after it; a role's writes stay pending for the
+  /// else right after it; a role's writes stay pending for the
   /// other roles, and a branch's (which may be a subset of the threads,
   /// where no barrier can go) for what follows.
   void placeInRegions(Operation &op, Hazards &hazards, bool canSync) {
@@ -176,8 +176,19 @@ private:
         if (pending.empty())
           continue;
         if (publishAtEnd && isa<scf::ForOp>(op) && !meetsNextIteration(pending, block, buffers)) {
-          after.written.insert(pending.written.begin(), pending.written.end());
-          after.read.insert(pending.read.begin(), pending.read.end());
+          // One barrier after the loop instead of one per iteration. (Not
+          // carried on as pending: the allocator may give a buffer whose
+          // last use is the loop to another one right after it, which the
+          // hazards, kept per buffer, would not see.)
+          Operation *next = op.getNextNode();
+          while (next && isa<FenceOp>(next))
+            next = next->getNextNode();
+          if (next && isa<BarrierOp, BarrierSyncOp>(next))
+            continue; // already there (a second run of the pass)
+          OpBuilder b(op.getContext());
+          b.setInsertionPointAfter(&op);
+          emitSync(b, op.getLoc(), &op,
+                   buffers.asyncReaders && !pending.written.empty() && !pending.fenced);
           continue;
         }
         if (publishAtEnd && !block.empty())

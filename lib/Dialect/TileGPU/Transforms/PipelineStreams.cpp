@@ -1,4 +1,4 @@
-//===- PipelineStreams.cpp - N-slot cp.async rings for a loop's block loads ===//
+//===- PipelineStreams.cpp - N-slot rings for a loop's block loads --------===//
 //
 // A block load in an `scf.for` body whose coordinates follow from the
 // induction variable becomes a stream: a ring of `stages` shared-memory
@@ -133,6 +133,8 @@ static std::optional<std::string> whyNotStreamed(scf::ForOp loop, tile::LoadBloc
     return "its rows are not a multiple of 16 bytes";
   if (llvm::is_contained(desc.getBlockShape(), 1) && !unitDimReshape(load))
     return "its block has unit dimensions that no reshape of it drops";
+  if (load.getPadding() != tile::PaddingOption::zero)
+    return "it pads with NaN (cp.async and TMA fill with zeros)";
   return std::nullopt;
 }
 
@@ -153,9 +155,28 @@ SmallVector<Stream> streams::collectStreams(scf::ForOp loop, FunctionOpInterface
   return streams;
 }
 
-unsigned streams::baseArgument(const Stream &stream) {
-  auto make = const_cast<tile::LoadBlockOp &>(stream.load).getDesc().getDefiningOp<tile::MakeDescOp>();
+unsigned streams::baseArgument(Stream &stream) {
+  auto make = stream.load.getDesc().getDefiningOp<tile::MakeDescOp>();
   return cast<BlockArgument>(make.getBase()).getArgNumber();
+}
+
+/// Whether `make` describes its base's tensor parameter as the runtime
+/// passes it (base pointer, then the sizes, then the strides, as kernel
+/// arguments): the tensor map is made from that argument, not from the
+/// descriptor's operands.
+static bool describesItsArgument(tile::MakeDescOp make) {
+  auto base = cast<BlockArgument>(make.getBase());
+  Block *entry = base.getOwner();
+  unsigned first = base.getArgNumber() + 1, rank = make.getShape().size();
+  auto isArgument = [&](Value v, unsigned position) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == entry && arg.getArgNumber() == position;
+  };
+  for (unsigned d = 0; d < rank; ++d)
+    if (!isArgument(make.getShape()[d], first + d) ||
+        !isArgument(make.getStrides()[d], first + rank + d))
+      return false;
+  return true;
 }
 
 void streams::makeRing(OpBuilder &b, Location loc, Stream &stream, int64_t slots) {
@@ -215,7 +236,9 @@ void streams::readSlot(Stream &stream, Value slot) {
 }
 
 std::optional<SmallVector<int64_t>> streams::tmaBox(Stream &stream) {
-  if (!stream.filled)
+  auto kernel = stream.load->getParentOfType<FunctionOpInterface>();
+  if (!stream.filled || !kernel->hasAttr(kKernelAttrName) ||
+      !describesItsArgument(stream.load.getDesc().getDefiningOp<tile::MakeDescOp>()))
     return std::nullopt;
   auto swizzled = dyn_cast<SwizzledAttr>(stream.filled.getType().getEncoding());
   tile::TensorDescType desc = stream.load.getDesc().getType();
@@ -294,6 +317,13 @@ struct TileGPUPipelineStreams
       module.emitError("tilegpu-pipeline-streams: stages must be at most 8, got ") << slots;
       return signalPassFailure();
     }
+    for (auto [name, registers] : {std::pair{"producer-registers", int32_t(producerRegisters)},
+                                   std::pair{"consumer-registers", int32_t(consumerRegisters)}})
+      if (registers < 24 || registers > 256 || registers % 8) {
+        module.emitError("tilegpu-pipeline-streams: ")
+            << name << " must be a multiple of 8 in [24, 256], got " << registers;
+        return signalPassFailure();
+      }
     if (slots < 2)
       return;
     for (Operation &op : module.getBody()->getOperations()) {
@@ -330,7 +360,12 @@ struct TileGPUPipelineStreams
   /// groups, or TMA (with `maps`) when every stream takes it.
   void pipeline(scf::ForOp loop, MutableArrayRef<Stream> streams, int64_t slots,
                 TensorMaps *maps) {
-    bool useTMA = maps && llvm::all_of(streams, [](Stream &s) { return tmaBox(s).has_value(); });
+    // TMA for a loop in the kernel's body (its barriers are made once, by
+    // the whole block, and the copies issued from the block's warp 0).
+    bool useTMA = maps && loop->getBlock() == &loop->getParentOfType<FunctionOpInterface>()
+                                                    .getFunctionBody()
+                                                    .front() &&
+                  llvm::all_of(streams, [](Stream &s) { return tmaBox(s).has_value(); });
     Location loc = loop.getLoc();
     OpBuilder b(loop);
     auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };

@@ -44,6 +44,17 @@ static bool writesAny(Operation *op, ArrayRef<Value> buffers) {
   return found.wasInterrupted();
 }
 
+/// `op` (or an op nested in it) arrives on a barrier: an mbarrier's, or a
+/// named or block barrier (placed by hand; tilegpu-insert-barriers runs
+/// later).
+static bool arrives(Operation *op) {
+  return op->walk([](Operation *inner) {
+              return isa<MBarrierArriveOp, BarrierArriveOp, BarrierSyncOp, BarrierOp>(inner)
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            }).wasInterrupted();
+}
+
 /// `op` reads one of `values` (in its operands or in its regions).
 static bool readsAny(Operation *op, ValueRange values) {
   WalkResult found = op->walk([&](Operation *inner) {
@@ -64,8 +75,7 @@ static void sink(DotWaitOp wait) {
   SmallVector<Value, 2> buffers = dotOperandBuffers(dot);
   Operation *stop = wait->getNextNode();
   while (stop && !stop->hasTrait<OpTrait::IsTerminator>() &&
-         !readsAny(stop, wait.getResults()) && !writesAny(stop, buffers) &&
-         !isa<MBarrierArriveOp, BarrierArriveOp, BarrierSyncOp, BarrierOp>(stop))
+         !readsAny(stop, wait.getResults()) && !writesAny(stop, buffers) && !arrives(stop))
     stop = stop->getNextNode();
   if (!stop)
     return;

@@ -42,7 +42,7 @@ struct Stream {
 llvm::SmallVector<Stream> collectStreams(mlir::scf::ForOp loop, mlir::FunctionOpInterface kernel);
 
 /// The kernel argument `stream`'s descriptor is made on.
-unsigned baseArgument(const Stream &stream);
+unsigned baseArgument(Stream &stream);
 
 /// Makes `stream.ring`: `slots` slots of the block (without unit
 /// dimensions), in the filled buffer's encoding or padded<16>.
@@ -63,8 +63,10 @@ void readSlot(Stream &stream, mlir::Value slot);
 
 /// The TMA box that fills `stream`'s buffer: the block with its innermost
 /// dimension cut to one column block of the buffer's swizzle; none when the
-/// buffer is not swizzled, the block not whole column blocks, or a box
-/// dimension over TMA's 256.
+/// function is not a kernel (tensor maps are new kernel arguments), the
+/// descriptor is not its tensor argument's own sizes and strides (the
+/// runtime makes the map from those), the buffer is not swizzled, the block
+/// not whole column blocks, or a box dimension over TMA's 256.
 std::optional<llvm::SmallVector<int64_t>> tmaBox(Stream &stream);
 
 /// The tensor maps of one kernel: trailing arguments made on first use, one
@@ -83,8 +85,8 @@ private:
 };
 
 /// Thread 0 announces `bytes` on barrier `slot` of `full`; returns a builder
-/// inside a branch of warp 0 (thread indices counted from the role's or the
-/// block's first thread, which must be warp 0's), where TMA copies go.
+/// inside a branch of warp 0, where TMA copies go. Thread indices are the
+/// block's (nvvm tid.x): only for code outside warp roles or in the first.
 mlir::OpBuilder announceBytes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value full,
                               mlir::Value slot, int64_t bytes);
 
@@ -97,8 +99,8 @@ struct StreamedLoop {
 /// Warp-specializes `kernel` (WarpSpecializeStreams.cpp): when every
 /// streamed loop is in the kernel's body and all its streams take TMA, the
 /// body becomes the consumer role of a `tilegpu.warp_specialize` and a
-/// producer warpgroup fills the rings. False, with nothing changed, when it
-/// does not apply.
+/// producer warpgroup fills the rings. False, with nothing changed and a
+/// warning on the kernel saying why, when it does not apply.
 bool warpSpecializeStreams(mlir::FunctionOpInterface kernel,
                            llvm::MutableArrayRef<StreamedLoop> loops, int64_t slots,
                            TensorMaps &maps, int32_t producerRegisters,

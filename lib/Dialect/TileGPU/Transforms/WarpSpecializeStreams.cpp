@@ -132,37 +132,45 @@ bool sameStreams(StreamedLoop &previous, StreamedLoop &next) {
   return true;
 }
 
-/// Whether the producer can run `loops` for `kernel`, whose body `body` is.
-bool applies(FunctionOpInterface kernel, Block &body, MutableArrayRef<StreamedLoop> loops,
-             ProducerValues &producer) {
+/// Why the producer cannot run `loops` for `kernel` (whose body `body`
+/// is), or nothing when it can.
+std::optional<std::string> whyNot(FunctionOpInterface kernel, Block &body,
+                                  MutableArrayRef<StreamedLoop> loops, ProducerValues &producer,
+                                  int32_t producerRegisters, int32_t consumerRegisters) {
   auto threads = kernel->getAttrOfType<DenseI32ArrayAttr>("nvvm.reqntid");
   // The whole body moves into a role: nothing may flow out of it.
   if (body.getTerminator()->getNumOperands())
-    return false;
-  if (loops.empty() || !threads || threads.empty() || threads[0] % 128 ||
+    return "the function returns values";
+  if (!threads || threads.empty() || threads[0] % 128 ||
       llvm::any_of(threads.asArrayRef().drop_front(), [](int32_t t) { return t != 1; }))
-    return false;
+    return "its nvvm.reqntid is not whole warpgroups along x";
+  if (threads[0] + 128 > 1024)
+    return "with the producer's 128 threads it would exceed 1024";
+  if (128 * int64_t{producerRegisters} + threads[0] * int64_t{consumerRegisters} > 65536)
+    return "the register budgets (128 x producer + consumers x consumer registers) exceed the "
+           "65536 registers of an SM";
   // Block-wide barriers cannot run inside a role.
   if (kernel.walk([](Operation *op) {
                return isa<BarrierOp, MBarrierCreateOp, WarpSpecializeOp>(op)
                           ? WalkResult::interrupt()
                           : WalkResult::advance();
              }).wasInterrupted())
-    return false;
+    return "it already has block barriers, mbarriers or warp roles";
   for (StreamedLoop &streamed : loops) {
     scf::ForOp loop = streamed.loop;
-    if (loop->getBlock() != &body ||
-        !llvm::all_of(streamed.streams, [](Stream &s) { return tmaBox(s).has_value(); }))
-      return false;
+    if (loop->getBlock() != &body)
+      return "a streamed loop is nested in another op";
+    if (!llvm::all_of(streamed.streams, [](Stream &s) { return tmaBox(s).has_value(); }))
+      return "a streamed block does not fill a swizzled wgmma buffer (no TMA box)";
     for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
       if (!producer.computable(bound))
-        return false;
+        return "a loop bound is not computed from kernel arguments by pure ops";
     for (Stream &stream : streamed.streams)
       for (Value input : outsideInputs(stream, loop))
         if (!producer.computable(input))
-          return false;
+          return "a block coordinate is not computed from kernel arguments by pure ops";
   }
-  return true;
+  return std::nullopt;
 }
 
 /// The producer's loop for `loop`: every iteration waits for its slot to be
@@ -228,8 +236,13 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
                                     int32_t consumerRegisters) {
   Block &body = kernel.getFunctionBody().front();
   ProducerValues producer(body);
-  if (!applies(kernel, body, loops, producer))
+  if (loops.empty())
+    return false; // nothing to produce (vector add, row softmax)
+  if (std::optional<std::string> why =
+          whyNot(kernel, body, loops, producer, producerRegisters, consumerRegisters)) {
+    kernel.emitWarning("not warp-specialized: ") << *why;
     return false;
+  }
   MLIRContext *context = kernel->getContext();
   Location loc = kernel.getLoc();
   auto threads = kernel->getAttrOfType<DenseI32ArrayAttr>("nvvm.reqntid");
