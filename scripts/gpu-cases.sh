@@ -47,7 +47,12 @@ case_() { # name kernel [flags...]
   fi
   if [ "$tma" = 1 ]; then
     [ "$arch" = sm_90a ] || return 0
-    set -- "$@" --tma
+    # --tma needs wgmma and aligned tensors (attention's default; matmul's
+    # only with --assume-aligned): the other cases stay on cp.async.
+    case " $kernel $* " in
+      *--wgmma=false*|*--assume-aligned=false*) ;;
+      *" matmul "*--assume-aligned*|*flash_attention*) set -- "$@" --tma ;;
+    esac
   fi
   if [ "$ws" = 1 ]; then
     set -- "$@" --warp-specialize

@@ -173,6 +173,13 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
   else if (target.tma && (target.arch != "sm_90a" || target.lowering != "tilegpu"))
     os << optionPrefix << "tma needs " << optionPrefix << "arch=sm_90a and " << optionPrefix
        << "lowering=tilegpu";
+  else if (target.tma && (!target.wgmma || !target.assumeAligned || target.pipelineStages < 2))
+    os << optionPrefix << "tma fills the shared-memory rings of wgmma operands: it needs "
+       << optionPrefix << "wgmma, " << optionPrefix << "assume-aligned and "
+       << optionPrefix << "pipeline-stages of at least 2 (got wgmma="
+       << (target.wgmma ? "true" : "false")
+       << " assume-aligned=" << (target.assumeAligned ? "true" : "false")
+       << " pipeline-stages=" << target.pipelineStages << ")";
   else if (target.warpSpecialize && !target.tma)
     os << optionPrefix << "warp-specialize needs " << optionPrefix << "tma";
   else if (target.lowering == "tilegpu" && target.minBlocksPerSM)

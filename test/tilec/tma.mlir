@@ -12,7 +12,9 @@
 // RUN: FileCheck %s --check-prefix=WS < %t.ws.ptx
 // RUN: FileCheck %s --check-prefix=WSMETA < %t.ws.json
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tilegpu --warp-specialize --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOTMA
-// RUN: tilec --kernel=vector_add --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --emit=ptx -o %t.va.ptx 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
+// RUN: tilec --kernel=vector_add --arch=sm_90a --lowering=tilegpu --assume-aligned --tma --warp-specialize --emit=ptx -o %t.va.ptx 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tilegpu --tma --pipeline-stages=1 --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=STAGES
+// RUN: not tilec --kernel=matmul --arch=sm_90a --lowering=tilegpu --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=ALIGNED
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_80 --lowering=tilegpu --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=SM80
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=SM80
 
@@ -50,3 +52,5 @@
 // NOTMA: error: --warp-specialize needs --tma
 // A kernel with no streamed loop is left as it is, without a warning.
 // QUIET-NOT: warning
+// STAGES: error: --tma fills the shared-memory rings of wgmma operands: it needs --wgmma, --assume-aligned and --pipeline-stages of at least 2 (got wgmma=true assume-aligned=true pipeline-stages=1)
+// ALIGNED: error: --tma {{.*}} (got wgmma=true assume-aligned=false pipeline-stages=2)

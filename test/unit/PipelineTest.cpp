@@ -84,6 +84,11 @@ TEST(PipelineOptions, VerifyNamesTheOptionWithItsPrefix) {
   EXPECT_EQ(verifyGpuTarget(target, ""), "lowering=tilegpu does not take min-blocks-per-sm yet");
   target.minBlocksPerSM = 0;
   target.tma = true;
+  EXPECT_EQ(verifyGpuTarget(target, "--"),
+            "--tma fills the shared-memory rings of wgmma operands: it needs --wgmma, "
+            "--assume-aligned and --pipeline-stages of at least 2 (got wgmma=true "
+            "assume-aligned=false pipeline-stages=2)");
+  target.assumeAligned = true;
   EXPECT_EQ(verifyGpuTarget(target, "--"), "");
   target.warpSpecialize = true;
   EXPECT_EQ(verifyGpuTarget(target, "--"), "");
