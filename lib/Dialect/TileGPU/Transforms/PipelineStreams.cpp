@@ -217,7 +217,8 @@ SmallVector<Value> streams::outsideInputs(Stream &stream, scf::ForOp loop) {
   return inputs.takeVector();
 }
 
-void streams::readSlot(Stream &stream, Value slot) {
+/// `readSlots` for one stream.
+static void readSlot(Stream &stream, Value slot) {
   Value block = blockValue(stream.load, stream.reshape);
   if (stream.filled) {
     // The slot is the buffer; the store that filled it goes.
@@ -233,6 +234,37 @@ void streams::readSlot(Stream &stream, Value slot) {
   if (stream.reshape)
     stream.reshape.erase();
   stream.load.erase();
+}
+
+void streams::readSlots(OpBuilder &b, MutableArrayRef<Stream> streams, Value slot) {
+  // All slots first: `b` may insert before one of the loads replaced.
+  SmallVector<Value> slots;
+  for (Stream &stream : streams) {
+    auto ringType = cast<SharedMemoryType>(stream.ring.getType());
+    slots.push_back(SlotOp::create(b, stream.load.getLoc(), ringType.getSlotType(), stream.ring, slot));
+  }
+  for (auto [stream, view] : llvm::zip(streams, slots))
+    readSlot(stream, view);
+}
+
+Position streams::positionOf(OpBuilder &b, Location loc, Value iv, Value lower, Value step,
+                             Value base, int64_t slots) {
+  Value count = arith::ConstantIntOp::create(b, loc, slots, 32);
+  Value iteration =
+      arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lower), step);
+  if (base)
+    iteration = arith::AddIOp::create(b, loc, base, iteration);
+  return {iteration, arith::RemUIOp::create(b, loc, iteration, count),
+          arith::DivUIOp::create(b, loc, iteration, count)};
+}
+
+TMACopies streams::tmaCopies(MutableArrayRef<Stream> streams, TensorMaps &maps) {
+  TMACopies copies;
+  for (Stream &stream : streams) {
+    copies.maps.push_back(maps.get(stream));
+    copies.bytes += stream.filled.getType().getSizeInBytes();
+  }
+  return copies;
 }
 
 std::optional<SmallVector<int64_t>> streams::tmaBox(Stream &stream) {
@@ -376,14 +408,10 @@ struct TileGPUPipelineStreams
       makeRing(b, loc, stream, slots);
 
     // TMA: the tensor maps, the bytes one iteration brings, the barriers.
-    SmallVector<Value> tensorMaps;
-    int64_t iterationBytes = 0;
+    TMACopies tma;
     Value full;
     if (useTMA) {
-      for (Stream &stream : streams) {
-        tensorMaps.push_back(maps->get(stream));
-        iterationBytes += stream.filled.getType().getSizeInBytes();
-      }
+      tma = tmaCopies(streams, *maps);
       full = MBarrierCreateOp::create(b, loc, MBarrierType::get(context, slots),
                                       b.getI32IntegerAttr(1), IntegerAttr());
     }
@@ -395,7 +423,7 @@ struct TileGPUPipelineStreams
         auto ringType = cast<SharedMemoryType>(stream.ring.getType());
         Value dst = SlotOp::create(inside, loc, ringType.getSlotType(), stream.ring, slot);
         if (useTMA)
-          TMALoadOp::create(inside, loc, tensorMaps[i], offsets, dst, full, slot);
+          TMALoadOp::create(inside, loc, tma.maps[i], offsets, dst, full, slot);
         else
           AsyncCopyOp::create(inside, loc, stream.load.getDesc(), offsets, dst);
       }
@@ -413,7 +441,7 @@ struct TileGPUPipelineStreams
         AsyncCommitGroupOp::create(at, loc, ValueRange{});
         return;
       }
-      OpBuilder warp = announceBytes(inside, loc, full, slot, iterationBytes);
+      OpBuilder warp = announceBytes(inside, loc, full, slot, tma.bytes);
       copies(warp, iv, slot);
     };
 
@@ -425,33 +453,23 @@ struct TileGPUPipelineStreams
       issue(b, iv, i32(s));
     }
 
-    // In the body: wait, issue stages - 1 ahead, read this iteration's slot.
+    // In the body: wait, issue stages - 1 ahead (into the slot the last
+    // iteration read), read this iteration's slot.
     OpBuilder body = OpBuilder::atBlockBegin(loop.getBody());
     auto c = [&](int64_t v) { return arith::ConstantIntOp::create(body, loc, v, 32).getResult(); };
-    Value iteration = arith::DivUIOp::create(
-        body, loc, arith::SubIOp::create(body, loc, loop.getInductionVar(), loop.getLowerBound()),
-        loop.getStep());
-    Value current = arith::RemUIOp::create(body, loc, iteration, c(slots));
+    Position at = positionOf(body, loc, loop.getInductionVar(), loop.getLowerBound(),
+                             loop.getStep(), Value(), slots);
     Value ahead = arith::RemUIOp::create(
-        body, loc, arith::AddIOp::create(body, loc, iteration, c(slots - 1)), c(slots));
+        body, loc, arith::AddIOp::create(body, loc, at.iteration, c(slots - 1)), c(slots));
     if (useTMA)
-      MBarrierWaitOp::create(body, loc, full, current,
-                             arith::DivUIOp::create(body, loc, iteration, c(slots)));
+      MBarrierWaitOp::create(body, loc, full, at.slot, at.round);
     else
       AsyncWaitOp::create(body, loc, ValueRange{}, slots - 2);
     Value aheadIv = arith::AddIOp::create(
         body, loc, loop.getInductionVar(),
         arith::MulIOp::create(body, loc, loop.getStep(), c(slots - 1)));
     issue(body, aheadIv, ahead);
-    // (All slots first: `body` inserts before the body's first op, which
-    // may be one of the loads replaced below.)
-    SmallVector<Value> slotsNow;
-    for (Stream &stream : streams) {
-      auto ringType = cast<SharedMemoryType>(stream.ring.getType());
-      slotsNow.push_back(SlotOp::create(body, loc, ringType.getSlotType(), stream.ring, current));
-    }
-    for (auto [stream, slot] : llvm::zip(streams, slotsNow))
-      readSlot(stream, slot);
+    readSlots(body, streams, at.slot);
 
     // Nothing in flight after the loop (TMA issues only copies that a later
     // iteration waits for).

@@ -57,9 +57,19 @@ llvm::SmallVector<mlir::Value> offsetsAt(mlir::OpBuilder &b, Stream &stream, mli
 /// The values from outside `loop` that `stream`'s coordinates use.
 llvm::SmallVector<mlir::Value> outsideInputs(Stream &stream, mlir::scf::ForOp loop);
 
-/// The readers of the block read `slot` instead (or it replaces the filled
-/// buffer); the load, its reshape and the filling store go.
-void readSlot(Stream &stream, mlir::Value slot);
+/// At the top of a loop body (`b`): each stream's readers read slot `slot`
+/// of its ring instead (or the slot replaces the filled buffer); the loads,
+/// their reshapes and the filling stores go.
+void readSlots(mlir::OpBuilder &b, mlir::MutableArrayRef<Stream> streams, mlir::Value slot);
+
+/// The rings' iteration, slot and round of induction variable `iv` of a
+/// loop from `lower` by `step` whose first iteration is the rings'
+/// iteration `base` (none: 0).
+struct Position {
+  mlir::Value iteration, slot, round;
+};
+Position positionOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value iv, mlir::Value lower,
+                    mlir::Value step, mlir::Value base, int64_t slots);
 
 /// The TMA box that fills `stream`'s buffer: the block with its innermost
 /// dimension cut to one column block of the buffer's swizzle; none when the
@@ -89,6 +99,14 @@ private:
 /// block's (nvvm tid.x): only for code outside warp roles or in the first.
 mlir::OpBuilder announceBytes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value full,
                               mlir::Value slot, int64_t bytes);
+
+/// The tensor maps of `streams` (which all have a tmaBox) and the bytes one
+/// iteration of them brings.
+struct TMACopies {
+  llvm::SmallVector<mlir::Value> maps;
+  int64_t bytes = 0;
+};
+TMACopies tmaCopies(mlir::MutableArrayRef<Stream> streams, TensorMaps &maps);
 
 /// A loop and its streams.
 struct StreamedLoop {

@@ -93,22 +93,6 @@ struct LoopRings {
   int64_t bytes = 0;
 };
 
-/// Slot and round of induction variable `iv` of a loop whose first
-/// iteration is the rings' iteration `base`.
-struct Position {
-  Value slot, round;
-};
-
-Position positionOf(OpBuilder &b, Location loc, Value iv, Value lower, Value step, Value base,
-                    int64_t slots) {
-  Value count = arith::ConstantIntOp::create(b, loc, slots, 32);
-  Value iteration = arith::AddIOp::create(
-      b, loc, base,
-      arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lower), step));
-  return {arith::RemUIOp::create(b, loc, iteration, count),
-          arith::DivUIOp::create(b, loc, iteration, count)};
-}
-
 /// `base` plus the number of iterations of a loop from `lower` to `upper`
 /// by `step` (positive): the next loop's first iteration on shared rings.
 Value after(OpBuilder &b, Location loc, Value base, Value lower, Value upper, Value step) {
@@ -216,13 +200,7 @@ Value consume(StreamedLoop &streamed, const LoopRings &rings, Value base, int64_
   Position at = positionOf(body, loc, loop.getInductionVar(), loop.getLowerBound(),
                            loop.getStep(), base, slots);
   MBarrierWaitOp::create(body, loc, rings.full, at.slot, at.round);
-  SmallVector<Value> slotsNow;
-  for (Stream &stream : streamed.streams) {
-    auto ringType = cast<SharedMemoryType>(stream.ring.getType());
-    slotsNow.push_back(SlotOp::create(body, loc, ringType.getSlotType(), stream.ring, at.slot));
-  }
-  for (auto [stream, slot] : llvm::zip(streamed.streams, slotsNow))
-    readSlot(stream, slot);
+  readSlots(body, streamed.streams, at.slot);
   OpBuilder end(loop.getBody()->getTerminator());
   MBarrierArriveOp::create(end, loc, rings.empty, at.slot, IntegerAttr());
   OpBuilder next(loop);
@@ -262,11 +240,11 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
       continue;
     }
     LoopRings ring;
-    for (Stream &stream : streamed.streams) {
+    for (Stream &stream : streamed.streams)
       makeRing(top, loc, stream, slots);
-      ring.maps.push_back(maps.get(stream));
-      ring.bytes += stream.filled.getType().getSizeInBytes();
-    }
+    TMACopies copies = tmaCopies(streamed.streams, maps);
+    ring.maps = copies.maps;
+    ring.bytes = copies.bytes;
     auto type = MBarrierType::get(context, slots);
     ring.full = MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(1), IntegerAttr());
     ring.empty =
