@@ -28,7 +28,9 @@
 // encodes the map (cuTensorMapEncodeTiled) for the box ("box": elements per
 // dimension, outermost first, the tensor's rank) and the shared-memory
 // swizzle ("swizzle": 0, 32, 64 or 128 bytes). checkTensorMap says which
-// maps CUDA can make.
+// maps CUDA can make. "threads_per_block" is the kernel's own (its
+// .reqntid): with warp roles it exceeds 32 x "num_warps" (the warps the
+// tiles are laid out over) by the producer warpgroup's 128.
 // Header-only and free of LLVM, like everything the GPU machine builds.
 //
 //===----------------------------------------------------------------------===//
