@@ -86,10 +86,21 @@ private:
     return out;
   }
 
+  /// Objects and arrays nest at most this deep (tilec writes 3 levels), so
+  /// that a hostile document cannot exhaust the stack.
+  static constexpr int kMaxDepth = 64;
+
   std::optional<Value> value() {
     skipSpace();
     if (pos >= text.size())
       return fail("unexpected end of input");
+    if (depth >= kMaxDepth)
+      return fail("objects and arrays nested deeper than " + std::to_string(kMaxDepth));
+    struct Nesting {
+      int &depth;
+      explicit Nesting(int &depth) : depth(++depth) {}
+      ~Nesting() { --depth; }
+    } nesting(depth);
     Value v;
     char c = text[pos];
     if (c == '{') {
@@ -159,6 +170,7 @@ private:
   }
 
   std::string_view text;
+  int depth = 0;
   std::string &error;
   size_t pos = 0;
 };

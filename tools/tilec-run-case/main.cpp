@@ -19,6 +19,8 @@
 #include "tilec/Support/Numeric.h"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <cstdio>
 #include <dirent.h>
 #include <cstdlib>
@@ -40,103 +42,234 @@ int fail(const std::string &dir, const std::string &message) {
   return 1;
 }
 
-std::vector<int64_t> ints(const json::Value *array) {
+/// `fail` for the checks that return whether the case is good.
+bool reject(const std::string &dir, const std::string &message) {
+  fail(dir, message);
+  return false;
+}
+
+/// `value` as an integer: a whole number that a double holds exactly.
+std::optional<int64_t> integer(const json::Value *value) {
+  if (!value || !value->isNumber() || !(std::fabs(value->number) <= 9007199254740992.0) ||
+      value->number != std::floor(value->number))
+    return std::nullopt;
+  return static_cast<int64_t>(value->number);
+}
+
+/// `value` as a list of integers; none when it is absent, not an array, or
+/// holds anything else.
+std::optional<std::vector<int64_t>> ints(const json::Value *value) {
+  if (!value || !value->isArray())
+    return std::nullopt;
   std::vector<int64_t> out;
-  if (array)
-    for (const json::Value &v : array->array)
-      out.push_back(static_cast<int64_t>(v.number));
+  for (const json::Value &v : value->array) {
+    std::optional<int64_t> i = integer(&v);
+    if (!i)
+      return std::nullopt;
+    out.push_back(*i);
+  }
   return out;
 }
 
-int runCase(const std::string &dir, int timeRepeats) {
+/// A buffer of the case, read on the host.
+struct Buffer {
+  std::string name;
+  DType dtype;
+  std::string input; ///< its device bytes
+  std::string expectedFile;
+  uint64_t address = 0;
+  int64_t elements() const { return static_cast<int64_t>(input.size() / byteSize(dtype)); }
+};
+
+/// An argument of the case: a scalar, or a tensor / pointer into a buffer.
+struct Argument {
+  enum class Kind { Scalar, Tensor, Pointer } kind = Kind::Scalar;
+  double scalar = 0;
+  size_t buffer = 0;
+  int64_t offset = 0;
+  std::vector<int64_t> shape, strides;
+};
+
+/// Everything case.json says, checked before any GPU work: the buffers
+/// hold what the arguments reach, the expected outputs can fail.
+struct Case {
+  std::string ptx;
+  rt::KernelMetadata meta;
+  std::array<int64_t, 3> grid{};
+  std::vector<Buffer> buffers;
+  std::vector<Argument> args;
+  double tolerance = 1e-2;
+};
+
+/// Why `arg` reaches outside its buffer (or has a bad shape), or nothing.
+std::optional<std::string> outOfBuffer(const Argument &arg, const Buffer &buffer) {
+  if (arg.offset < 0 || arg.offset > buffer.elements())
+    return "offset " + std::to_string(arg.offset) + " is outside buffer '" + buffer.name +
+           "' of " + std::to_string(buffer.elements()) + " elements";
+  if (arg.kind != Argument::Kind::Tensor)
+    return std::nullopt;
+  if (arg.shape.size() != arg.strides.size())
+    return "shape and strides have different ranks";
+  int64_t last = arg.offset; // the furthest element it may touch
+  for (size_t d = 0; d < arg.shape.size(); ++d) {
+    if (arg.shape[d] < 0 || arg.strides[d] < 0)
+      return "negative sizes or strides are not taken";
+    if (arg.shape[d] == 0)
+      return std::nullopt; // an empty tensor touches nothing
+    if (arg.strides[d] > 0 && arg.shape[d] - 1 > (INT64_MAX - last) / arg.strides[d])
+      return "its extent overflows 64 bits";
+    last += (arg.shape[d] - 1) * arg.strides[d];
+  }
+  if (last >= buffer.elements())
+    return "it reaches element " + std::to_string(last) + " of buffer '" + buffer.name +
+           "', which has " + std::to_string(buffer.elements());
+  return std::nullopt;
+}
+
+/// Reads and checks DIR's case; false after printing why.
+bool readCase(const std::string &dir, Case &c) {
   std::string text, error;
   if (!rt::readFile(dir + "/case.json", text))
-    return fail(dir, "no case.json (write one with tilec --export-case=DIR)");
+    return reject(dir, "no case.json (write one with tilec --export-case=DIR)");
   std::optional<json::Value> doc = json::parse(text, error);
   if (!doc)
-    return fail(dir, "case.json: " + error);
-
-  // What can be checked without a GPU comes first.
-  std::string ptx, metaText;
+    return reject(dir, "case.json: " + error);
+  if (doc->kind != json::Value::Kind::Object)
+    return reject(dir, "case.json is not an object");
+  std::string metaText;
   const json::Value *ptxName = doc->get(casefile::kPtx), *metaName = doc->get(casefile::kMetadata);
-  if (!ptxName || !metaName || !rt::readFile(dir + "/" + ptxName->string, ptx) ||
+  if (!ptxName || !metaName || !ptxName->isString() || !metaName->isString() ||
+      !rt::readFile(dir + "/" + ptxName->string, c.ptx) ||
       !rt::readFile(dir + "/" + metaName->string, metaText))
-    return fail(dir, "cannot read the PTX or metadata named in case.json");
-  rt::KernelMetadata meta;
-  if (!rt::parseMetadata(metaText, meta, error))
-    return fail(dir, metaName->string + ": " + error);
-  std::vector<int64_t> gridList = ints(doc->get(casefile::kGrid));
-  if (gridList.size() != 3)
-    return fail(dir, "case.json needs a grid of three numbers");
-  std::array<int64_t, 3> grid{gridList[0], gridList[1], gridList[2]};
+    return reject(dir, "cannot read the PTX or metadata named in case.json");
+  if (!rt::parseMetadata(metaText, c.meta, error))
+    return reject(dir, metaName->string + ": " + error);
+  std::optional<std::vector<int64_t>> grid = ints(doc->get(casefile::kGrid));
+  if (!grid || grid->size() != 3)
+    return reject(dir, "case.json needs a grid of three integers");
+  c.grid = {(*grid)[0], (*grid)[1], (*grid)[2]};
+  if (const json::Value *t = doc->get(casefile::kTolerance)) {
+    if (!t->isNumber() || !std::isfinite(t->number) || t->number < 0)
+      return reject(dir, "the tolerance must be a finite number >= 0");
+    c.tolerance = t->number;
+  }
 
+  const json::Value *bufferList = doc->get(casefile::kBuffers);
+  if (!bufferList || !bufferList->isArray())
+    return reject(dir, "case.json lists no buffers");
+  for (const json::Value &b : bufferList->array) {
+    Buffer buffer;
+    const json::Value *name = b.get(casefile::kBufferName), *dtype = b.get(casefile::kBufferDType),
+                      *input = b.get(casefile::kBufferInput),
+                      *expected = b.get(casefile::kBufferExpected);
+    buffer.name = name && name->isString() ? name->string : "?";
+    std::optional<DType> type = dtype && dtype->isString() ? parseDType(dtype->string) : std::nullopt;
+    if (!type)
+      return reject(dir, "buffer '" + buffer.name + "' has no valid dtype");
+    buffer.dtype = *type;
+    if (!input || !input->isString() || !rt::readFile(dir + "/" + input->string, buffer.input))
+      return reject(dir, "cannot read the contents of buffer '" + buffer.name + "'");
+    if (buffer.input.size() % byteSize(buffer.dtype))
+      return reject(dir, "buffer '" + buffer.name + "' is not a whole number of elements");
+    if (expected && expected->isString()) {
+      // The reference must be able to fail the run: one value per element,
+      // not all NaN (which compares equal to a NaN output).
+      buffer.expectedFile = expected->string;
+      std::string values;
+      if (!rt::readFile(dir + "/" + buffer.expectedFile, values))
+        return reject(dir, "cannot read " + buffer.expectedFile);
+      if (values.size() != static_cast<size_t>(buffer.elements()) * sizeof(double))
+        return reject(dir, buffer.expectedFile + " holds " + std::to_string(values.size() / 8) +
+                               " values for the " + std::to_string(buffer.elements()) +
+                               " elements of buffer '" + buffer.name + "'");
+      std::vector<double> numbers(values.size() / sizeof(double));
+      std::memcpy(numbers.data(), values.data(), values.size());
+      if (!numbers.empty() && std::all_of(numbers.begin(), numbers.end(),
+                                          [](double v) { return std::isnan(v); }))
+        return reject(dir, "the expected values of buffer '" + buffer.name +
+                               "' are all NaN: the check could not fail");
+    }
+    c.buffers.push_back(std::move(buffer));
+  }
+
+  const json::Value *argList = doc->get(casefile::kArgs);
+  if (!argList || !argList->isArray())
+    return reject(dir, "case.json lists no arguments");
+  for (size_t i = 0; i < argList->array.size(); ++i) {
+    const json::Value &a = argList->array[i];
+    std::string where = "argument " + std::to_string(i) + ": ";
+    Argument arg;
+    const json::Value *tensor = a.get(casefile::kArgTensor),
+                      *pointer = a.get(casefile::kArgPointer), *scalar = a.get(casefile::kArgScalar);
+    if (scalar) {
+      if (!scalar->isNumber())
+        return reject(dir, where + "the scalar is not a number");
+      arg.scalar = scalar->number;
+      c.args.push_back(arg);
+      continue;
+    }
+    const json::Value *index = tensor ? tensor : pointer;
+    if (!index)
+      return reject(dir, where + "neither tensor, pointer nor scalar");
+    std::optional<int64_t> buffer = integer(index);
+    if (!buffer || *buffer < 0 || *buffer >= static_cast<int64_t>(c.buffers.size()))
+      return reject(dir, where + "names no buffer of the case");
+    arg.kind = tensor ? Argument::Kind::Tensor : Argument::Kind::Pointer;
+    arg.buffer = static_cast<size_t>(*buffer);
+    if (const json::Value *offset = a.get(casefile::kArgOffset)) {
+      std::optional<int64_t> value = integer(offset);
+      if (!value)
+        return reject(dir, where + "the offset is not an integer");
+      arg.offset = *value;
+    }
+    if (tensor) {
+      std::optional<std::vector<int64_t>> shape = ints(a.get(casefile::kArgShape)),
+                                          strides = ints(a.get(casefile::kArgStrides));
+      if (!shape || !strides)
+        return reject(dir, where + "a tensor needs integer shape and strides");
+      arg.shape = *shape;
+      arg.strides = *strides;
+    }
+    if (std::optional<std::string> why = outOfBuffer(arg, c.buffers[arg.buffer]))
+      return reject(dir, where + *why);
+    c.args.push_back(std::move(arg));
+  }
+  return true;
+}
+
+int runCase(const std::string &dir, int timeRepeats) {
+  // What can be checked without a GPU comes first.
+  Case c;
+  if (!readCase(dir, c))
+    return 1;
+  std::string error;
   rt::Device *gpu = rt::Device::open(error);
   if (!gpu) {
     std::printf("SKIP %s: %s\n", dir.c_str(), error.c_str());
     return kSkip;
   }
   rt::Kernel kernel;
-  if (!gpu->load(ptx, meta, kernel, error))
+  if (!gpu->load(c.ptx, c.meta, kernel, error))
     return fail(dir, error);
 
   // Buffers: upload inputs (outputs start as their sentinel contents).
-  struct Buffer {
-    std::string name;
-    DType dtype;
-    uint64_t address = 0;
-    size_t bytes = 0;
-    std::string expectedFile;
-  };
-  std::vector<Buffer> buffers;
-  const json::Value *bufferList = doc->get(casefile::kBuffers);
-  if (!bufferList)
-    return fail(dir, "case.json lists no buffers");
-  for (const json::Value &b : bufferList->array) {
-    Buffer buffer;
-    buffer.name = b.get(casefile::kBufferName) ? b.get(casefile::kBufferName)->string : "?";
-    std::optional<DType> dtype = b.get(casefile::kBufferDType) ? parseDType(b.get(casefile::kBufferDType)->string) : std::nullopt;
-    if (!dtype)
-      return fail(dir, "buffer '" + buffer.name + "' has no valid dtype");
-    buffer.dtype = *dtype;
-    std::string data;
-    if (!b.get(casefile::kBufferInput) ||
-        !rt::readFile(dir + "/" + b.get(casefile::kBufferInput)->string, data))
-      return fail(dir, "cannot read the contents of buffer '" + buffer.name + "'");
-    buffer.bytes = data.size();
-    if (!gpu->alloc(buffer.bytes, buffer.address, error) ||
-        !gpu->copyToDevice(buffer.address, data.data(), data.size(), error))
+  for (Buffer &buffer : c.buffers)
+    if (!gpu->alloc(buffer.input.size(), buffer.address, error) ||
+        !gpu->copyToDevice(buffer.address, buffer.input.data(), buffer.input.size(), error))
       return fail(dir, error);
-    if (const json::Value *e = b.get(casefile::kBufferExpected); e && e->isString())
-      buffer.expectedFile = e->string;
-    buffers.push_back(buffer);
-  }
-
-  const json::Value *argList = doc->get(casefile::kArgs);
-  if (!argList || !argList->isArray())
-    return fail(dir, "case.json lists no arguments");
   std::vector<rt::Arg> args;
-  for (const json::Value &a : argList->array) {
-    const json::Value *offsetValue = a.get(casefile::kArgOffset);
-    int64_t offset = offsetValue ? static_cast<int64_t>(offsetValue->number) : 0;
-    const json::Value *tensor = a.get(casefile::kArgTensor),
-                      *pointer = a.get(casefile::kArgPointer), *scalar = a.get(casefile::kArgScalar);
-    if (scalar) {
-      args.push_back(scalar->number);
-      continue;
-    }
-    const json::Value *index = tensor ? tensor : pointer;
-    if (!index)
-      return fail(dir, "an argument in case.json is neither tensor, pointer nor scalar");
-    if (!index->isNumber() || index->number < 0 || index->number >= static_cast<double>(buffers.size()))
-      return fail(dir, "an argument in case.json names no buffer of the case");
-    const Buffer &buffer = buffers[static_cast<size_t>(index->number)];
-    uint64_t address = buffer.address + static_cast<uint64_t>(offset) * byteSize(buffer.dtype);
-    if (tensor)
-      args.push_back(rt::TensorArg{address, ints(a.get(casefile::kArgShape)),
-                                   ints(a.get(casefile::kArgStrides))});
+  for (const Argument &arg : c.args) {
+    const Buffer &buffer = c.buffers[arg.buffer];
+    uint64_t address = buffer.address + static_cast<uint64_t>(arg.offset) * byteSize(buffer.dtype);
+    if (arg.kind == Argument::Kind::Scalar)
+      args.push_back(arg.scalar);
+    else if (arg.kind == Argument::Kind::Tensor)
+      args.push_back(rt::TensorArg{address, arg.shape, arg.strides});
     else
       args.push_back(rt::PointerArg{address});
   }
+  const std::array<int64_t, 3> &grid = c.grid;
+  const rt::KernelMetadata &meta = c.meta;
   if (meta.grid) {
     std::optional<std::array<int64_t, 3>> stated = rt::launchGrid(meta, args, error);
     if (!stated)
@@ -152,13 +285,12 @@ int runCase(const std::string &dir, int timeRepeats) {
   if (!gpu->launch(kernel, grid, args, error) || !gpu->synchronize(error))
     return fail(dir, error);
 
-  double tolerance = doc->get(casefile::kTolerance) ? doc->get(casefile::kTolerance)->number : 1e-2;
   bool ok = true;
-  for (const Buffer &buffer : buffers) {
+  for (const Buffer &buffer : c.buffers) {
     if (buffer.expectedFile.empty())
       continue;
-    std::vector<uint8_t> bytes(buffer.bytes);
-    if (!gpu->copyToHost(bytes.data(), buffer.address, buffer.bytes, error))
+    std::vector<uint8_t> bytes(buffer.input.size());
+    if (!gpu->copyToHost(bytes.data(), buffer.address, bytes.size(), error))
       return fail(dir, error);
     std::string expectedData;
     if (!rt::readFile(dir + "/" + buffer.expectedFile, expectedData))
@@ -166,12 +298,12 @@ int runCase(const std::string &dir, int timeRepeats) {
     std::vector<double> expected(expectedData.size() / sizeof(double));
     std::memcpy(expected.data(), expectedData.data(), expected.size() * sizeof(double));
     Comparison cmp = compareOutputs(decode(buffer.dtype, bytes), expected);
-    bool pass = cmp.within(tolerance);
+    bool pass = cmp.within(c.tolerance);
     ok = ok && pass;
     std::printf("%s %s %-5s max |error| %.3g, normalized %.3g (tolerance %.3g), NaN %lld, "
                 "inf mismatches %lld, worst element %lld\n",
                 pass ? "PASS" : "FAIL", dir.c_str(), buffer.name.c_str(), cmp.maxAbsError,
-                cmp.normalizedError, tolerance, static_cast<long long>(cmp.nanCount),
+                cmp.normalizedError, c.tolerance, static_cast<long long>(cmp.nanCount),
                 static_cast<long long>(cmp.infMismatches),
                 static_cast<long long>(cmp.worstIndex));
   }
@@ -183,7 +315,7 @@ int runCase(const std::string &dir, int timeRepeats) {
     std::printf("TIME %s %.4f ms per launch (%d launches)\n", dir.c_str(), ms / timeRepeats,
                 timeRepeats);
   }
-  for (const Buffer &buffer : buffers)
+  for (const Buffer &buffer : c.buffers)
     gpu->free(buffer.address, error);
   return ok ? 0 : 1;
 }
