@@ -39,8 +39,10 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
+#include <climits>
 #include <set>
 #include <cstdio>
 
@@ -266,6 +268,15 @@ std::optional<Params> problemSizes(const KernelDef &def) {
       return std::nullopt;
     }
   }
+  // Tensor sizes are 32-bit on the GPU (the runtime refuses more), so a
+  // case or a CPU run past that would check nothing the GPU can run.
+  for (const ParamSpec &spec : def.sizes)
+    if (spec.type == ParamSpec::Type::Int && problem.getInt(spec.name) > INT32_MAX) {
+      printError(fmt::format("kernel '{}': --size {}={} is over 2147483647 (2^31 - 1): tensor "
+                             "sizes are 32-bit on the GPU",
+                             def.name, spec.name, problem.getInt(spec.name)));
+      return std::nullopt;
+    }
   return problem;
 }
 
@@ -811,6 +822,21 @@ std::string pipelineCommand(const GpuTarget &target) {
          pipelineFlag(emit == Emit::Gpu ? kAnnotatePipelineName : kGpuPipelineName, target);
 }
 
+/// A file compiled for the GPU holds one kernel (a func.func; a declaration
+/// is the lowering's to refuse): the launch metadata describes one.
+bool oneKernel(ModuleOp module) {
+  SmallVector<std::string> kernels;
+  for (auto fn : module.getOps<func::FuncOp>())
+    kernels.push_back(fn.getName().str());
+  if (kernels.size() == 1)
+    return true;
+  printError(kernels.empty()
+                 ? fmt::format("{} defines no kernel (no func.func)", inputFile.getValue())
+                 : fmt::format("{} defines {} kernels ({}); tilec compiles one per file",
+                               inputFile.getValue(), kernels.size(), fmt::join(kernels, ", ")));
+  return false;
+}
+
 int emitStages(MLIRContext &context, ModuleOp module, const KernelDef *def,
                const Params &params, KernelSignature signature) {
   std::optional<GpuTarget> maybeTarget;
@@ -831,6 +857,8 @@ int emitStages(MLIRContext &context, ModuleOp module, const KernelDef *def,
     return writeModule(module);
   }
   const GpuTarget &target = *maybeTarget;
+  if (!def && !oneKernel(module))
+    return 1;
   auto start = std::chrono::steady_clock::now();
   auto report = [&](const char *stage) {
     if (passTiming)
@@ -871,14 +899,19 @@ int emitStages(MLIRContext &context, ModuleOp module, const KernelDef *def,
   }
   if (writeText(ptxPath, *ptx))
     return 1;
-  if (ptxPath != "-") {
+  // The metadata is always made (its checks, e.g. the shared-memory limit,
+  // are errors), and written next to a PTX file, not next to stdout or a
+  // device such as /dev/null.
+  std::optional<GridRule> grid;
+  if (!kernelGrid(def, params, signature, grid))
+    return 1;
+  std::optional<std::string> metadata = launchMetadata(module, signature, grid);
+  if (!metadata)
+    return 1;
+  if (ptxPath != "-" && llvm::sys::fs::is_regular_file(ptxPath)) {
     llvm::SmallString<256> meta(ptxPath);
     llvm::sys::path::replace_extension(meta, "json");
-    std::optional<GridRule> grid;
-    if (!kernelGrid(def, params, signature, grid))
-      return 1;
-    std::optional<std::string> metadata = launchMetadata(module, signature, grid);
-    if (!metadata || writeText(meta.str().str(), *metadata))
+    if (writeText(meta.str().str(), *metadata))
       return 1;
   }
   if (emit == Emit::Cubin) {

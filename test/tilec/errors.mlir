@@ -8,6 +8,15 @@
 // RUN: not tilec 2>&1 | FileCheck %s --check-prefix=NOTHING
 // RUN: not tilec --kernel=matmul --run=cpu --size m=0 2>&1 | FileCheck %s --check-prefix=SIZE
 // RUN: not tilec %S/missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not tilec --kernel=vector_add --run=cpu --size n=1000000000000 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not tilec --kernel=vector_add --export-case=%t.huge --size n=2147483648 2>&1 | FileCheck %s --check-prefix=HUGE2
+// RUN: printf '' > %t.empty.mlir
+// RUN: not tilec %t.empty.mlir --emit=ptx -o %t.empty.ptx 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not tilec %S/Inputs/two-kernels.mlir --emit=ptx -o %t.two.ptx 2>&1 | FileCheck %s --check-prefix=TWO
+// A PTX output that is not a file gets no metadata beside it.
+// RUN: mkdir -p %t.dev && ln -sf /dev/null %t.dev/k.ptx && rm -f %t.dev/k.json
+// RUN: tilec --kernel=vector_add --emit=ptx -o %t.dev/k.ptx
+// RUN: not ls %t.dev/k.json
 
 // UNKNOWN: tilec: error: unknown kernel 'flash_attention'; registered kernels: flash_attention_fwd, {{.*}}matmul
 // PARAM: tilec: error: kernel 'matmul': unknown parameter 'block_q'; accepted: block_m, block_n, block_k
@@ -18,4 +27,8 @@
 // ASSIGN: tilec: error: kernel 'matmul': expected key=value, got 'block_m'
 // NOTHING: tilec: error: give either --kernel=NAME or an input .mlir file
 // SIZE: tilec: error: kernel 'matmul': 'm' must be in [1, inf], got 0
+// HUGE: tilec: error: kernel 'vector_add': --size n=1000000000000 is over 2147483647 (2^31 - 1): tensor sizes are 32-bit on the GPU
+// HUGE2: tilec: error: kernel 'vector_add': --size n=2147483648 is over 2147483647
+// EMPTY: tilec: error: {{.*}}.empty.mlir defines no kernel (no func.func)
+// TWO: tilec: error: {{.*}}two-kernels.mlir defines 2 kernels (a, b); tilec compiles one per file
 // MISSING: tilec: error: cannot open input file '{{.*}}missing.mlir'
