@@ -3,6 +3,7 @@
 #include "tilec/Runtime/Json.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <tuple>
 
@@ -176,6 +177,13 @@ private:
 };
 
 } // namespace
+
+std::optional<int64_t> integerOf(const Value &value) {
+  if (!value.isNumber() || !(std::fabs(value.number) <= 9007199254740992.0) ||
+      value.number != std::floor(value.number))
+    return std::nullopt;
+  return static_cast<int64_t>(value.number);
+}
 
 std::optional<Value> parse(std::string_view text, std::string &error) {
   return Parser(text, error).document();

@@ -431,13 +431,7 @@ bool readFile(const std::string &path, std::string &out) {
 
 namespace {
 
-/// `value` as an integer: a whole number that a double holds exactly.
-std::optional<int64_t> integerOf(const json::Value &value) {
-  if (!value.isNumber() || !(std::fabs(value.number) <= 9007199254740992.0) ||
-      value.number != std::floor(value.number))
-    return std::nullopt;
-  return static_cast<int64_t>(value.number);
-}
+using json::integerOf;
 
 /// One entry of "params"; false (and why) when malformed.
 bool parseParam(const json::Value &entry, KernelParam &param, std::string &error) {

@@ -48,12 +48,9 @@ bool reject(const std::string &dir, const std::string &message) {
   return false;
 }
 
-/// `value` as an integer: a whole number that a double holds exactly.
+/// `value` (which may be absent) as an integer (json::integerOf).
 std::optional<int64_t> integer(const json::Value *value) {
-  if (!value || !value->isNumber() || !(std::fabs(value->number) <= 9007199254740992.0) ||
-      value->number != std::floor(value->number))
-    return std::nullopt;
-  return static_cast<int64_t>(value->number);
+  return value ? json::integerOf(*value) : std::nullopt;
 }
 
 /// `value` as a list of integers; none when it is absent, not an array, or

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <cstdint>
 #include <vector>
 
 namespace tilec::json {
@@ -33,6 +34,10 @@ struct Value {
 };
 
 std::optional<Value> parse(std::string_view text, std::string &error);
+
+/// `value` as an integer: a whole number that a double holds exactly (none
+/// for anything else).
+std::optional<int64_t> integerOf(const Value &value);
 
 /// `text` as a JSON string literal.
 std::string quote(std::string_view text);

@@ -89,8 +89,7 @@ private:
 /// The rings of one loop and their barriers.
 struct LoopRings {
   Value full, empty;
-  SmallVector<Value> maps;
-  int64_t bytes = 0;
+  TMACopies copies;
 };
 
 /// `base` plus the number of iterations of a loop from `lower` to `upper`
@@ -180,8 +179,9 @@ Value produce(OpBuilder &b, Value tid, StreamedLoop &streamed, const LoopRings &
   Value thread0 = arith::CmpIOp::create(body, loc, arith::CmpIPredicate::eq, tid, zero);
   auto announce = scf::IfOp::create(body, loc, TypeRange{}, thread0, /*withElse=*/false);
   OpBuilder first = OpBuilder::atBlockBegin(&announce.getThenRegion().front());
-  MBarrierArriveOp::create(first, loc, rings.full, at.slot, first.getI32IntegerAttr(rings.bytes));
-  for (auto [stream, map] : llvm::zip(streamed.streams, rings.maps)) {
+  MBarrierArriveOp::create(first, loc, rings.full, at.slot,
+                           first.getI32IntegerAttr(rings.copies.bytes));
+  for (auto [stream, map] : llvm::zip(streamed.streams, rings.copies.maps)) {
     SmallVector<Value> offsets =
         offsetsAt(body, stream, loop, fill.getInductionVar(), producer.clones());
     auto ringType = cast<SharedMemoryType>(stream.ring.getType());
@@ -242,9 +242,7 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
     LoopRings ring;
     for (Stream &stream : streamed.streams)
       makeRing(top, loc, stream, slots);
-    TMACopies copies = tmaCopies(streamed.streams, maps);
-    ring.maps = copies.maps;
-    ring.bytes = copies.bytes;
+    ring.copies = tmaCopies(streamed.streams, maps);
     auto type = MBarrierType::get(context, slots);
     ring.full = MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(1), IntegerAttr());
     ring.empty =
