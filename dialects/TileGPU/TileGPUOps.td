@@ -167,13 +167,15 @@ def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group"> {
 
     Example:
     ```mlir
-    %g = tilegpu.async_commit_group %t0, %t1
+    %g = tilegpu.async_commit_group(%t0, %t1)
     %empty = tilegpu.async_commit_group
     ```
   }];
   let arguments = (ins Variadic<TileGPU_AsyncTokenType>:$tokens);
   let results = (outs TileGPU_AsyncTokenType:$group);
-  let assemblyFormat = "$tokens attr-dict";
+  // The tokens in parentheses: a bare list would take the next line's
+  // result name for one when the group commits none.
+  let assemblyFormat = "(`(` $tokens^ `)`)? attr-dict";
 }
 
 def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {

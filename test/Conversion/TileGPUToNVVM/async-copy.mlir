@@ -20,7 +20,7 @@ func.func @k_block(%k: !tile.ptr<bf16>, %seq: i32, %n: i32) attributes {nvvm.req
   %d = tile.make_desc %k, [%seq, %c64], [%s64, %s1] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
   %buf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
   %t = tilegpu.async_copy %d[%n, %c0], %buf : !tile.desc<64x64xbf16>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
-  %g = tilegpu.async_commit_group %t
+  %g = tilegpu.async_commit_group(%t)
   tilegpu.async_wait %g {pending = 0 : i32}
   return
 }

@@ -78,7 +78,7 @@ module {
         %s64 = arith.constant 64 : i64
         %d = tile.make_desc %gp, [%rows, %c64], [%s64, %s1] : !tile.ptr<bf16> -> !tile.desc<16x64xbf16>
         %t = tilegpu.async_copy %d[%c0, %c0], %staged : !tile.desc<16x64xbf16>, !tilegpu.smem<16x64xbf16, #tilegpu.padded<16>>
-        %g = tilegpu.async_commit_group %t
+        %g = tilegpu.async_commit_group(%t)
         tilegpu.async_wait %g {pending = 0 : i32}
         tilegpu.barrier_sync %c1, 384
       }

@@ -70,3 +70,18 @@ func.func @preset(%x: tensor<16x64xbf16, #blocked>) {
   tilegpu.local_store %x, %b : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
   return
 }
+
+// An mbarrier keeps its bytes to the kernel's end, even after its last use:
+// PTX allows no other use of them without mbarrier.inval. The buffer made
+// after it does not take them, though the barrier is dead by then.
+// CHECK-LABEL: func.func @mbarrier_lifetime
+// CHECK: tilegpu.mbarrier_create {arrivals = 1 : i32, offset = 0 : i64}
+// CHECK: tilegpu.alloc {offset = 16 : i64}
+func.func @mbarrier_lifetime(%x: tensor<16x64xbf16, #blocked>) {
+  %c0 = arith.constant 0 : i32
+  %bars = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<2>
+  tilegpu.mbarrier_arrive %bars[%c0] : !tilegpu.mbarrier<2>
+  %a = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %x, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  return
+}

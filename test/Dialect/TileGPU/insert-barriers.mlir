@@ -131,12 +131,12 @@ func.func @copy_lands_at_wait(%d: !tile.desc<64x64xbf16>, %n: i32) -> tensor<64x
   %zero = arith.constant dense<0.0> : tensor<64x64xbf16, #blocked>
   %buf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.padded<16>>
   %t = tilegpu.async_copy %d[%c0, %c0], %buf : !tile.desc<64x64xbf16>, !tilegpu.smem<64x64xbf16, #tilegpu.padded<16>>
-  %g = tilegpu.async_commit_group %t
+  %g = tilegpu.async_commit_group(%t)
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%last = %zero) -> (tensor<64x64xbf16, #blocked>) : i32 {
     tilegpu.async_wait {pending = 0 : i32}
     %x = tilegpu.local_load %buf : !tilegpu.smem<64x64xbf16, #tilegpu.padded<16>> -> tensor<64x64xbf16, #blocked>
     %u = tilegpu.async_copy %d[%i, %c0], %buf : !tile.desc<64x64xbf16>, !tilegpu.smem<64x64xbf16, #tilegpu.padded<16>>
-    %h = tilegpu.async_commit_group %u
+    %h = tilegpu.async_commit_group(%u)
     scf.yield %x : tensor<64x64xbf16, #blocked>
   }
   return %r : tensor<64x64xbf16, #blocked>

@@ -68,8 +68,8 @@ func.func @cp_async(%k: !tile.desc<1x64x128xbf16>, %bh: i32, %n: i32,
   %c0 = arith.constant 0 : i32
   // CHECK: %[[T:.+]] = tilegpu.async_copy %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} : !tile.desc<1x64x128xbf16>, !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>
   %t = tilegpu.async_copy %k[%bh, %n, %c0], %s : !tile.desc<1x64x128xbf16>, !tilegpu.smem<64x128xbf16, #swz>
-  // CHECK: %[[G:.+]] = tilegpu.async_commit_group %[[T]]
-  %g = tilegpu.async_commit_group %t
+  // CHECK: %[[G:.+]] = tilegpu.async_commit_group(%[[T]])
+  %g = tilegpu.async_commit_group(%t)
   // CHECK: tilegpu.async_commit_group{{ *$}}
   %empty = tilegpu.async_commit_group
   // CHECK: tilegpu.async_wait %[[G]] {pending = 1 : i32}

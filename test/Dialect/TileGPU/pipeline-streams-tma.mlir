@@ -4,6 +4,8 @@
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true" | FileCheck %s
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams | FileCheck %s --check-prefix=TARGET
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=false" | FileCheck %s --check-prefix=CPASYNC
+// The output prints, parses and re-enters the passes that follow:
+// RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true" 2>/dev/null | tilec-opt -split-input-file --tilegpu-lower-conversions --tilegpu-sink-dot-waits --tilegpu-insert-barriers --tilegpu-allocate-shared-memory -o /dev/null
 
 #acc = #tilegpu.mma<warps = [4, 1]>
 #a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>

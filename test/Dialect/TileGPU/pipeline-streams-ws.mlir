@@ -6,6 +6,8 @@
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" 2>/dev/null | FileCheck %s
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" --tilegpu-sink-dot-waits --tilegpu-insert-barriers | FileCheck %s --check-prefix=BARRIERS
+// The output prints, parses and re-enters the passes that follow:
+// RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" 2>/dev/null | tilec-opt -split-input-file --tilegpu-lower-conversions --tilegpu-sink-dot-waits --tilegpu-insert-barriers --tilegpu-allocate-shared-memory -o /dev/null
 
 #acc = #tilegpu.mma<warps = [4, 1]>
 #a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
