@@ -130,12 +130,14 @@ tilegpu_cases() {
   case_ tg_aligned_matmul_one_step matmul --lowering=tilegpu --assume-aligned --pipeline-stages=4 --size m=70 --size n=64 --size k=16
 }
 # TMA rings with two warpgroups (8 warps on 128 rows, or 256 rows in two
-# row groups), filled by the consumers or by a producer warpgroup (ws_).
+# row groups), filled by the consumers or by a producer warpgroup (ws_),
+# whose consumers may take turns issuing their dots (pp_: --ping-pong).
 tma_cases() {
   local p
-  for p in "" ws_; do
+  for p in "" ws_ pp_; do
     local flags="--num-warps=8"
-    [ -n "$p" ] && flags="$flags --warp-specialize"
+    [ "$p" = ws_ ] && flags="$flags --warp-specialize"
+    [ "$p" = pp_ ] && flags="$flags --warp-specialize --ping-pong"
     case_ ${p}w8_fwd_d64 flash_attention_fwd $flags --set row_groups=1 --size batch=2 --size seq_q=300 --size seq_k=333
     case_ ${p}w8_causal_d64 flash_attention_fwd_causal $flags --set row_groups=1 --size seq_q=77 --size seq_k=130
     case_ ${p}w8_causal_d128 flash_attention_fwd_causal $flags --set row_groups=1 --set head_dim=128 --size seq_q=200 --size seq_k=333
@@ -144,6 +146,9 @@ tma_cases() {
     case_ ${p}w8_n128_fwd_d128 flash_attention_fwd $flags --set row_groups=1 --set block_n=128 --set head_dim=128 --size seq_q=150 --size seq_k=290
     case_ ${p}w8_m256_causal_d64 flash_attention_fwd_causal $flags --set row_groups=2 --set block_m=256 --size seq_q=300 --size seq_k=333
     case_ ${p}w8_tiny_causal flash_attention_fwd_causal $flags --set row_groups=1 --size seq_q=5 --size seq_k=3
+    # d = 256: 128x64 tiles, 64 rows per warpgroup, Q in shared memory.
+    case_ ${p}w8_d256_fwd flash_attention_fwd $flags --a-in-shared --set head_dim=256 --set row_groups=1 --set block_m=128 --set block_n=64 --size seq_q=150 --size seq_k=200
+    case_ ${p}w8_d256_causal flash_attention_fwd_causal $flags --a-in-shared --set head_dim=256 --set row_groups=1 --set block_m=128 --set block_n=64 --set dtype=f16 --size seq_q=200 --size seq_k=190
   done
 }
 if [ "$tma" = 1 ]; then

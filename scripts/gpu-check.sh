@@ -78,7 +78,8 @@ done
 # Shared-memory races and barrier misuse (racecheck, synccheck) on the
 # streamed attention kernels of the op-by-op path, cp.async and TMA rings.
 for c in sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_stages3_fwd_d128 sm90a_aligned_causal_d128 sm90a_fwd_sliding_window_ragged \
-  sm90a_w8_causal_d64 sm90a_ws_w8_causal_d64 sm90a_ws_w8_tiny_causal; do
+  sm90a_w8_causal_d64 sm90a_ws_w8_causal_d64 sm90a_ws_w8_tiny_causal \
+  sm90a_pp_w8_causal_d64 sm90a_pp_w8_tiny_causal sm90a_pp_w8_window_d64 sm90a_ws_w8_d256_fwd sm90a_pp_w8_d256_causal; do
   for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws; do
     [ -d "$cases/$c" ] || continue
     for tool in racecheck synccheck; do

@@ -132,9 +132,9 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
            "With tma: a producer warpgroup issues the copies (or tilec.target's "
            "warp_specialize)">,
-    Option<"producerRegisters", "producer-registers", "int32_t", /*default=*/"40",
+    Option<"producerRegisters", "producer-registers", "int32_t", /*default=*/"24",
            "setmaxnreg of the producer warpgroup (multiple of 8 in [24, 256])">,
-    Option<"consumerRegisters", "consumer-registers", "int32_t", /*default=*/"232",
+    Option<"consumerRegisters", "consumer-registers", "int32_t", /*default=*/"240",
            "setmaxnreg of the consumer warps (multiple of 8 in [24, 256])">
   ];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
@@ -216,6 +216,29 @@ def TileGPUInsertBarriers : Pass<"tilegpu-insert-barriers", "::mlir::ModuleOp"> 
     nothing to a kernel that is synchronized (running it twice changes
     nothing).
   }];
+}
+
+def TileGPUPingPong : Pass<"tilegpu-ping-pong", "::mlir::ModuleOp"> {
+  let summary = "Make a role's warpgroups take turns issuing each iteration's first dots";
+  let description = [{
+    In each role of a `tilegpu.warp_specialize` that runs several
+    warpgroups, every loop whose body issues `warpgroup_dot`s gets turns:
+    the iteration's opening dots (the first `warpgroup_dot` and those
+    issued after it before any wait, barrier or region) are preceded by
+    `barrier_sync` on the warpgroup's own named barrier and followed by
+    `barrier_arrive` on the next warpgroup's (`tilegpu.warpgroup_id` picks
+    them; 256 threads each), so warpgroup w's dots queue on the tensor
+    cores after warpgroup w - 1's and one warpgroup's softmax runs while
+    the next one's dots execute (FlashAttention-3's ping-pong). Before the
+    role's first turn the last warpgroup arrives at warpgroup 0's barrier;
+    at the role's end warpgroup 0 waits for the last turn's arrival, so the
+    barriers end balanced. The barriers are numbered after the roles' own
+    (1..R, tilegpu-insert-barriers): R + 1 + w. A role with one warpgroup,
+    or too many for the 16 named barriers, is left as it is with a warning;
+    a role that already takes turns is left as it is. Run after
+    tilegpu-insert-barriers (which counts only a role's own barrier as one).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
 def ConvertTileGPUToNVVM : Pass<"convert-tilegpu-to-nvvm", "::mlir::ModuleOp"> {

@@ -477,6 +477,24 @@ def TileGPU_BarrierArriveOp
   }];
 }
 
+def TileGPU_WarpgroupIdOp : TileGPU_Op<"warpgroup_id", [Pure]> {
+  let summary = "this thread's warpgroup, counted from the first of its warp role";
+  let description = [{
+    The index of the warpgroup (128 threads) the thread belongs to: inside
+    a role of `tilegpu.warp_specialize`, counted from the role's first
+    warpgroup; elsewhere from the block's. Tile ops never need it (their
+    layouts place every register); passes that order warpgroups by hand do
+    (`tilegpu-ping-pong` picks each warpgroup's named barrier with it).
+
+    Example:
+    ```mlir
+    %wg = tilegpu.warpgroup_id : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
   let summary = "block-wide barrier";
   let description = [{

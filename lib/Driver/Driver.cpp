@@ -138,6 +138,12 @@ cl::opt<bool> warpSpecialize(
              "into the rings as slots free up (full/empty mbarriers); the kernel's "
              "--num-warps warps only compute. Default: off"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> pingPong(
+    "ping-pong",
+    cl::desc("With --warp-specialize and two or more consumer warpgroups (--num-warps=8): "
+             "they take turns issuing each iteration's first dots on named barriers, so one "
+             "warpgroup's softmax runs while the other's dots execute. Default: off"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> lowering(
     "lowering",
     cl::desc("How tilegpu IR becomes per-thread code: tile-to-llvm (default; every kernel) "
@@ -375,6 +381,7 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
                                                          : target.arch == "sm_90a");
   target.tma = resolved(tma, recorded->tma);
   target.warpSpecialize = resolved(warpSpecialize, recorded->warpSpecialize);
+  target.pingPong = resolved(pingPong, recorded->pingPong);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
     printError(error);
     return std::nullopt;
@@ -955,13 +962,15 @@ int driverMain(int argc, char **argv) {
   const KernelDef *def = nullptr;
   Params params;
   KernelSignature signature;
+  // Every diagnostic is printed, warnings too (MLIR's default prints
+  // errors only): a pass that leaves a requested option unapplied says why.
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   if (!inputFile.empty()) {
     if (runOn != RunOn::None) {
       printError("--run needs --kernel (a file carries no problem description)");
       return 1;
     }
-    llvm::SourceMgr sourceMgr;
-    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
     std::string error;
     auto file = openInputFile(inputFile, &error);
     if (!file) {

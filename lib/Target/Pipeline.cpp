@@ -43,6 +43,7 @@ static void forEachTargetField(Target &target, Visit &&visit) {
   visit("wgmma", target.wgmma);
   visit("tma", target.tma);
   visit("warp_specialize", target.warpSpecialize);
+  visit("ping_pong", target.pingPong);
   visit("prefetch_loads", target.prefetchLoads);
   visit("lowering", target.lowering);
 }
@@ -131,6 +132,7 @@ void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.wgmma = target.wgmma;
   options.tma = target.tma;
   options.warpSpecialize = target.warpSpecialize;
+  options.pingPong = target.pingPong;
   options.prefetchLoads = target.prefetchLoads;
   options.lowering = target.lowering;
 }
@@ -146,6 +148,7 @@ GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
   target.wgmma = options.wgmma;
   target.tma = options.tma;
   target.warpSpecialize = options.warpSpecialize;
+  target.pingPong = options.pingPong;
   target.prefetchLoads = options.prefetchLoads;
   target.lowering = options.lowering;
   return target;
@@ -182,6 +185,8 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
        << " pipeline-stages=" << target.pipelineStages << ")";
   else if (target.warpSpecialize && !target.tma)
     os << optionPrefix << "warp-specialize needs " << optionPrefix << "tma";
+  else if (target.pingPong && !target.warpSpecialize)
+    os << optionPrefix << "ping-pong needs " << optionPrefix << "warp-specialize";
   else if (target.lowering == "tilegpu" && target.minBlocksPerSM)
     os << optionPrefix << "lowering=tilegpu does not take " << optionPrefix
        << "min-blocks-per-sm yet";
@@ -220,6 +225,8 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPUSinkDotWaits());
   pm.addPass(tilegpu::createTileGPUInsertBarriers());
+  if (options.pingPong)
+    pm.addPass(tilegpu::createTileGPUPingPong());
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
   pm.addPass(tilegpu::createConvertTileGPUToNVVM());
 }
@@ -277,6 +284,8 @@ static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target
     target.tma = explicitTarget.tma;
   if (given.warpSpecialize.hasValue())
     target.warpSpecialize = explicitTarget.warpSpecialize;
+  if (given.pingPong.hasValue())
+    target.pingPong = explicitTarget.pingPong;
   if (given.prefetchLoads.hasValue())
     target.prefetchLoads = explicitTarget.prefetchLoads;
   if (given.lowering.hasValue())

@@ -12,6 +12,10 @@
 // RUN: FileCheck %s --check-prefix=WS < %t.ws.ptx
 // RUN: FileCheck %s --check-prefix=WSMETA < %t.ws.json
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tilegpu --warp-specialize --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOTMA
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --num-warps=8 --set row_groups=1 --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --ping-pong --emit=ptx -o %t.pp.ptx
+// RUN: FileCheck %s --check-prefix=PINGPONG < %t.pp.ptx
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --ping-pong --emit=ptx -o %t.pp1.ptx 2>&1 | FileCheck %s --check-prefix=PINGPONG1
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tilegpu --tma --ping-pong --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOWS
 // RUN: tilec --kernel=vector_add --arch=sm_90a --lowering=tilegpu --assume-aligned --tma --warp-specialize --emit=ptx -o %t.va.ptx 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tilegpu --tma --pipeline-stages=1 --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not tilec --kernel=matmul --arch=sm_90a --lowering=tilegpu --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=ALIGNED
@@ -50,6 +54,18 @@
 // WSMETA: "num_warps": 8,
 // WSMETA-NEXT: "threads_per_block": 384,
 // NOTMA: error: --warp-specialize needs --tma
+// --ping-pong: the two consumer warpgroups take turns on named barriers 3
+// and 4 (the roles' own are 1 and 2), picked by the warpgroup index.
+// PINGPONG: .reqntid 384, 1, 1
+// PINGPONG: bar.arrive 3, 256;
+// PINGPONG: bar.sync {{%r[0-9]+}}, 256;
+// PINGPONG-NEXT: wgmma.fence.sync.aligned
+// PINGPONG: wgmma.commit_group.sync.aligned
+// PINGPONG: bar.arrive {{%r[0-9]+}}, 256;
+// PINGPONG: bar.sync 3, 256;
+// With one consumer warpgroup (4 warps) there are no turns to take.
+// PINGPONG1: warning: not ping-ponged: role 1 has one warpgroup
+// NOWS: error: --ping-pong needs --warp-specialize
 // A kernel with no streamed loop is left as it is, without a warning.
 // QUIET-NOT: warning
 // STAGES: error: --tma fills the shared-memory rings of wgmma operands: it needs --wgmma, --assume-aligned and --pipeline-stages of at least 2 (got wgmma=true assume-aligned=true pipeline-stages=1)

@@ -33,6 +33,7 @@ GpuTarget unusualTarget() {
   target.wgmma = true;
   target.tma = true;
   target.warpSpecialize = true;
+  target.pingPong = true;
   target.prefetchLoads = true;
   target.lowering = "tilegpu";
   return target;
@@ -48,6 +49,7 @@ void expectSameTarget(const GpuTarget &a, const GpuTarget &b) {
   EXPECT_EQ(a.wgmma, b.wgmma);
   EXPECT_EQ(a.tma, b.tma);
   EXPECT_EQ(a.warpSpecialize, b.warpSpecialize);
+  EXPECT_EQ(a.pingPong, b.pingPong);
   EXPECT_EQ(a.prefetchLoads, b.prefetchLoads);
   EXPECT_EQ(a.lowering, b.lowering);
 }
@@ -56,7 +58,8 @@ TEST(PipelineOptions, ThePrintedFlagSpellsOutAndReadsBackEveryField) {
   GpuTarget target = unusualTarget();
   std::string flag = pipelineFlag(kGpuPipelineName, target);
   EXPECT_EQ(flag, "--tilec-gpu-pipeline=\"a-in-shared=true arch=sm_90a assume-aligned=true "
-                  "lowering=tilegpu min-blocks-per-sm=2 num-warps=8 pipeline-stages=3 prefetch-loads=true "
+                  "lowering=tilegpu min-blocks-per-sm=2 num-warps=8 ping-pong=true pipeline-stages=3 "
+                  "prefetch-loads=true "
                   "tma=true warp-specialize=true wgmma=true\"");
   std::string values = flag.substr(flag.find('"') + 1);
   values.pop_back();
@@ -95,6 +98,11 @@ TEST(PipelineOptions, VerifyNamesTheOptionWithItsPrefix) {
   target.tma = false;
   EXPECT_EQ(verifyGpuTarget(target, "--"), "--warp-specialize needs --tma");
   target.tma = true;
+  target.pingPong = true;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "");
+  target.warpSpecialize = false;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "--ping-pong needs --warp-specialize");
+  target.warpSpecialize = true;
   target.lowering = "tile-to-llvm";
   EXPECT_EQ(verifyGpuTarget(target, "--"), "--tma needs --arch=sm_90a and --lowering=tilegpu");
 }

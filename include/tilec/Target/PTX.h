@@ -38,6 +38,9 @@ struct GpuTarget {
   /// With tma: a producer warpgroup issues the copies into the rings (on
   /// full/empty mbarriers), the kernel's warps only compute.
   bool warpSpecialize = false;
+  /// With warpSpecialize and two or more consumer warpgroups: they take
+  /// turns issuing each iteration's first dots (tilegpu-ping-pong).
+  bool pingPong = false;
   /// How tilegpu IR becomes per-thread code: "tile-to-llvm" (the kernel
   /// lowering that runs every registered kernel) or "tilegpu" (the passes
   /// on tilegpu IR and its op-by-op conversion to NVVM: dots, block loads

@@ -72,6 +72,11 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
       *this, "warp-specialize",
       llvm::cl::desc("With tma: a producer warpgroup fills the rings, the kernel's warps compute"),
       llvm::cl::init(GpuTarget().warpSpecialize)};
+  Option<bool> pingPong{
+      *this, "ping-pong",
+      llvm::cl::desc("With warp-specialize: the consumer warpgroups take turns issuing each "
+                     "iteration's first dots (tilegpu-ping-pong)"),
+      llvm::cl::init(GpuTarget().pingPong)};
   Option<bool> prefetchLoads{
       *this, "prefetch-loads",
       llvm::cl::desc("Issue loop block loads one iteration ahead (tile-prefetch-loads)"),

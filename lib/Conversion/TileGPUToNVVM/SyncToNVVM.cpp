@@ -48,6 +48,18 @@ struct BarrierArriveLowering : OpConversionPattern<BarrierArriveOp> {
   }
 };
 
+/// The thread index (role-relative inside a role) over 128.
+struct WarpgroupIdLowering : OpConversionPattern<WarpgroupIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WarpgroupIdOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<LLVM::LShrOp>(op, threadIndex(rewriter, loc),
+                                              constI32(rewriter, loc, 7));
+    return success();
+  }
+};
+
 static void fenceProxyAsync(OpBuilder &b, Location loc) {
   NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
                              NVVM::SharedSpaceAttr::get(b.getContext(),
@@ -183,7 +195,8 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
 
 void tilec::tilegpu::populateTileGPUSyncToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                        RewritePatternSet &patterns) {
-  patterns.add<BarrierLowering, BarrierSyncLowering, BarrierArriveLowering, FenceLowering,
+  patterns.add<BarrierLowering, BarrierSyncLowering, BarrierArriveLowering, WarpgroupIdLowering,
+               FenceLowering,
                MBarrierCreateLowering, MBarrierArriveLowering, MBarrierWaitLowering,
                WarpSpecializeLowering>(converter, patterns.getContext());
 }

@@ -135,6 +135,8 @@ func.func @roles() {
     role warps = 8 registers = 232 {
       tilegpu.barrier_sync %c1, 384
     }
+  // CHECK: tilegpu.warpgroup_id : i32
+  %wg = tilegpu.warpgroup_id : i32
   // CHECK: tilegpu.barrier{{ *$}}
   tilegpu.barrier
   // CHECK: tilegpu.fence async_proxy

@@ -4,6 +4,7 @@
 #include "tilec/Dialect/TileGPU/TileGPU.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace tilec::tilegpu {
@@ -115,6 +116,25 @@ static bool meetsNextIteration(const Hazards &pending, Block &body, const Kernel
                       [&](Value b) { return writes.contains(b) || reads.contains(b); });
 }
 
+/// Whether `op` synchronizes every thread of its group: the block barrier,
+/// or a named barrier of a constant id over all threads of its warp role
+/// (or any named barrier outside roles). A barrier whose id depends on the
+/// thread — tilegpu-ping-pong's turns, where one warpgroup waits for
+/// another's arrival — only orders some threads after others.
+static bool isGroupBarrier(Operation &op) {
+  if (isa<BarrierOp>(op))
+    return true;
+  auto sync = dyn_cast<BarrierSyncOp>(op);
+  if (!sync || !matchPattern(sync.getId(), m_Constant()))
+    return false;
+  for (Operation *parent = &op; parent; parent = parent->getParentOp())
+    if (auto roles = dyn_cast_or_null<WarpSpecializeOp>(parent->getParentOp())) {
+      unsigned index = parent->getParentRegion()->getRegionNumber();
+      return sync.getThreads() == 32 * roles.getWarps()[index];
+    }
+  return true;
+}
+
 class BarrierPlacer {
 public:
   explicit BarrierPlacer(KernelBuffers buffers) : buffers(std::move(buffers)) {}
@@ -123,7 +143,7 @@ public:
   /// a barrier may go in it (not so in a branch).
   void placeIn(Block &block, Hazards &hazards, bool canSync) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
-      if (isa<BarrierOp, BarrierSyncOp>(op)) {
+      if (isGroupBarrier(op)) {
         hazards.clear();
         continue;
       }
@@ -183,7 +203,7 @@ private:
           Operation *next = op.getNextNode();
           while (next && isa<FenceOp>(next))
             next = next->getNextNode();
-          if (next && isa<BarrierOp, BarrierSyncOp>(next))
+          if (next && isGroupBarrier(*next))
             continue; // already there (a second run of the pass)
           OpBuilder b(op.getContext());
           b.setInsertionPointAfter(&op);
