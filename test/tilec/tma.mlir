@@ -47,8 +47,8 @@
 // threads), its registers lowered, the consumers' raised; the launch takes
 // the threads from the kernel.
 // WS: .reqntid 384, 1, 1
-// WS-DAG: setmaxnreg.dec.sync.aligned.u32 {{[[:space:]]*}}40;
-// WS-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;
+// WS-DAG: setmaxnreg.dec.sync.aligned.u32 {{[[:space:]]*}}24;
+// WS-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}240;
 // WS-DAG: mbarrier.try_wait.parity
 // WS-DAG: cp.async.bulk.tensor.3d
 // WSMETA: "num_warps": 8,

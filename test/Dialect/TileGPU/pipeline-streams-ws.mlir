@@ -26,7 +26,7 @@
 // CHECK-NOT: tilegpu.alloc : !tilegpu.smem<3x
 // CHECK-NOT: mbarrier_create
 // CHECK: tilegpu.warp_specialize
-// CHECK-NEXT: role warps = 4 registers = 40 {
+// CHECK-NEXT: role warps = 4 registers = 24 {
 // The producer: warp 0, each iteration waits for its slot to be free
 // (round + 1: the first round passes at once), announces 2 x 8 KiB, copies.
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
@@ -50,7 +50,7 @@
 // CHECK: tilegpu.tma_load %[[VMAP]]
 // The consumers: the kernel's body, waiting on full, freeing on empty; the
 // second loop's base (the first's trip count) is computed before the first.
-// CHECK: role warps = 4 registers = 232 {
+// CHECK: role warps = 4 registers = 240 {
 // CHECK: arith.maxsi
 // CHECK: arith.divui
 // CHECK: %[[CBASE:.*]] = arith.addi
@@ -69,7 +69,7 @@
 // The waits that end the slot's reads stay before the arrival, and the
 // consumers' loops need no barrier: nothing in them writes shared memory.
 // BARRIERS-LABEL: func.func @kv_loop
-// BARRIERS: role warps = 4 registers = 232 {
+// BARRIERS: role warps = 4 registers = 240 {
 // BARRIERS: scf.for
 // BARRIERS-NOT: tilegpu.barrier
 // BARRIERS-NOT: barrier_sync
@@ -153,7 +153,7 @@ func.func @registers(%pa: !tile.ptr<bf16>, %a: tensor<64x32xbf16, #a>, %k: i32) 
 
 // -----
 
-// 16 consumer warps: 512 x 232 + 128 x 40 registers do not fit an SM.
+// 16 consumer warps: 512 x 240 + 128 x 24 registers do not fit an SM.
 // WARN: warning: not warp-specialized: the register budgets (128 x producer + consumers x consumer registers) exceed the 65536 registers of an SM
 #swz = #tilegpu.swizzled<128>
 #a = #tilegpu.mma_operand<index = 0, warps = [16, 1]>
