@@ -28,28 +28,28 @@ for f in flash_attention_fwd flash_attention_fwd_causal; do
   compile ${f}_d64_m128_n64_w4 $f 4 --set head_dim=64
   if [ "$arch" = sm_90a ]; then
     compile ${f}_d128_m128_n64_w4_qs_s2_g2 $f 4 --set head_dim=128
-    # K/V rings filled by TMA (--tma).
-    compile ${f}_d64_m128_n64_w4_tma $f 4 --set head_dim=64 --lowering=tilegpu --tma
+    # K/V rings filled by TMA (--tma), 4 warps.
     compile ${f}_d128_m128_n64_w4_s2_g2_tma $f 4 --set head_dim=128 --lowering=tilegpu --tma
-    # Two warpgroups on 128 rows (one row group), TMA rings: by the
-    # consumers, or by a producer warpgroup (--warp-specialize, _ws) with
-    # 128x128 or 256x64 tiles (two row groups); _pp: the consumer
-    # warpgroups take turns issuing their dots (--ping-pong).
+    # Two warpgroups on 128 rows (one row group), TMA rings filled by the
+    # consumers (_tma); by a producer warpgroup (--warp-specialize) with
+    # 256x64 tiles in two row groups (_ws); and with the consumer
+    # warpgroups taking turns issuing their dots (--ping-pong, _pp), also
+    # with 128x128 tiles.
     for d in 64 128; do
       compile ${f}_d${d}_m128_n64_w8_g1_tma $f 8 --set head_dim=$d --set row_groups=1 --lowering=tilegpu --tma
-      for p in ws pp; do
-        pp=; [ $p = pp ] && pp=--ping-pong
-        compile ${f}_d${d}_m128_n128_w8_g1_$p $f 8 --set head_dim=$d --set row_groups=1 --set block_n=128 --lowering=tilegpu --tma --warp-specialize $pp
-        compile ${f}_d${d}_m256_n64_w8_g2_$p $f 8 --set head_dim=$d --set row_groups=2 --set block_m=256 --lowering=tilegpu --tma --warp-specialize $pp
-      done
+      compile ${f}_d${d}_m256_n64_w8_g2_ws $f 8 --set head_dim=$d --set row_groups=2 --set block_m=256 --lowering=tilegpu --tma --warp-specialize
+      compile ${f}_d${d}_m256_n64_w8_g2_pp $f 8 --set head_dim=$d --set row_groups=2 --set block_m=256 --lowering=tilegpu --tma --warp-specialize --ping-pong
+      compile ${f}_d${d}_m128_n128_w8_g1_pp $f 8 --set head_dim=$d --set row_groups=1 --set block_n=128 --lowering=tilegpu --tma --warp-specialize --ping-pong
     done
-    # d = 256: the default schedule, and 128x64 tiles on two warpgroups with
-    # Q in shared memory: TMA by the consumers, by a producer, ping-pong.
-    compile ${f}_d256_m64_n16_w4 $f 4 --set head_dim=256
+    # d = 256: its default (128x64 tiles on two consumer warpgroups, Q in
+    # shared memory, TMA by a producer warpgroup, ping-pong); without
+    # ping-pong; TMA by the consumers; the default before session 8 (64x16
+    # tiles, 4 warps, tile-to-llvm).
+    compile ${f}_d256_m128_n64_w8_g1_qs_pp $f 8 --set head_dim=256
     d256="--set head_dim=256 --set row_groups=1 --set block_m=128 --set block_n=64 --a-in-shared --lowering=tilegpu --tma"
-    compile ${f}_d256_m128_n64_w8_g1_qs_tma $f 8 $d256
-    compile ${f}_d256_m128_n64_w8_g1_qs_ws $f 8 $d256 --warp-specialize
-    compile ${f}_d256_m128_n64_w8_g1_qs_pp $f 8 $d256 --warp-specialize --ping-pong
+    compile ${f}_d256_m128_n64_w8_g1_qs_ws $f 8 $d256 --warp-specialize --ping-pong=false
+    compile ${f}_d256_m128_n64_w8_g1_qs_tma $f 8 $d256 --warp-specialize=false --ping-pong=false
+    compile ${f}_d256_m64_n16_w4 $f 4 --set head_dim=256 --set block_m=64 --set block_n=16 --a-in-shared=false --lowering=tile-to-llvm
   else
     compile ${f}_d128_m128_n32_w4_qs_s3 $f 4 --set head_dim=128
   fi
@@ -69,6 +69,9 @@ if [ "${SWEEP:-0}" = 1 ]; then
     sweep m128_n32_w4_qs_s3_mma $f 4 128 --wgmma=false
     sweep m128_n64_w4_tilegpu $f 4 64 --lowering=tilegpu
     sweep m128_n64_w4_s2_g2_tilegpu $f 4 128 --lowering=tilegpu
+    sweep m128_n64_w4_tma $f 4 64 --lowering=tilegpu --tma
+    sweep m128_n128_w8_g1_ws $f 8 64 --set row_groups=1 --set block_n=128 --lowering=tilegpu --tma --warp-specialize
+    sweep m128_n128_w8_g1_ws $f 8 128 --set row_groups=1 --set block_n=128 --lowering=tilegpu --tma --warp-specialize
   done
   f=flash_attention_fwd
   sweep m128_n32_w4_qs $f 4 64 --a-in-shared

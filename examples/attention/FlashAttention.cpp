@@ -206,6 +206,14 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
     return heavyScores ? AttentionSchedule{64, 32, 4, true, 3}
                        : AttentionSchedule{128, 32, 4, true, 3};
   }
+  // d = 256 on wgmma: 128x64 tiles on two consumer warpgroups (64 rows
+  // each, the O accumulator alone is 128 registers a thread), Q in shared
+  // memory, K/V rings filled by TMA from a producer warpgroup, ping-pong:
+  // 2.2x the mma.sync-sized tiles below (bench/RESULTS.md, session 8).
+  // The heavy variants stay there: ALiBi's bias goes through three 32 KiB
+  // shared-memory exchanges that do not fit beside the rings.
+  if (target.wgmma && !heavyScores)
+    return AttentionSchedule{128, 64, 8, true, 2, /*rowGroups=*/1, /*warpSpecialized=*/true};
   return {64, 16, 4, false};
 }
 

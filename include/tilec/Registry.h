@@ -136,6 +136,13 @@ struct KernelDef {
   /// Shared-memory slots for streamed loads (--pipeline-stages) for these
   /// parameters, used when the command line does not say; 2 when absent.
   std::function<int64_t(const Params &params)> pipelineStages;
+  /// Whether these parameters run as a warp-specialized kernel where the
+  /// target allows (sm_90a with wgmma and aligned tensors): the tilegpu
+  /// lowering, TMA rings, a producer warpgroup and, with two or more
+  /// consumer warpgroups, ping-pong — each unless the command line says
+  /// otherwise (--lowering, --tma, --warp-specialize, --ping-pong). Off when
+  /// absent.
+  std::function<bool(const Params &params)> warpSpecialized;
 };
 
 /// All registered kernels, by name.

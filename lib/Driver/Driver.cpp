@@ -373,15 +373,26 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
       resolved(pipelineStages, &KernelDef::pipelineStages, recorded->pipelineStages);
   target.aInShared = resolved(aInShared, &KernelDef::aInShared, recorded->aInShared);
   target.minBlocksPerSM = resolved(minBlocksPerSM, recorded->minBlocksPerSM);
-  target.lowering = resolved(lowering, recorded->lowering);
   // wgmma follows the arch unless recorded for the same arch; an explicit
   // --wgmma on another arch is an error, not ignored.
   bool archGiven = arch.getNumOccurrences() > 0;
   target.wgmma = resolved(wgmma, hasRecord && !archGiven ? recorded->wgmma
                                                          : target.arch == "sm_90a");
-  target.tma = resolved(tma, recorded->tma);
-  target.warpSpecialize = resolved(warpSpecialize, recorded->warpSpecialize);
-  target.pingPong = resolved(pingPong, recorded->pingPong);
+  // The kernel's schedule may want the warp-specialized pipeline (what
+  // --lowering=tilegpu --tma --warp-specialize --ping-pong give), where
+  // wgmma and aligned tensors allow it and the command line does not pick
+  // another lowering.
+  bool specialized = currentKernel && currentKernel->warpSpecialized &&
+                     currentKernel->warpSpecialized(currentParams) && target.arch == "sm_90a" &&
+                     target.wgmma && target.assumeAligned && target.pipelineStages >= 2 &&
+                     resolved(lowering, std::string("tilegpu")) == "tilegpu";
+  target.lowering = resolved(lowering, specialized ? std::string("tilegpu") : recorded->lowering);
+  target.tma = resolved(tma, specialized || recorded->tma);
+  target.warpSpecialize =
+      resolved(warpSpecialize, (specialized && target.tma) || recorded->warpSpecialize);
+  target.pingPong = resolved(pingPong, (specialized && target.warpSpecialize &&
+                                        target.numWarps >= 8) ||
+                                           recorded->pingPong);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
     printError(error);
     return std::nullopt;
