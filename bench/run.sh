@@ -7,7 +7,8 @@
 set -uo pipefail
 dir=$1 seqlens=$2 out=$3 limit=${4:-60}
 bench=${TILEC_BENCH:-build-gpu/bin/tilec-bench}
-parts=$(mktemp -d)
+parts=${PARTS:-$(mktemp -d)} # PARTS=DIR keeps the per-kernel files
+mkdir -p "$parts"
 for ptx in "$dir"/flash_attention*.ptx; do
   name=$(basename "$ptx" .ptx)
   timeout "$limit" "$bench" --ptx-dir="$dir" --seqlens="$seqlens" --filter="$name.ptx" \
