@@ -25,8 +25,10 @@ compile matmul_128x64x32_w4 matmul 4 --assume-aligned --set block_m=128 --set bl
 # on sm_90a the dots run as wgmma and d = 128 uses 128x64 tiles in two
 # row groups (g2).
 for f in flash_attention_fwd flash_attention_fwd_causal; do
-  compile ${f}_d64_m128_n64_w4 $f 4 --set head_dim=64
   if [ "$arch" = sm_90a ]; then
+    # d = 64 before session 8 (4 warps, cp.async rings); its default now is
+    # the _w8_g1_tma kernel below.
+    compile ${f}_d64_m128_n64_w4 $f 4 --set head_dim=64 --lowering=tile-to-llvm
     compile ${f}_d128_m128_n64_w4_qs_s2_g2 $f 4 --set head_dim=128
     # K/V rings filled by TMA (--tma), 4 warps.
     compile ${f}_d128_m128_n64_w4_s2_g2_tma $f 4 --set head_dim=128 --lowering=tilegpu --tma
@@ -51,6 +53,7 @@ for f in flash_attention_fwd flash_attention_fwd_causal; do
     compile ${f}_d256_m128_n64_w8_g1_qs_tma $f 8 $d256 --warp-specialize=false --ping-pong=false
     compile ${f}_d256_m64_n16_w4 $f 4 --set head_dim=256 --set block_m=64 --set block_n=16 --a-in-shared=false --lowering=tile-to-llvm
   else
+    compile ${f}_d64_m128_n64_w4 $f 4 --set head_dim=64
     compile ${f}_d128_m128_n32_w4_qs_s3 $f 4 --set head_dim=128
   fi
 done

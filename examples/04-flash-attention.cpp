@@ -58,7 +58,7 @@ void registerAttention(const char *name, const char *summary, std::vector<ParamS
       .alignedByDefault = true,
       .aInShared = [=](const Params &p) { return schedule(p).qInShared; },
       .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
-      .warpSpecialized = [=](const Params &p) { return schedule(p).warpSpecialized; },
+      .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
   });
 }
 

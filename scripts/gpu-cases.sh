@@ -13,9 +13,10 @@
 # into gpu-cases-tma/; WS=1 with TMA=1 adds --warp-specialize (a producer
 # warpgroup issues the copies), into gpu-cases-ws/.
 #
-# D256=1 writes only the sm_90a cases of every attention variant at
-# d = 256 with the default schedule (warp-specialized, ping-pong, TMA; the
-# heavy variants on 64x16 tiles) into gpu-cases-d256/.
+# DEFAULTS=1 writes only sm_90a cases of every attention variant at d = 64
+# and 256 with the default schedules (d = 64: TMA rings on two warpgroups;
+# d = 256: warp-specialized with ping-pong; the heavy variants on their
+# cp.async schedules) into gpu-cases-defaults/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -39,8 +40,8 @@ elif [ "$lowering" = tilegpu ]; then
 else
   out=${1:-$root/gpu-cases}
 fi
-if [ "${D256:-0}" = 1 ]; then
-  out=${1:-$root/gpu-cases-d256}
+if [ "${DEFAULTS:-0}" = 1 ]; then
+  out=${1:-$root/gpu-cases-defaults}
 fi
 rm -rf "$out"
 mkdir -p "$out"
@@ -67,15 +68,18 @@ case_() { # name kernel [flags...]
   "$tilec" --kernel="$kernel" --arch="$arch" --export-case="$out/$prefix$name" "$@" >/dev/null
 }
 
-if [ "${D256:-0}" = 1 ]; then
+if [ "${DEFAULTS:-0}" = 1 ]; then
   arch=sm_90a
   for v in fwd fwd_causal fwd_sliding_window fwd_gqa fwd_alibi fwd_softcap; do
     case_ sm90a_d256_${v}_ragged flash_attention_$v --set head_dim=256 --size seq_q=150 --size seq_k=201
+    case_ sm90a_d64_${v}_ragged flash_attention_$v --size batch=2 --size seq_q=300 --size seq_k=201
   done
+  case_ sm90a_d64_gqa3_f16 flash_attention_fwd_gqa --set group=3 --set dtype=f16 --size heads=6 --size seq_q=77 --size seq_k=130
+  case_ sm90a_d64_causal_tiny flash_attention_fwd_causal --size seq_q=5 --size seq_k=3
   case_ sm90a_d256_causal_f16_bh flash_attention_fwd_causal --set head_dim=256 --set dtype=f16 --size batch=2 --size heads=2 --size seq_q=77 --size seq_k=130
   case_ sm90a_d256_gqa3_empty_rows flash_attention_fwd_gqa --set head_dim=256 --set group=3 --size heads=3 --size seq_q=130 --size seq_k=45
   case_ sm90a_d256_tiny flash_attention_fwd --set head_dim=256 --size seq_q=5 --size seq_k=3
-  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), d = 256 defaults"
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), sm_90a defaults at d = 64 and 256"
   exit 0
 fi
 

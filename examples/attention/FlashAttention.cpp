@@ -190,6 +190,11 @@ std::vector<ParamSpec> attentionSizes() {
 }
 
 AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const TargetInfo &target) {
+  // d <= 64 on wgmma: two warpgroups on 128x64 tiles (one row group), K/V
+  // rings filled by TMA from the consumers: +2-9 % over 4 warps on every
+  // row of the grid (bench/RESULTS.md, session 8).
+  if (headDim <= 64 && target.wgmma && !heavyScores)
+    return AttentionSchedule{128, 64, 8, false, 2, /*rowGroups=*/1, Sm90Pipeline::TMA};
   if (headDim <= 64)
     return heavyScores ? AttentionSchedule{128, 32, 4, false} : AttentionSchedule{128, 64, 4, false};
   if (headDim <= 128) {
@@ -213,7 +218,7 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
   // The heavy variants stay there: ALiBi's bias goes through three 32 KiB
   // shared-memory exchanges that do not fit beside the rings.
   if (target.wgmma && !heavyScores)
-    return AttentionSchedule{128, 64, 8, true, 2, /*rowGroups=*/1, /*warpSpecialized=*/true};
+    return AttentionSchedule{128, 64, 8, true, 2, /*rowGroups=*/1, Sm90Pipeline::WarpSpecialized};
   return {64, 16, 4, false};
 }
 

@@ -113,9 +113,9 @@ struct AttentionSchedule {
   bool qInShared;
   int64_t stages = 2; ///< ring slots for K and V (tilec --pipeline-stages)
   int64_t rowGroups = 1; ///< AttentionConfig::rowGroups
-  /// On sm_90a: TMA rings filled by a producer warpgroup, the consumer
-  /// warpgroups taking turns (KernelDef::warpSpecialized).
-  bool warpSpecialized = false;
+  /// On sm_90a: TMA rings, filled by the consumers or by a producer
+  /// warpgroup (KernelDef::sm90Pipeline).
+  Sm90Pipeline sm90 = Sm90Pipeline::Default;
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.

@@ -56,5 +56,5 @@ static RegisterKernel registration({
     .alignedByDefault = true,
     .aInShared = [](const Params &p) { return schedule(p).qInShared; },
     .pipelineStages = [](const Params &p) { return schedule(p).stages; },
-    .warpSpecialized = [](const Params &p) { return schedule(p).warpSpecialized; },
+    .sm90Pipeline = [](const Params &p) { return schedule(p).sm90; },
 });

@@ -106,6 +106,19 @@ struct RunPlan {
   double tolerance = 1e-2;
 };
 
+/// A kernel's choice of lowering on sm_90a, where wgmma and aligned tensors
+/// allow more than the target's defaults.
+enum class Sm90Pipeline {
+  /// The target's defaults (tile-to-llvm, cp.async rings).
+  Default,
+  /// --lowering=tilegpu --tma: rings filled by TMA, issued by the threads
+  /// that compute.
+  TMA,
+  /// ... --warp-specialize --ping-pong: by a producer warpgroup, the
+  /// consumer warpgroups (two or more) taking turns.
+  WarpSpecialized,
+};
+
 struct KernelDef {
   std::string name;
   std::string summary;
@@ -136,13 +149,10 @@ struct KernelDef {
   /// Shared-memory slots for streamed loads (--pipeline-stages) for these
   /// parameters, used when the command line does not say; 2 when absent.
   std::function<int64_t(const Params &params)> pipelineStages;
-  /// Whether these parameters run as a warp-specialized kernel where the
-  /// target allows (sm_90a with wgmma and aligned tensors): the tilegpu
-  /// lowering, TMA rings, a producer warpgroup and, with two or more
-  /// consumer warpgroups, ping-pong — each unless the command line says
-  /// otherwise (--lowering, --tma, --warp-specialize, --ping-pong). Off when
-  /// absent.
-  std::function<bool(const Params &params)> warpSpecialized;
+  /// How these parameters run on sm_90a (with wgmma and aligned tensors)
+  /// when the command line does not say (--lowering, --tma,
+  /// --warp-specialize, --ping-pong); Sm90Pipeline::Default when absent.
+  std::function<Sm90Pipeline(const Params &params)> sm90Pipeline;
 };
 
 /// All registered kernels, by name.

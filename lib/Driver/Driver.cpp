@@ -378,16 +378,19 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   bool archGiven = arch.getNumOccurrences() > 0;
   target.wgmma = resolved(wgmma, hasRecord && !archGiven ? recorded->wgmma
                                                          : target.arch == "sm_90a");
-  // The kernel's schedule may want the warp-specialized pipeline (what
-  // --lowering=tilegpu --tma --warp-specialize --ping-pong give), where
-  // wgmma and aligned tensors allow it and the command line does not pick
-  // another lowering.
-  bool specialized = currentKernel && currentKernel->warpSpecialized &&
-                     currentKernel->warpSpecialized(currentParams) && target.arch == "sm_90a" &&
-                     target.wgmma && target.assumeAligned && target.pipelineStages >= 2 &&
-                     resolved(lowering, std::string("tilegpu")) == "tilegpu";
-  target.lowering = resolved(lowering, specialized ? std::string("tilegpu") : recorded->lowering);
-  target.tma = resolved(tma, specialized || recorded->tma);
+  // The kernel's schedule may want TMA rings (--lowering=tilegpu --tma),
+  // or also a producer warpgroup and ping-pong (--warp-specialize
+  // --ping-pong), where wgmma and aligned tensors allow it and the command
+  // line does not pick another lowering.
+  Sm90Pipeline wanted = currentKernel && currentKernel->sm90Pipeline
+                            ? currentKernel->sm90Pipeline(currentParams)
+                            : Sm90Pipeline::Default;
+  bool tmaRings = wanted != Sm90Pipeline::Default && target.arch == "sm_90a" && target.wgmma &&
+                  target.assumeAligned && target.pipelineStages >= 2 &&
+                  resolved(lowering, std::string("tilegpu")) == "tilegpu";
+  bool specialized = tmaRings && wanted == Sm90Pipeline::WarpSpecialized;
+  target.lowering = resolved(lowering, tmaRings ? std::string("tilegpu") : recorded->lowering);
+  target.tma = resolved(tma, tmaRings || recorded->tma);
   target.warpSpecialize =
       resolved(warpSpecialize, (specialized && target.tma) || recorded->warpSpecialize);
   target.pingPong = resolved(pingPong, (specialized && target.warpSpecialize &&

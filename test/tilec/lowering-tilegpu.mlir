@@ -14,7 +14,7 @@
 // RUN: tilec --kernel=matmul --lowering=tilegpu --assume-aligned --arch=sm_90a --emit=llvm -o %t.llvm.mlir
 // RUN: diff %t.opt.mlir %t.llvm.mlir
 // RUN: tilec --kernel=matmul --lowering=tilegpu --emit=llvm --print-pipeline | FileCheck %s --check-prefix=PRINT
-// RUN: tilec --kernel=flash_attention_fwd_causal --lowering=tilegpu --arch=sm_90a --emit=ptx -o %t.fa.ptx
+// RUN: tilec --kernel=flash_attention_fwd_causal --lowering=tilegpu --tma=false --arch=sm_90a --emit=ptx -o %t.fa.ptx
 // RUN: FileCheck %s --check-prefix=ATTENTION < %t.fa.ptx
 // RUN: tilec --kernel=vector_add --lowering=tilegpu --emit=ptx -o %t.va.ptx
 // RUN: FileCheck %s --check-prefix=GATHER < %t.va.ptx

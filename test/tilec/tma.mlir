@@ -11,7 +11,23 @@
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --num-warps=8 --set row_groups=1 --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --emit=ptx -o %t.ws.ptx
 // RUN: FileCheck %s --check-prefix=WS < %t.ws.ptx
 // RUN: FileCheck %s --check-prefix=WSMETA < %t.ws.json
-// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tilegpu --warp-specialize --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOTMA
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tilegpu --tma=false --warp-specialize --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOTMA
+// The schedules' defaults on sm_90a: d = 64 (dense, causal, GQA, softcap)
+// takes TMA rings on two warpgroups, d = 256 also a producer warpgroup and
+// ping-pong; the command line still decides (--lowering=tile-to-llvm,
+// --tma=false), and sm_80 and the heavy variants keep cp.async.
+// RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --emit=ptx -o %t.d64.ptx
+// RUN: FileCheck %s --check-prefix=DEFAULT64 < %t.d64.ptx
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=256 --arch=sm_90a --emit=ptx -o %t.d256.ptx
+// RUN: FileCheck %s --check-prefix=DEFAULT256 < %t.d256.ptx
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tile-to-llvm --emit=ptx -o %t.old.ptx
+// RUN: FileCheck %s --check-prefix=NOTDEFAULT < %t.old.ptx
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=256 --arch=sm_90a --tma=false --emit=ptx -o %t.old256.ptx
+// RUN: FileCheck %s --check-prefix=NOTDEFAULT < %t.old256.ptx
+// RUN: tilec --kernel=flash_attention_fwd_alibi --arch=sm_90a --emit=ptx -o %t.alibi.ptx
+// RUN: FileCheck %s --check-prefix=NOTDEFAULT < %t.alibi.ptx
+// RUN: tilec --kernel=flash_attention_fwd --emit=ptx -o %t.sm80.ptx
+// RUN: FileCheck %s --check-prefix=NOTDEFAULT < %t.sm80.ptx
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --num-warps=8 --set row_groups=1 --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --ping-pong --emit=ptx -o %t.pp.ptx
 // RUN: FileCheck %s --check-prefix=PINGPONG < %t.pp.ptx
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --ping-pong --emit=ptx -o %t.pp1.ptx 2>&1 | FileCheck %s --check-prefix=PINGPONG1
@@ -20,7 +36,7 @@
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tilegpu --tma --pipeline-stages=1 --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not tilec --kernel=matmul --arch=sm_90a --lowering=tilegpu --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=ALIGNED
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_80 --lowering=tilegpu --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=SM80
-// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tile-to-llvm --tma --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=SM80
 
 // CHECK: .entry flash_attention_fwd(
 // CHECK: .param .align 64 .b8 flash_attention_fwd_param_33[128],
@@ -54,6 +70,15 @@
 // WSMETA: "num_warps": 8,
 // WSMETA-NEXT: "threads_per_block": 384,
 // NOTMA: error: --warp-specialize needs --tma
+// DEFAULT64: .reqntid 256, 1, 1
+// DEFAULT64: cp.async.bulk.tensor.3d
+// DEFAULT64-NOT: setmaxnreg
+// DEFAULT256: .reqntid 384, 1, 1
+// DEFAULT256-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}240;
+// DEFAULT256-DAG: cp.async.bulk.tensor.3d
+// DEFAULT256-DAG: bar.sync {{%r[0-9]+}}, 256;
+// NOTDEFAULT-NOT: cp.async.bulk.tensor
+// NOTDEFAULT-NOT: setmaxnreg
 // --ping-pong: the two consumer warpgroups take turns on named barriers 3
 // and 4 (the roles' own are 1 and 2), picked by the warpgroup index.
 // PINGPONG: .reqntid 384, 1, 1
