@@ -42,7 +42,12 @@ for f in flash_attention_fwd flash_attention_fwd_causal; do
       compile ${f}_d${d}_m256_n64_w8_g2_ws $f 8 --set head_dim=$d --set row_groups=2 --set block_m=256 --lowering=tilegpu --tma --warp-specialize
       compile ${f}_d${d}_m256_n64_w8_g2_pp $f 8 --set head_dim=$d --set row_groups=2 --set block_m=256 --lowering=tilegpu --tma --warp-specialize --ping-pong
       compile ${f}_d${d}_m128_n128_w8_g1_pp $f 8 --set head_dim=$d --set row_groups=1 --set block_n=128 --lowering=tilegpu --tma --warp-specialize --ping-pong
+      # ... with each step's Q·Kᵀ issued beside the previous block's P·V
+      # (--set overlap=on, _ov).
+      compile ${f}_d${d}_m128_n128_w8_g1_pp_ov $f 8 --set head_dim=$d --set row_groups=1 --set block_n=128 --lowering=tilegpu --tma --warp-specialize --ping-pong --set overlap=on
     done
+    compile ${f}_d64_m128_n64_w8_g1_tma_ov $f 8 --set head_dim=64 --set row_groups=1 --lowering=tilegpu --tma --set overlap=on
+    compile ${f}_d128_m128_n64_w8_g1_qs_pp_ov $f 8 --set head_dim=128 --set row_groups=1 --set block_m=128 --set block_n=64 --a-in-shared --lowering=tilegpu --tma --warp-specialize --ping-pong --set overlap=on
     # d = 256: its default (128x64 tiles on two consumer warpgroups, Q in
     # shared memory, TMA by a producer warpgroup, ping-pong); without
     # ping-pong; TMA by the consumers; the default before session 8 (64x16
@@ -52,6 +57,8 @@ for f in flash_attention_fwd flash_attention_fwd_causal; do
     compile ${f}_d256_m128_n64_w8_g1_qs_ws $f 8 $d256 --warp-specialize --ping-pong=false
     compile ${f}_d256_m128_n64_w8_g1_qs_tma $f 8 $d256 --warp-specialize=false --ping-pong=false
     compile ${f}_d256_m64_n16_w4 $f 4 --set head_dim=256 --set block_m=64 --set block_n=16 --a-in-shared=false --lowering=tile-to-llvm
+    compile ${f}_d256_m128_n32_w8_g1_qs_pp $f 8 --set head_dim=256 --set block_n=32
+    compile ${f}_d256_m128_n32_w8_g1_qs_pp_ov $f 8 --set head_dim=256 --set block_n=32 --set overlap=on
   else
     compile ${f}_d64_m128_n64_w4 $f 4 --set head_dim=64
     compile ${f}_d128_m128_n32_w4_qs_s3 $f 4 --set head_dim=128

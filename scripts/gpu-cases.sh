@@ -76,6 +76,21 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
   done
   case_ sm90a_d64_gqa3_f16 flash_attention_fwd_gqa --set group=3 --set dtype=f16 --size heads=6 --size seq_q=77 --size seq_k=130
   case_ sm90a_d64_causal_tiny flash_attention_fwd_causal --size seq_q=5 --size seq_k=3
+  # --set overlap=on (ov_): each step issues Q·Kᵀ with the previous block's
+  # P·V; on the d = 64 default, the warp-specialized ping-pong kernels and
+  # d = 256 with 32-key blocks.
+  local_ov="--set overlap=on"
+  ws="--num-warps=8 --lowering=tilegpu --tma --warp-specialize --ping-pong --set row_groups=1"
+  case_ sm90a_ov_d64_causal flash_attention_fwd_causal $local_ov --size batch=2 --size seq_q=300 --size seq_k=333
+  case_ sm90a_ov_d64_window flash_attention_fwd_sliding_window $local_ov --size seq_q=300 --size seq_k=260
+  case_ sm90a_ov_d64_tiny flash_attention_fwd_causal $local_ov --size seq_q=5 --size seq_k=3
+  case_ sm90a_ov_pp_n128_fwd_d128 flash_attention_fwd $ws $local_ov --set head_dim=128 --set block_n=128 --size seq_q=150 --size seq_k=290
+  case_ sm90a_ov_pp_n128_causal_d128 flash_attention_fwd_causal $ws $local_ov --set head_dim=128 --set block_n=128 --size seq_q=200 --size seq_k=333
+  case_ sm90a_ov_pp_gqa3_d128 flash_attention_fwd_gqa $ws $local_ov --set head_dim=128 --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
+  case_ sm90a_ov_pp_m256_causal_d64 flash_attention_fwd_causal --num-warps=8 --lowering=tilegpu --tma --warp-specialize --ping-pong --set row_groups=2 --set block_m=256 $local_ov --size seq_q=300 --size seq_k=333
+  case_ sm90a_ov_d256_n32_fwd flash_attention_fwd --set head_dim=256 --set block_n=32 $local_ov --size seq_q=150 --size seq_k=200
+  case_ sm90a_ov_d256_n32_causal flash_attention_fwd_causal --set head_dim=256 --set block_n=32 --set dtype=f16 $local_ov --size seq_q=200 --size seq_k=190
+  case_ sm90a_ov_d256_n32_empty_rows flash_attention_fwd --set head_dim=256 --set block_n=32 $local_ov --size seq_q=130 --size seq_k=45
   case_ sm90a_d256_causal_f16_bh flash_attention_fwd_causal --set head_dim=256 --set dtype=f16 --size batch=2 --size heads=2 --size seq_q=77 --size seq_k=130
   case_ sm90a_d256_gqa3_empty_rows flash_attention_fwd_gqa --set head_dim=256 --set group=3 --size heads=3 --size seq_q=130 --size seq_k=45
   case_ sm90a_d256_tiny flash_attention_fwd --set head_dim=256 --size seq_q=5 --size seq_k=3

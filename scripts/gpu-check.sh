@@ -81,7 +81,8 @@ done
 for c in sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_stages3_fwd_d128 sm90a_aligned_causal_d128 sm90a_fwd_sliding_window_ragged \
   sm90a_w8_causal_d64 sm90a_ws_w8_causal_d64 sm90a_ws_w8_tiny_causal \
   sm90a_pp_w8_causal_d64 sm90a_pp_w8_tiny_causal sm90a_pp_w8_window_d64 sm90a_ws_w8_d256_fwd sm90a_pp_w8_d256_causal \
-  sm90a_d256_fwd_sliding_window_ragged sm90a_d256_gqa3_empty_rows sm90a_d256_tiny sm90a_d64_fwd_causal_ragged sm90a_d64_causal_tiny; do
+  sm90a_d256_fwd_sliding_window_ragged sm90a_d256_gqa3_empty_rows sm90a_d256_tiny sm90a_d64_fwd_causal_ragged sm90a_d64_causal_tiny \
+  sm90a_ov_d64_causal sm90a_ov_d64_tiny sm90a_ov_pp_n128_causal_d128 sm90a_ov_d256_n32_causal; do
   for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults; do
     [ -d "$cases/$c" ] || continue
     for tool in racecheck synccheck; do

@@ -52,6 +52,25 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
     qBlock.push_back(qBlocks.load({head, groupRow0[g], 0})); // resident for the whole loop
   }
 
+  // Block j's scores of row group g with the variant applied (its score
+  // modifier, and its mask where `masked`), and the scale the softmax still
+  // applies to them.
+  auto scored = [&](Tile s, Tile j, int64_t g, bool masked) -> std::pair<Tile, double> {
+    BlockContext ctx{k, groupRows[g], j + k.iota(bn), head, seqQ, seqK};
+    double scale = cfg.softmaxScale();
+    if (variant.scoreMod) {
+      s = variant.scoreMod(s * scale, ctx);
+      scale = 1.0;
+    }
+    if (masked) {
+      Tile keep = (ctx.cols < seqK).row();
+      if (variant.mask)
+        keep = keep && variant.mask(ctx);
+      s = where(keep, s, -kInf);
+    }
+    return {s, scale};
+  };
+
   // One step of the loop over key blocks: S = Q·Kᵀ, the variant, the online
   // softmax, and O += P·V with the running state rescaled, per row group
   // (state: acc, m, l of group 0, then of group 1, ...).
@@ -65,19 +84,7 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
       std::vector<Tile> next;
       for (int64_t g = 0; g < groups; ++g) {
         Tile acc = state[3 * g], m = state[3 * g + 1], l = state[3 * g + 2];
-        BlockContext ctx{k, groupRows[g], j + k.iota(bn), head, seqQ, seqK};
-        Tile s = scores[g];
-        double scale = cfg.softmaxScale();
-        if (variant.scoreMod) {
-          s = variant.scoreMod(s * scale, ctx);
-          scale = 1.0;
-        }
-        if (masked) {
-          Tile keep = (ctx.cols < seqK).row();
-          if (variant.mask)
-            keep = keep && variant.mask(ctx);
-          s = where(keep, s, -kInf);
-        }
+        auto [s, scale] = scored(scores[g], j, g, masked);
         SoftmaxStep sm = onlineSoftmax(s, m, scale);
         // The row sum first: P in f32 is then dead before P·V (in bf16/f16)
         // starts (fewer live registers; 128x64 tiles at d = 128 spill less).
@@ -96,12 +103,50 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   Tile b = min(max(range.fullLo, range.lo), range.hi);
   Tile c = min(max(range.fullHi, b), range.hi);
   std::vector<Tile> state;
-  for (int64_t g = 0; g < groups; ++g)
+  for (int64_t g = 0; g < groups; ++g) {
     state.insert(state.end(), {k.zeros({gm, d}, DType::F32), k.full({gm}, -kInf, DType::F32),
                                k.zeros({gm}, DType::F32)});
-  state = k.forRange(range.lo, b, bn, state, step(true));
-  state = k.forRange(b, c, bn, state, step(false));
-  state = k.forRange(c, range.hi, bn, state, step(true));
+    if (cfg.overlap)
+      state.push_back(k.zeros({gm, bn}, cfg.dtype)); // P of the previous block: none yet
+  }
+  auto loops = [&](auto step) {
+    state = k.forRange(range.lo, b, bn, state, step(true));
+    state = k.forRange(b, c, bn, state, step(false));
+    state = k.forRange(c, range.hi, bn, state, step(true));
+  };
+  if (!cfg.overlap) {
+    loops(step);
+  } else {
+    // The block before j (the first step's is block 0 again, with P = 0).
+    auto previous = [&](Tile j) { return max(j - bn, k.constant(0, DType::I32)); };
+    loops([&](bool masked) {
+      return [&, masked](Tile j, std::vector<Tile> st) -> std::vector<Tile> {
+        Tile kT = kBlocks.load({kvHead, j, 0}).t();
+        std::vector<Tile> scores, next;
+        for (int64_t g = 0; g < groups; ++g)
+          scores.push_back(dot(qBlock[g], kT, 0.0));
+        Tile vPrev = vBlocks.load({kvHead, previous(j), 0});
+        for (int64_t g = 0; g < groups; ++g)
+          st[4 * g] = dot(st[4 * g + 3], vPrev, st[4 * g]);
+        for (int64_t g = 0; g < groups; ++g) {
+          Tile acc = st[4 * g], m = st[4 * g + 1], l = st[4 * g + 2];
+          auto [s, scale] = scored(scores[g], j, g, masked);
+          SoftmaxStep sm = onlineSoftmax(s, m, scale);
+          Tile lNew = l * sm.alpha + rowSum(sm.p);
+          next.insert(next.end(), {acc * sm.alpha.col(), sm.mNew, lNew, sm.p.to(cfg.dtype)});
+        }
+        return next;
+      };
+    });
+    // The last visited block's P·V (block lo when none was: P = 0).
+    Tile blocks = max((range.hi - range.lo + (bn - 1)) / bn, k.constant(1, DType::I32));
+    Tile vLast = vBlocks.load({kvHead, range.lo + (blocks - 1) * bn, 0});
+    std::vector<Tile> finished;
+    for (int64_t g = 0; g < groups; ++g)
+      finished.insert(finished.end(), {dot(state[4 * g + 3], vLast, state[4 * g]),
+                                       state[4 * g + 1], state[4 * g + 2]});
+    state = finished;
+  }
 
   // O = acc / l (a row that saw nothing has acc = 0 and l = 0: output 0),
   // lse = (m + log2 l) · ln 2 (-inf for such a row).
@@ -174,6 +219,10 @@ std::vector<ParamSpec> attentionParams() {
        .help = "independent row groups per program sharing each K/V block, whose softmax "
                "overlaps the other groups' MMAs (0: by target and head_dim)",
        .min = 0, .max = 4},
+      {.name = "overlap", .type = T::Choice, .defaultValue = "auto",
+       .help = "issue each step's Q·Kᵀ with the previous block's P·V, so the softmax runs "
+               "while P·V is on the tensor cores (auto: by target and head_dim)",
+       .choices = {"auto", "on", "off"}},
   };
 }
 
@@ -229,6 +278,8 @@ AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedu
   cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : schedule.blockN;
   cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
   cfg.rowGroups = params.getInt("row_groups") ? params.getInt("row_groups") : schedule.rowGroups;
+  const std::string &overlap = params.get("overlap");
+  cfg.overlap = overlap == "auto" ? schedule.overlap : overlap == "on";
   return cfg;
 }
 

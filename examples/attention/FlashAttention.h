@@ -40,6 +40,11 @@ struct AttentionConfig {
   int64_t group = 1;     ///< query heads per key/value head (GQA; MQA: all)
   /// Row groups per program that share each K/V block (blockM divisible).
   int64_t rowGroups = 1;
+  /// Software-pipelined loop (FlashAttention-3's intra-warpgroup overlap):
+  /// step j issues S_j = Q·K_jᵀ and the previous block's O += P_{j-1}·V_{j-1}
+  /// together, so the softmax of S_j runs while P·V is on the tensor cores;
+  /// O is rescaled after it, the last block's P·V follows the loops.
+  bool overlap = false;
   /// Softmax scale; 0 means 1/sqrt(headDim).
   double scale = 0;
   double softmaxScale() const;
@@ -116,6 +121,7 @@ struct AttentionSchedule {
   /// On sm_90a: TMA rings, filled by the consumers or by a producer
   /// warpgroup (KernelDef::sm90Pipeline).
   Sm90Pipeline sm90 = Sm90Pipeline::Default;
+  bool overlap = false; ///< AttentionConfig::overlap
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.
