@@ -428,10 +428,10 @@ def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
     Example:
     ```mlir
     tilegpu.warp_specialize
-      role warps = 4 registers = 40 {
+      role warps = 4 registers = 24 {
         tilegpu.barrier_arrive %c1, 384
       }
-      role warps = 8 registers = 232 {
+      role warps = 8 registers = 240 {
         tilegpu.barrier_sync %c1, 384
       }
     ```

@@ -242,10 +242,22 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
   // d <= 64 on wgmma: two warpgroups on 128x64 tiles (one row group), K/V
   // rings filled by TMA from the consumers: +2-9 % over 4 warps on every
   // row of the grid (bench/RESULTS.md, session 8).
-  if (headDim <= 64 && target.wgmma && !heavyScores)
+  if (headDim <= 64 && target.tma && !heavyScores)
     return AttentionSchedule{128, 64, 8, false, 2, /*rowGroups=*/1, Sm90Pipeline::TMA};
   if (headDim <= 64)
     return heavyScores ? AttentionSchedule{128, 32, 4, false} : AttentionSchedule{128, 64, 4, false};
+  if (headDim <= 128 && target.tma && !heavyScores) {
+    // d = 128 on wgmma: 128x128 tiles on two consumer warpgroups, Q in
+    // shared memory, TMA rings from a producer warpgroup, ping-pong, and
+    // each step's Q·Kᵀ issued beside the previous block's P·V (overlap):
+    // 616 / 589 TFLOP/s at N = 16k (1.00x / 1.05x cuDNN), +4-13 % over the
+    // 4-warp schedule below from N = 4k; at N = 1k it is 18-23 % slower
+    // (one program per SM and no persistent grid yet; bench/RESULTS.md,
+    // session 8).
+    AttentionSchedule s{128, 128, 8, true, 2, /*rowGroups=*/1, Sm90Pipeline::WarpSpecialized};
+    s.overlap = true;
+    return s;
+  }
   if (headDim <= 128) {
     // wgmma (sm_90a) reads K, V and Q from shared memory without fragments
     // in registers: 128x64 tiles fit without spills and are the fastest
@@ -266,7 +278,7 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
   // 2.2x the mma.sync-sized tiles below (bench/RESULTS.md, session 8).
   // The heavy variants stay there: ALiBi's bias goes through three 32 KiB
   // shared-memory exchanges that do not fit beside the rings.
-  if (target.wgmma && !heavyScores)
+  if (target.tma && !heavyScores)
     return AttentionSchedule{128, 64, 8, true, 2, /*rowGroups=*/1, Sm90Pipeline::WarpSpecialized};
   return {64, 16, 4, false};
 }

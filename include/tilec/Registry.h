@@ -60,6 +60,10 @@ struct TargetInfo {
   std::string arch = "sm_80";
   /// Dots whose operands allow it run as wgmma (sm_90a; tilec --wgmma).
   bool wgmma = false;
+  /// With wgmma: rings may be filled by TMA (KernelDef::sm90Pipeline), which
+  /// the command line has not ruled out (--lowering=tile-to-llvm,
+  /// --tma=false, --assume-aligned=false, --pipeline-stages below 2).
+  bool tma = false;
 };
 
 /// Values of a kernel's parameters, by name; every parameter has a value

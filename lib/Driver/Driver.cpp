@@ -231,7 +231,13 @@ const KernelDef *lookupKernel(Params &params) {
     return nullptr;
   }
   params = Params(def->params);
-  params.setTarget(TargetInfo{arch, useWgmma()});
+  auto allows = [](const auto &option, auto wanted) {
+    return !option.getNumOccurrences() || option.getValue() == wanted;
+  };
+  bool tmaAllowed = useWgmma() && allows(lowering, std::string("tilegpu")) && allows(tma, true) &&
+                    allows(assumeAligned, true) &&
+                    (!pipelineStages.getNumOccurrences() || pipelineStages >= 2);
+  params.setTarget(TargetInfo{arch, useWgmma(), tmaAllowed});
   for (const std::string &assignment : settings) {
     if (std::string error = params.setAssignment(def->params, assignment); !error.empty()) {
       printError(fmt::format("kernel '{}': {}", def->name, error));
@@ -814,19 +820,48 @@ int writeCase(ModuleOp module, const KernelDef &def, const Params &params,
 KernelSignature signatureOf(ModuleOp module) {
   KernelSignature signature;
   module.walk([&](func::FuncOp fn) {
-    for (BlockArgument arg : fn.getArguments()) {
-      Type type = arg.getType();
-      KernelParam param{fmt::format("arg{}", arg.getArgNumber()), KernelParam::Kind::Scalar,
-                        DType::I32, 0};
-      if (auto ptr = dyn_cast<tile::PointerType>(type)) {
-        param.kind = KernelParam::Kind::Pointer;
-        type = ptr.getPointeeType();
+    auto dtypeOf = [](Type type) {
+      if (type.isBF16()) return DType::BF16;
+      if (type.isF16()) return DType::F16;
+      if (type.isF32()) return DType::F32;
+      if (type.isInteger(64)) return DType::I64;
+      if (type.isInteger(1)) return DType::I1;
+      return DType::I32;
+    };
+    // A pointer followed by the sizes and strides a tile.make_desc of it
+    // takes, in order, is a tensor parameter (as the DSL declares them).
+    auto tensorRank = [&](BlockArgument ptr) -> unsigned {
+      for (Operation *user : ptr.getUsers()) {
+        auto desc = dyn_cast<tile::MakeDescOp>(user);
+        if (!desc || desc.getBase() != ptr)
+          continue;
+        unsigned first = ptr.getArgNumber() + 1, rank = desc.getShape().size();
+        auto argsInOrder = [&](ValueRange values, unsigned from) {
+          for (auto [i, value] : llvm::enumerate(values)) {
+            auto arg = dyn_cast<BlockArgument>(value);
+            if (!arg || arg.getOwner() != ptr.getOwner() || arg.getArgNumber() != from + i)
+              return false;
+          }
+          return true;
+        };
+        if (argsInOrder(desc.getShape(), first) && argsInOrder(desc.getStrides(), first + rank))
+          return rank;
       }
-      if (type.isBF16()) param.dtype = DType::BF16;
-      else if (type.isF16()) param.dtype = DType::F16;
-      else if (type.isF32()) param.dtype = DType::F32;
-      else if (type.isInteger(64)) param.dtype = DType::I64;
-      else if (type.isInteger(1)) param.dtype = DType::I1;
+      return 0;
+    };
+    ArrayRef<Type> types = fn.getArgumentTypes();
+    for (unsigned i = 0; i < types.size(); ++i) {
+      KernelParam param{fmt::format("arg{}", i), KernelParam::Kind::Scalar, dtypeOf(types[i]), 0};
+      if (auto ptr = dyn_cast<tile::PointerType>(types[i])) {
+        param.kind = KernelParam::Kind::Pointer;
+        param.dtype = dtypeOf(ptr.getPointeeType());
+        // (A declaration has no body to tell; it is refused later.)
+        if (unsigned rank = fn.isExternal() ? 0 : tensorRank(fn.getArgument(i))) {
+          param.kind = KernelParam::Kind::Tensor;
+          param.rank = rank;
+          i += 2 * rank;
+        }
+      }
       signature.push_back(param);
     }
   });

@@ -20,7 +20,7 @@
 // RUN: FileCheck %s --check-prefix=GATHER < %t.va.ptx
 // RUN: not tilec --kernel=matmul --lowering=fast --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=BADNAME
 // RUN: not tilec --kernel=matmul --lowering=tilegpu --min-blocks-per-sm=2 --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOTYET
-// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --lowering=tilegpu --arch=sm_90a --emit=ptx -o %t.q.ptx
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --lowering=tilegpu --tma=false --arch=sm_90a --emit=ptx -o %t.q.ptx
 // RUN: FileCheck %s --check-prefix=QSHARED < %t.q.ptx
 
 // sm_80: mma.sync on fragments read from cp.async rings (LLVM rotates the

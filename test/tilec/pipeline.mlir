@@ -31,9 +31,9 @@
 
 // A DSL kernel: its schedule defaults (aligned, Q in shared memory at
 // d = 128, two slots, wgmma on sm_90a) are resolved into the options.
-// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --emit=llvm --print-pipeline | FileCheck %s --check-prefix=KERNEL90
-// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --emit=tile --raw -o %t.k90.tile.mlir
-// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --emit=llvm -o %t.k90.llvm.mlir
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tile-to-llvm --emit=llvm --print-pipeline | FileCheck %s --check-prefix=KERNEL90
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tile-to-llvm --emit=tile --raw -o %t.k90.tile.mlir
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tile-to-llvm --emit=llvm -o %t.k90.llvm.mlir
 // RUN: tilec-opt %t.k90.tile.mlir --tilec-gpu-pipeline="a-in-shared=true arch=sm_90a assume-aligned=true lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 ping-pong=false pipeline-stages=2 prefetch-loads=false tma=false warp-specialize=false wgmma=true" -o %t.k90.opt.mlir
 // RUN: diff %t.k90.llvm.mlir %t.k90.opt.mlir
 // KERNEL90: {{^}}tilec-opt --tilec-gpu-pipeline="a-in-shared=true arch=sm_90a assume-aligned=true lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 ping-pong=false pipeline-stages=2 prefetch-loads=false tma=false warp-specialize=false wgmma=true"{{$}}
@@ -55,7 +55,7 @@
 // RUN: diff %t.k90.llvm.mlir %t.k90.rec.mlir
 // RUN: tilec %t.k90.tile.mlir --emit=llvm -o %t.k90.file.mlir
 // RUN: diff %t.k90.llvm.mlir %t.k90.file.mlir
-// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --num-warps=8 --emit=llvm -o %t.k90w8.llvm.mlir
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tile-to-llvm --num-warps=8 --emit=llvm -o %t.k90w8.llvm.mlir
 // RUN: tilec-opt %t.k90.tile.mlir --tilec-gpu-pipeline="num-warps=8" -o %t.k90w8.opt.mlir
 // RUN: diff %t.k90w8.llvm.mlir %t.k90w8.opt.mlir
 // RUN: FileCheck %s --check-prefix=RECORD8 < %t.k90w8.opt.mlir

@@ -3,7 +3,7 @@
 // __grid_constant__ parameters, the metadata says which tensor and box each
 // is for (the runtime encodes them at launch), and each 64x128 tile is two
 // boxes of one 128-byte column block.
-// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tilegpu --tma --emit=ptx -o %t.ptx
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --num-warps=4 --set block_n=64 --set row_groups=2 --set overlap=off --arch=sm_90a --lowering=tilegpu --tma --warp-specialize=false --emit=ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: FileCheck %s --check-prefix=META < %t.json
 // RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --lowering=tilegpu --tma --pipeline-stages=3 --emit=ptx -o %t.causal.ptx
@@ -30,7 +30,7 @@
 // RUN: FileCheck %s --check-prefix=NOTDEFAULT < %t.sm80.ptx
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --num-warps=8 --set row_groups=1 --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --ping-pong --emit=ptx -o %t.pp.ptx
 // RUN: FileCheck %s --check-prefix=PINGPONG < %t.pp.ptx
-// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --ping-pong --emit=ptx -o %t.pp1.ptx 2>&1 | FileCheck %s --check-prefix=PINGPONG1
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --num-warps=4 --set block_n=64 --set row_groups=2 --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --ping-pong --emit=ptx -o %t.pp1.ptx 2>&1 | FileCheck %s --check-prefix=PINGPONG1
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tilegpu --tma --ping-pong --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOWS
 // RUN: tilec --kernel=vector_add --arch=sm_90a --lowering=tilegpu --assume-aligned --tma --warp-specialize --emit=ptx -o %t.va.ptx 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tilegpu --tma --pipeline-stages=1 --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=STAGES

@@ -11,7 +11,7 @@
 // group 0's scores are waited for with one group still running (wait 1), its
 // P·V is issued before group 1's scores are waited for (wait 1 again), and
 // the iteration ends with everything waited for (wait 0).
-// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.ptx
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --lowering=tile-to-llvm --emit=ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=D128 < %t.ptx
 // D128: cp.async.wait_group 1;
 // D128-NEXT: // begin inline asm
@@ -68,7 +68,7 @@
 
 // One row group: each dot's result is read right after it, so it is waited
 // for at once.
-// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --set row_groups=1 --emit=ptx -o %t.g1.ptx
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --set row_groups=1 --lowering=tile-to-llvm --emit=ptx -o %t.g1.ptx
 // RUN: FileCheck %s --check-prefix=G1 < %t.g1.ptx
 // G1-NOT: wgmma.wait_group.sync.aligned 1;
 // G1: wgmma.commit_group.sync.aligned;

@@ -121,6 +121,13 @@ std::vector<Case> allCases() {
   // Row groups sharing each K/V block (the sm_90a schedule at d = 128).
   cases.push_back({"flash_attention_fwd_causal", {"row_groups=2"}, {"seq_q=150", "seq_k=290"}});
   cases.push_back({"flash_attention_fwd_alibi", {"block_m=64", "row_groups=4"}, {"heads=3", "seq_q=70", "seq_k=100"}});
+  // The software-pipelined loop (overlap): every variant, an empty key
+  // range (rows before the causal diagonal), row groups, one key block.
+  for (const std::string &kernel : attention)
+    cases.push_back({kernel, {"overlap=on", "block_n=32"}, {"seq_q=130", "seq_k=77"}});
+  cases.push_back({"flash_attention_fwd_causal", {"overlap=on"}, {"seq_q=150", "seq_k=40"}});
+  cases.push_back({"flash_attention_fwd_gqa", {"overlap=on", "row_groups=2", "group=3"}, {"heads=3", "seq_q=100", "seq_k=290"}});
+  cases.push_back({"flash_attention_fwd", {"overlap=on", "head_dim=128"}, {"seq_q=70", "seq_k=20"}});
   return cases;
 }
 
