@@ -1048,6 +1048,11 @@ int driverMain(int argc, char **argv) {
     printError(fmt::format("kernel '{}' failed to build (diagnostics above)", def->name));
     return 1;
   }
+  // What passes say about the kernel as a whole (a warning that an option
+  // does not apply) names the kernel, not the driver line that built it.
+  Location named = FileLineColLoc::get(&context, "kernel " + def->name, 0, 0);
+  (*module)->setLoc(named);
+  module->walk([&](func::FuncOp fn) { fn->setLoc(named); });
   if (runOn == RunOn::Cpu)
     return runOnCpu(*module, *def, params, signature);
   if (!exportCase.empty())

@@ -89,7 +89,7 @@
 // PINGPONG: bar.arrive {{%r[0-9]+}}, 256;
 // PINGPONG: bar.sync 3, 256;
 // With one consumer warpgroup (4 warps) there are no turns to take.
-// PINGPONG1: warning: not ping-ponged: role 1 has one warpgroup
+// PINGPONG1: kernel flash_attention_fwd:0:0: warning: not ping-ponged: role 1 has one warpgroup
 // NOWS: error: --ping-pong needs --warp-specialize
 // A kernel with no streamed loop is left as it is, without a warning.
 // QUIET-NOT: warning
