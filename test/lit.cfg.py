@@ -9,7 +9,7 @@ from lit.llvm import llvm_config
 config.name = "tilec"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs", "regressions"]
 config.test_source_root = config.suite_source_root
 config.test_exec_root = config.suite_exec_root
 

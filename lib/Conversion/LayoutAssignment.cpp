@@ -18,6 +18,10 @@ namespace tilec {
 
 static bool isPowerOf2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
+/// The most elements of one tile a thread may hold (docs/gpu.md): a
+/// thread has 255 registers.
+static constexpr int64_t kMaxTileElementsPerThread = 256;
+
 static bool isLayoutFree(Value value) {
   Operation *def = value.getDefiningOp();
   return def && isa<tile::SplatOp, arith::ConstantOp, tile::BroadcastOp>(def);
@@ -188,15 +192,33 @@ std::optional<LogicalResult> LayoutAssignment::readEncodedLayouts() {
 LogicalResult LayoutAssignment::run() {
   if (std::optional<LogicalResult> read = readEncodedLayouts())
     return *read;
+  const int64_t threads = 32 * numWarps;
   WalkResult shapes = kernel.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes())
-      if (auto tensor = dyn_cast<RankedTensorType>(type))
-        for (int64_t d : tensor.getShape())
-          if (!isPowerOf2(d)) {
-            op->emitError("tile dimensions must be powers of two for the GPU lowering, got ")
-                << type;
-            return WalkResult::interrupt();
-          }
+    for (Type type : op->getResultTypes()) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor)
+        continue;
+      int64_t log2Elements = 0;
+      for (int64_t d : tensor.getShape()) {
+        if (!isPowerOf2(d)) {
+          op->emitError("tile dimensions must be powers of two for the GPU lowering, got ")
+              << type;
+          return WalkResult::interrupt();
+        }
+        log2Elements += llvm::Log2_64(d);
+      }
+      // Registers hold every element of a tile: past the register file the
+      // kernel could only spill, and its unrolled code takes minutes to
+      // compile (or memory to exhaustion).
+      if (log2Elements > 62 || (int64_t{1} << log2Elements) > kMaxTileElementsPerThread * threads) {
+        op->emitError("tile ")
+            << type << " has more than " << kMaxTileElementsPerThread
+            << " elements per thread over " << numWarps
+            << " warps (the GPU lowering's bound: a thread's registers); use smaller blocks or "
+               "more warps (--num-warps)";
+        return WalkResult::interrupt();
+      }
+    }
     return WalkResult::advance();
   });
   if (shapes.wasInterrupted())

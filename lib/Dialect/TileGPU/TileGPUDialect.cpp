@@ -86,8 +86,19 @@ static bool allPowersOfTwo(ArrayRef<int64_t> values) {
 
 /// A tensor whose encoding is `layout`: the layout places a tile of its shape
 /// and every element of it is held by some thread.
+/// The largest tile a distributed layout describes: 2^24 elements (64 Ki
+/// per thread at 8 warps, far past any register file), so that verifying
+/// a layout, which visits its elements, stays cheap.
+static constexpr int64_t kMaxLayoutElementsLog2 = 24;
+
 static LogicalResult verifyLayoutEncoding(DistributedLayoutAttr layout, ArrayRef<int64_t> shape,
                                           function_ref<InFlightDiagnostic()> emitError) {
+  int64_t log2Elements = 0;
+  for (int64_t d : shape)
+    log2Elements += d > 0 ? llvm::Log2_64_Ceil(d) : 0;
+  if (log2Elements > kMaxLayoutElementsLog2)
+    return emitError() << "expected a tile of at most 2^" << kMaxLayoutElementsLog2
+                       << " elements for a distributed layout, got " << shapeString(shape);
   std::string whyNot;
   FailureOr<tilec::LinearLayout> placed = layout.toLinearLayout(shape, &whyNot);
   if (failed(placed))
@@ -168,6 +179,11 @@ LogicalResult LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitEr
                                        ArrayRef<int64_t> laneBases, ArrayRef<int64_t> warpBases) {
   if (rank == 0)
     return emitError() << "expected bases of rank 1 or more";
+  if (warpBases.size() / rank > 5)
+    return emitError() << "expected at most 5 warp bases (32 warps), got " << warpBases.size() / rank;
+  if (regBases.size() / rank > 16)
+    return emitError() << "expected at most 16 register bases (65536 elements per thread), got "
+                       << regBases.size() / rank;
   for (ArrayRef<int64_t> flat : {regBases, laneBases, warpBases})
     if (flat.size() % rank)
       return emitError() << "expected every basis to have " << rank << " coordinates";
@@ -265,6 +281,17 @@ LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitE
     lanes *= t;
   if (lanes != 32)
     return emitError() << "expected threads to multiply to 32, got " << lanes;
+  // Bounded before anything multiplies them out (a block has at most 32
+  // warps; a thread holds far fewer than 2^16 elements of a tile).
+  int64_t log2Warps = 0, log2Sizes = 0;
+  for (auto [size, warps] : llvm::zip(sizePerThread, warpsPerCTA)) {
+    log2Sizes += llvm::Log2_64(size);
+    log2Warps += llvm::Log2_64(warps);
+  }
+  if (log2Warps > 5)
+    return emitError() << "expected warps to multiply to at most 32 (1024 threads)";
+  if (log2Sizes > 16)
+    return emitError() << "expected size_per_thread to multiply to at most 65536";
   SmallVector<int64_t> sorted(order);
   llvm::sort(sorted);
   for (size_t i = 0; i < rank; ++i)
@@ -294,6 +321,9 @@ static LogicalResult verifyWarpGrid(function_ref<InFlightDiagnostic()> emitError
   if (!allPowersOfTwo({warpsM, warpsN}))
     return emitError() << "expected powers of two in the warp grid, got [" << warpsM << ", "
                        << warpsN << "]";
+  if (uint64_t{warpsM} * warpsN > 32)
+    return emitError() << "expected at most 32 warps (1024 threads) in the warp grid, got ["
+                       << warpsM << ", " << warpsN << "]";
   return success();
 }
 
@@ -332,6 +362,8 @@ static LogicalResult verifyWarpgroups(function_ref<InFlightDiagnostic()> emitErr
                                       unsigned warpgroups) {
   if (!allPowersOfTwo({warpgroups}))
     return emitError() << "expected a power of two of warpgroups, got " << warpgroups;
+  if (warpgroups > 8)
+    return emitError() << "expected at most 8 warpgroups (1024 threads), got " << warpgroups;
   return success();
 }
 

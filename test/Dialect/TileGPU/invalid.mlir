@@ -568,3 +568,38 @@ func.func @f() {
     }
   return
 }
+
+// -----
+
+// expected-error @+1 {{expected a tile of at most 2^24 elements for a distributed layout, got 8192x4096}}
+func.func @f(%t: tensor<8192x4096xf32, #tilegpu.blocked<size_per_thread = [1, 1], threads = [4, 8], warps = [4, 1], order = [1, 0]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected size_per_thread to multiply to at most 65536}}
+func.func @f(%t: tensor<64x64xf32, #tilegpu.blocked<size_per_thread = [1, 2147483648], threads = [4, 8], warps = [4, 1], order = [1, 0]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected warps to multiply to at most 32 (1024 threads)}}
+func.func @f(%t: tensor<64x64xf32, #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 65536], order = [1, 0]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected at most 32 warps (1024 threads) in the warp grid, got [4, 65536]}}
+func.func @f(%t: tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 65536]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected at most 8 warpgroups (1024 threads), got 16}}
+func.func @f(%t: tensor<1024x64xf32, #tilegpu.wgmma<warpgroups = 16>>) {
+  return
+}

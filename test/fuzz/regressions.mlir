@@ -1,0 +1,17 @@
+// Inputs the mutation fuzzer (scripts/fuzz.py) once crashed tilec-opt or
+// tilec on: each now gets a located error. scripts/fuzz.py replays them
+// before its mutants; here each must fail cleanly (an error, no crash).
+// RUN: not tilec-opt %S/regressions/dot-token-huge-tile.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOKEN
+// RUN: not tilec-opt %S/regressions/operand-layout-huge-tile.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPERAND
+// A layout over a 2^38-element tile was verified element by element (out of memory).
+// TOKEN: dot-token-huge-tile.mlir:{{[0-9]+}}:{{[0-9]+}}: error: expected a tile of at most 2^24 elements for a distributed layout, got 4294967296x64
+// TOKEN-NOT: PLEASE submit
+// OPERAND: operand-layout-huge-tile.mlir:{{[0-9]+}}:{{[0-9]+}}: error: expected a tile of at most 2^24 elements for a distributed layout, got 4294967296x64
+// OPERAND-NOT: PLEASE submit
+// RUN: not tilec-opt %S/regressions/blocked-huge-size-per-thread.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIZES
+// RUN: not tilec-opt %S/regressions/blocked-huge-warps.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=WARPS
+// A blocked layout of 2^31 elements per thread, or 2^18 warps, took minutes to verify.
+// SIZES: blocked-huge-size-per-thread.mlir:4:23: error: expected size_per_thread to multiply to at most 65536
+// WARPS: blocked-huge-warps.mlir:4:23: error: expected warps to multiply to at most 32 (1024 threads)
+// RUN: not tilec-opt %S/regressions/mma-operand-huge-warps.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=MMA
+// MMA: mma-operand-huge-warps.mlir:6:26: error: expected at most 32 warps (1024 threads) in the warp grid, got [4, 65536]

@@ -1,0 +1,57 @@
+// mma.sync and wgmma lower to nvvm.mma.sync and nvvm.wgmma.mma_async.
+// RUN: tilec-opt %s -split-input-file --convert-tilegpu-to-nvvm -verify-diagnostics \
+// RUN:   --mlir-print-op-on-diagnostic=false | FileCheck %s
+
+#acc = #tilegpu.mma<warps = [4, 1]>
+#opA = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#opB = #tilegpu.mma_operand<index = 1, warps = [4, 1]>
+#swz = #tilegpu.swizzled<128>
+#wgmma = #tilegpu.wgmma<warpgroups = 1>
+
+// 64x32 += 64x32 · 32x32 on four warps along M: each warp does four 16x8
+// tiles, two K steps each, bf16 pairs in i32.
+// CHECK-LABEL: func.func @mma
+// CHECK-COUNT-8: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NOT: nvvm.mma.sync
+func.func @mma(%a: tensor<64x32xbf16, #opA>, %b: tensor<32x32xbf16, #opB>,
+               %c: tensor<64x32xf32, #acc>) -> tensor<64x32xf32, #acc> {
+  %d = tilegpu.mma %a, %b, %c : tensor<64x32xbf16, #opA>, tensor<32x32xbf16, #opB> -> tensor<64x32xf32, #acc>
+  return %d : tensor<64x32xf32, #acc>
+}
+
+// f16 operands stay vector<2xf16>.
+// CHECK-LABEL: func.func @mma_f16
+// CHECK: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+func.func @mma_f16(%a: tensor<64x16xf16, #opA>, %b: tensor<16x8xf16, #opB>,
+                   %c: tensor<64x8xf32, #acc>) -> tensor<64x8xf32, #acc> {
+  %d = tilegpu.mma %a, %b, %c : tensor<64x16xf16, #opA>, tensor<16x8xf16, #opB> -> tensor<64x8xf32, #acc>
+  return %d : tensor<64x8xf32, #acc>
+}
+
+// S = Q·Kᵀ with K stored keys x d (K-major B): four k16 steps over d = 64,
+// B from 32 bytes further on each step; one fence, one commit group.
+// CHECK-LABEL: func.func @qk
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: nvvm.wgmma.wait
+func.func @qk(%q: !tilegpu.smem<64x64xbf16, #swz>, %k: !tilegpu.smem<128x64xbf16, #swz>,
+              %s: tensor<64x128xf32, #wgmma>) -> !tilegpu.dot_token<tensor<64x128xf32, #wgmma>> {
+  %t = tilegpu.warpgroup_dot %q, %k, %s transpose_b
+      : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<128x64xbf16, #swz>, tensor<64x128xf32, #wgmma>
+  return %t : !tilegpu.dot_token<tensor<64x128xf32, #wgmma>>
+}
+
+// O += P·V with V stored keys x d (MN-major B, transposed): eight k16 steps
+// over 128 keys, 16 rows (2048 bytes) further on each.
+// CHECK-LABEL: func.func @pv
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+func.func @pv(%p: !tilegpu.smem<64x128xbf16, #swz>, %v: !tilegpu.smem<128x64xbf16, #swz>,
+              %o: tensor<64x64xf32, #wgmma>) -> !tilegpu.dot_token<tensor<64x64xf32, #wgmma>> {
+  %t = tilegpu.warpgroup_dot %p, %v, %o
+      : !tilegpu.smem<64x128xbf16, #swz>, !tilegpu.smem<128x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+  return %t : !tilegpu.dot_token<tensor<4294967296x64xf32, #wgmma>>
+}
+
