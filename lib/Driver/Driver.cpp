@@ -13,6 +13,7 @@
 #include "tilec/InitAll.h"
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Registry.h"
+#include "tilec/Support/InputCheck.h"
 #include "tilec/Runtime/Metadata.h"
 #include "tilec/Support/Numeric.h"
 #include "tilec/Target/PTX.h"
@@ -1024,6 +1025,10 @@ int driverMain(int argc, char **argv) {
     auto file = openInputFile(inputFile, &error);
     if (!file) {
       printError(error);
+      return 1;
+    }
+    if (std::string error = findParserCrashers(file->getBuffer()); !error.empty()) {
+      llvm::errs() << inputFile.getValue() << ":" << error << "\n";
       return 1;
     }
     sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());

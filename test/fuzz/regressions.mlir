@@ -11,7 +11,14 @@
 // RUN: not tilec-opt %S/regressions/blocked-huge-size-per-thread.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIZES
 // RUN: not tilec-opt %S/regressions/blocked-huge-warps.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=WARPS
 // A blocked layout of 2^31 elements per thread, or 2^18 warps, took minutes to verify.
-// SIZES: blocked-huge-size-per-thread.mlir:4:23: error: expected size_per_thread to multiply to at most 65536
+// SIZES: blocked-huge-size-per-thread.mlir:4:23: error: expected size_per_thread to multiply to at most 256
 // WARPS: blocked-huge-warps.mlir:4:23: error: expected warps to multiply to at most 32 (1024 threads)
 // RUN: not tilec-opt %S/regressions/mma-operand-huge-warps.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=MMA
 // MMA: mma-operand-huge-warps.mlir:6:26: error: expected at most 32 warps (1024 threads) in the warp grid, got [4, 65536]
+// RUN: not tilec-opt %S/regressions/dense-array-of-index.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=INDEX
+// RUN: not tilec %S/regressions/dense-array-of-index.mlir --emit=ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=INDEX
+// RUN: not tilec-opt %S/regressions/blocked-65536-per-thread.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=PERTHREAD
+// array<index: ...> crashes MLIR 22's own parser (mlir-opt too): refused before parsing.
+// INDEX: dense-array-of-index.mlir:5:52: error: dense arrays of 'index' are not supported (MLIR's parser crashes on them); use i32 or i64 elements
+// A blocked layout of 65536 elements per thread took over 10 s to verify.
+// PERTHREAD: blocked-65536-per-thread.mlir:13:23: error: expected size_per_thread to multiply to at most 256

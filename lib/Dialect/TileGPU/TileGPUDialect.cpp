@@ -181,8 +181,8 @@ LogicalResult LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitEr
     return emitError() << "expected bases of rank 1 or more";
   if (warpBases.size() / rank > 5)
     return emitError() << "expected at most 5 warp bases (32 warps), got " << warpBases.size() / rank;
-  if (regBases.size() / rank > 16)
-    return emitError() << "expected at most 16 register bases (65536 elements per thread), got "
+  if (regBases.size() / rank > 8)
+    return emitError() << "expected at most 8 register bases (256 elements per thread), got "
                        << regBases.size() / rank;
   for (ArrayRef<int64_t> flat : {regBases, laneBases, warpBases})
     if (flat.size() % rank)
@@ -282,7 +282,8 @@ LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitE
   if (lanes != 32)
     return emitError() << "expected threads to multiply to 32, got " << lanes;
   // Bounded before anything multiplies them out (a block has at most 32
-  // warps; a thread holds far fewer than 2^16 elements of a tile).
+  // warps; a thread holds at most 256 elements of a tile, the lowering's
+  // bound).
   int64_t log2Warps = 0, log2Sizes = 0;
   for (auto [size, warps] : llvm::zip(sizePerThread, warpsPerCTA)) {
     log2Sizes += llvm::Log2_64(size);
@@ -290,8 +291,8 @@ LogicalResult BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitE
   }
   if (log2Warps > 5)
     return emitError() << "expected warps to multiply to at most 32 (1024 threads)";
-  if (log2Sizes > 16)
-    return emitError() << "expected size_per_thread to multiply to at most 65536";
+  if (log2Sizes > 8)
+    return emitError() << "expected size_per_thread to multiply to at most 256";
   SmallVector<int64_t> sorted(order);
   llvm::sort(sorted);
   for (size_t i = 0; i < rank; ++i)

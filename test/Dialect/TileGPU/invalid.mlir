@@ -578,7 +578,7 @@ func.func @f(%t: tensor<8192x4096xf32, #tilegpu.blocked<size_per_thread = [1, 1]
 
 // -----
 
-// expected-error @+1 {{expected size_per_thread to multiply to at most 65536}}
+// expected-error @+1 {{expected size_per_thread to multiply to at most 256}}
 func.func @f(%t: tensor<64x64xf32, #tilegpu.blocked<size_per_thread = [1, 2147483648], threads = [4, 8], warps = [4, 1], order = [1, 0]>>) {
   return
 }
