@@ -882,6 +882,14 @@ std::string pipelineCommand(const GpuTarget &target) {
 /// A file compiled for the GPU holds one kernel (a func.func; a declaration
 /// is the lowering's to refuse): the launch metadata describes one.
 bool oneKernel(ModuleOp module) {
+  // Nothing else at the top level: other ops there never reach a kernel
+  // (and some crash the translation to LLVM IR).
+  for (Operation &op : module.getBody()->getOperations())
+    if (!isa<func::FuncOp>(op)) {
+      op.emitError("expected only the kernel's func.func at the top level of the module, got '")
+          << op.getName() << "'";
+      return false;
+    }
   SmallVector<std::string> kernels;
   for (auto fn : module.getOps<func::FuncOp>())
     kernels.push_back(fn.getName().str());
