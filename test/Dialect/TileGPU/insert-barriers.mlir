@@ -87,6 +87,31 @@ func.func @async_reader_in_role(%p: tensor<64x64xbf16, #wgmma>, %b: !tilegpu.sme
   return
 }
 
+// A named barrier whose id depends on the thread (tilegpu-ping-pong's
+// turns: one warpgroup waits, another only arrives) does not order a
+// write before other threads' reads: the role's own barrier still goes in.
+// CHECK-LABEL: func.func @turn_barrier_is_not_the_roles
+// CHECK: tilegpu.barrier_sync %{{.*}}, 256
+// CHECK-NEXT: tilegpu.fence async_proxy
+// CHECK-NEXT: %[[ID:.+]] = arith.constant 2 : i32
+// CHECK-NEXT: tilegpu.barrier_sync %[[ID]], 128
+// CHECK-NEXT: tilegpu.warpgroup_dot
+func.func @turn_barrier_is_not_the_roles(%p: tensor<64x64xbf16, #wgmma>, %b: !tilegpu.smem<64x64xbf16, #swz>,
+                                         %o: tensor<64x64xf32, #wgmma>) {
+  %a = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+    }
+    role warps = 4 registers = 232 {
+      tilegpu.local_store %p, %a : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+      %wg = tilegpu.warpgroup_id : i32
+      tilegpu.barrier_sync %wg, 256
+      %t = tilegpu.warpgroup_dot %a, %b, %o transpose_b
+          : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+    }
+  return
+}
+
 // A loop whose body writes what its next iteration reads publishes it at
 // the end of the body (no fence: nothing reads it through the async
 // proxy), so nothing is pending after the loop.
