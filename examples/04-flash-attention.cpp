@@ -21,10 +21,13 @@ ParamSpec intParam(const char *name, const char *value, const char *help, int64_
           .min = lo};
 }
 
-/// Registers an attention kernel: the shared parameters plus `extra`, a
-/// variant made from the parameters, and its default schedule
-/// (`heavyScores`: see defaultSchedule).
-void registerAttention(const char *name, const char *summary, std::vector<ParamSpec> extra,
+/// Registers the forward kernel of a variant, `flash_attention_fwd<suffix>`,
+/// and its two backward kernels, `flash_attention_bwd_dkdv<suffix>` and
+/// `flash_attention_bwd_dq<suffix>`: the shared parameters plus `extra`, a
+/// variant made from the parameters, and default schedules (`heavyScores`:
+/// see defaultSchedule).
+void registerAttention(const std::string &suffix, const std::string &summary,
+                       std::vector<ParamSpec> extra,
                        std::function<AttentionVariant(const Params &)> variant,
                        bool heavyScores = false,
                        std::function<void(AttentionConfig &, const Params &)> tune = {}) {
@@ -40,7 +43,7 @@ void registerAttention(const char *name, const char *summary, std::vector<ParamS
     return cfg;
   };
   Registry::global().add({
-      .name = name,
+      .name = "flash_attention_fwd" + suffix,
       .summary = summary,
       .params = params,
       .build = [=](KernelBuilder &k, const Params &p) {
@@ -59,6 +62,79 @@ void registerAttention(const char *name, const char *summary, std::vector<ParamS
       .aInShared = [=](const Params &p) { return schedule(p).qInShared; },
       .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
       .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
+  });
+
+  std::vector<ParamSpec> bwdParams = attentionBackwardParams();
+  bwdParams.insert(bwdParams.end(), extra.begin(), extra.end());
+  auto bwdSchedule = [=](const Params &p) {
+    return defaultBackwardSchedule(std::stoll(p.get("head_dim")),
+                                   heavyScores || bool(variant(p).scoreMod), p.target());
+  };
+  auto bwdConfig = [=](const Params &p) {
+    AttentionConfig cfg = backwardConfigFrom(p, bwdSchedule(p));
+    if (tune)
+      tune(cfg, p);
+    return cfg;
+  };
+  KernelDef kv{
+      .name = "flash_attention_bwd_dkdv" + suffix,
+      .summary = "backward of flash_attention_fwd" + suffix + ": dK, dV per key block",
+      .params = bwdParams,
+      .build = [=](KernelBuilder &k, const Params &p) {
+        buildAttentionBackwardKV(k, bwdConfig(p), variant(p));
+      },
+      .sizes = attentionSizes(),
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionBackwardKV(bwdConfig(p), variant(p), sizes, seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::shape("k", 1, bwdConfig(p).blockN), GridDim::shape("k", 0),
+                        GridDim::fixed(1)};
+      },
+      .numWarps = [=](const Params &p) { return bwdSchedule(p).warps; },
+      .alignedByDefault = true,
+  };
+  KernelDef q = kv;
+  q.name = "flash_attention_bwd_dq" + suffix;
+  q.summary = "backward of flash_attention_fwd" + suffix + ": dQ per query block";
+  q.build = [=](KernelBuilder &k, const Params &p) {
+    buildAttentionBackwardQ(k, bwdConfig(p), variant(p));
+  };
+  q.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+    return planAttentionBackwardQ(bwdConfig(p), variant(p), sizes, seed);
+  };
+  q.grid = [=](const Params &p) {
+    return GridRule{GridDim::shape("q", 1, bwdConfig(p).blockM), GridDim::shape("q", 0),
+                    GridDim::fixed(1)};
+  };
+  Registry::global().add(std::move(kv));
+  Registry::global().add(std::move(q));
+}
+
+/// delta = rowsum(dO ∘ O), the same for every variant.
+void registerBackwardPrep() {
+  auto config = [](const Params &p) {
+    return backwardConfigFrom(
+        p, defaultBackwardSchedule(std::stoll(p.get("head_dim")), false, p.target()));
+  };
+  Registry::global().add({
+      .name = "flash_attention_bwd_prep",
+      .summary = "first step of every attention backward: delta = rowsum(dO * O)",
+      .params = attentionBackwardParams(),
+      .build = [=](KernelBuilder &k, const Params &p) { buildAttentionBackwardPrep(k, config(p)); },
+      .sizes = attentionSizes(),
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionBackwardPrep(config(p), sizes, seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::shape("o", 1, config(p).blockM), GridDim::shape("o", 0),
+                        GridDim::fixed(1)};
+      },
+      .numWarps = [=](const Params &p) {
+        return defaultBackwardSchedule(std::stoll(p.get("head_dim")), false, p.target()).warps;
+      },
+      // Not aligned: the forward's lse rows ([B·H, seq_q]) need not be 16-byte
+      // multiples, and nothing here streams.
   });
 }
 
@@ -109,24 +185,25 @@ AttentionVariant softcap(const Params &p) {
 }
 
 const int registered = [] {
-  registerAttention("flash_attention_fwd", "FlashAttention forward, non-causal", {}, dense);
-  registerAttention("flash_attention_fwd_causal",
+  registerAttention("", "FlashAttention forward, non-causal", {}, dense);
+  registerAttention("_causal",
                     "causal (bottom-right aligned); blocks past the diagonal skipped", {}, causal);
-  registerAttention("flash_attention_fwd_sliding_window",
+  registerAttention("_sliding_window",
                     "causal with a window of `window` keys back",
                     {intParam("window", "48", "keys visible behind the diagonal", 0)},
                     slidingWindow, /*heavyScores=*/true);
-  registerAttention("flash_attention_fwd_gqa",
+  registerAttention("_gqa",
                     "grouped-query attention: `group` query heads share a K/V head (MQA: all)",
                     {intParam("group", "2", "query heads per K/V head", 1)}, dense,
                     /*heavyScores=*/false, [](AttentionConfig &cfg, const Params &p) { cfg.group = p.getInt("group"); });
-  registerAttention("flash_attention_fwd_alibi", "ALiBi linear position bias per head",
+  registerAttention("_alibi", "ALiBi linear position bias per head",
                     {intParam("heads", "2", "query heads (slopes repeat per batch)", 1)}, alibi,
                     /*heavyScores=*/true);
-  registerAttention("flash_attention_fwd_softcap", "tanh soft-capping of the scores",
+  registerAttention("_softcap", "tanh soft-capping of the scores",
                     {{.name = "cap", .type = ParamSpec::Type::Float, .defaultValue = "20",
                       .help = "logit cap"}},
                     softcap);
+  registerBackwardPrep();
   return 0;
 }();
 

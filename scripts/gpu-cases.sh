@@ -17,6 +17,11 @@
 # and 256 with the default schedules (d = 64: TMA rings on two warpgroups;
 # d = 256: warp-specialized with ping-pong; the heavy variants on their
 # cp.async schedules) into gpu-cases-defaults/.
+#
+# BWD=1 writes the backward kernels (delta, dK/dV, dQ) of every variant for
+# sm_80 and sm_90a (prefix sm90a_) with their default schedules into
+# gpu-cases-bwd/: ragged sizes, rows a causal mask leaves empty, d = 128
+# f16 with B, H > 1, GQA 3.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -42,6 +47,9 @@ else
 fi
 if [ "${DEFAULTS:-0}" = 1 ]; then
   out=${1:-$root/gpu-cases-defaults}
+fi
+if [ "${BWD:-0}" = 1 ]; then
+  out=${1:-$root/gpu-cases-bwd}
 fi
 rm -rf "$out"
 mkdir -p "$out"
@@ -95,6 +103,28 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
   case_ sm90a_d256_gqa3_empty_rows flash_attention_fwd_gqa --set head_dim=256 --set group=3 --size heads=3 --size seq_q=130 --size seq_k=45
   case_ sm90a_d256_tiny flash_attention_fwd --set head_dim=256 --size seq_q=5 --size seq_k=3
   echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), sm_90a defaults at d = 64 and 256"
+  exit 0
+fi
+
+if [ "${BWD:-0}" = 1 ]; then
+  for arch in sm_80 sm_90a; do
+    prefix=$([ "$arch" = sm_90a ] && echo sm90a_ || true)
+    case_ bwd_prep flash_attention_bwd_prep --size batch=2 --size heads=3 --size seq_q=77
+    case_ bwd_prep_d128 flash_attention_bwd_prep --set head_dim=128 --set dtype=f16 --size seq_q=300
+    for v in "" _causal _sliding_window _gqa _alibi _softcap; do
+      for part in dkdv dq; do
+        k=flash_attention_bwd_$part$v
+        case_ bwd_$part${v}_ragged $k --size seq_q=150 --size seq_k=201
+        case_ bwd_$part${v}_empty_rows $k --size seq_q=130 --size seq_k=45
+        case_ bwd_$part${v}_d128_f16 $k --set head_dim=128 --set dtype=f16 --size batch=2 --size seq_q=70 --size seq_k=90 --size amplitude=4
+      done
+    done
+    for part in dkdv dq; do
+      case_ bwd_${part}_gqa3 flash_attention_bwd_${part}_gqa --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
+      case_ bwd_${part}_causal_tiny flash_attention_bwd_${part}_causal --size seq_q=5 --size seq_k=3
+    done
+  done
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), attention backward"
   exit 0
 fi
 

@@ -18,9 +18,11 @@ status=0
 # gpu-cases/ (the default lowering), and gpu-cases-tilegpu/ (the same cases
 # through --lowering=tilegpu) where it was carried along; either may be
 # absent (64 MiB per device call: one set per call).
-for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults; do
+# gpu-cases-bwd/ (the attention backward) must also repeat bitwise.
+for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd; do
   [ -d "$cases" ] || continue
-  "$runner" --cases-in="$cases" 2>&1 | tee "$out/$cases.log"
+  repeat=$([ "$cases" = gpu-cases-bwd ] && echo --repeatable || true)
+  "$runner" $repeat --cases-in="$cases" 2>&1 | tee "$out/$cases.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 done
 
@@ -60,8 +62,10 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_rows fwd_sliding_window_ragged fwd_alibi_square fwd_d128_f16 stages3_causal general_fwd_ragged aligned_matmul_ragged_k one_key_block a_in_shared_causal_d64_w4 \
   sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_fwd_d128_f16 sm90a_aligned_causal_d128 sm90a_stages3_fwd_d128 sm90a_aligned_matmul_ragged_k sm90a_one_key_block \
   tg_matmul_ragged tg_aligned_matmul_ragged_k sm90a_tg_matmul_ragged sm90a_tg_aligned_matmul_ragged_k sm90a_tg_aligned_matmul_stages3 \
-  sm90a_d256_fwd_causal_ragged sm90a_d256_fwd_alibi_ragged sm90a_d256_causal_f16_bh sm90a_d64_fwd_gqa_ragged sm90a_d64_fwd_softcap_ragged; do
-  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults; do
+  sm90a_d256_fwd_causal_ragged sm90a_d256_fwd_alibi_ragged sm90a_d256_causal_f16_bh sm90a_d64_fwd_gqa_ragged sm90a_d64_fwd_softcap_ragged \
+  bwd_prep bwd_dkdv_causal_empty_rows bwd_dq_sliding_window_d128_f16 bwd_dkdv_gqa3 \
+  sm90a_bwd_prep_d128 sm90a_bwd_dq_alibi_ragged sm90a_bwd_dkdv_softcap_d128_f16 sm90a_bwd_dkdv_causal_tiny sm90a_bwd_dq_gqa3; do
+  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd; do
     [ -d "$cases/$c" ] || continue
     echo "== memcheck $cases/$c" >>"$out/memcheck.log"
     "$sanitizer" --tool memcheck --error-exitcode 3 "$runner" "$cases/$c" >>"$out/memcheck.log" 2>&1
@@ -82,8 +86,9 @@ for c in sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_stages3_fwd_d128 sm9
   sm90a_w8_causal_d64 sm90a_ws_w8_causal_d64 sm90a_ws_w8_tiny_causal \
   sm90a_pp_w8_causal_d64 sm90a_pp_w8_tiny_causal sm90a_pp_w8_window_d64 sm90a_ws_w8_d256_fwd sm90a_pp_w8_d256_causal \
   sm90a_d256_fwd_sliding_window_ragged sm90a_d256_gqa3_empty_rows sm90a_d256_tiny sm90a_d64_fwd_causal_ragged sm90a_d64_causal_tiny \
-  sm90a_ov_d64_causal sm90a_ov_d64_tiny sm90a_ov_pp_n128_causal_d128 sm90a_ov_d256_n32_causal; do
-  for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults; do
+  sm90a_ov_d64_causal sm90a_ov_d64_tiny sm90a_ov_pp_n128_causal_d128 sm90a_ov_d256_n32_causal \
+  bwd_dkdv_causal_ragged sm90a_bwd_dkdv_sliding_window_ragged sm90a_bwd_dq_causal_d128_f16; do
+  for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd; do
     [ -d "$cases/$c" ] || continue
     for tool in racecheck synccheck; do
       echo "== $tool $cases/$c" >>"$out/memcheck.log"

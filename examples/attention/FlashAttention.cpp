@@ -318,40 +318,9 @@ RunPlan planAttention(const AttentionConfig &cfg, const AttentionVariant &varian
   plan.grid = {examples::ceilDiv(seqQ, cfg.blockM), bhQ, 1};
 
   // The reference, in double precision from the same (rounded) inputs.
-  const std::vector<double> &Q = plan.memory[0].data, &K = plan.memory[1].data,
-                            &V = plan.memory[2].data;
-  std::vector<double> out(bhQ * seqQ * d, 0.0), lseOut(bhQ * seqQ, -kInf);
-  std::vector<double> scores(seqK);
-  const double scale = cfg.softmaxScale();
-  for (int64_t h = 0; h < bhQ; ++h) {
-    int64_t kh = h / cfg.group;
-    for (int64_t i = 0; i < seqQ; ++i) {
-      double mx = -kInf;
-      for (int64_t j = 0; j < seqK; ++j) {
-        double s = 0;
-        for (int64_t t = 0; t < d; ++t)
-          s += Q[(h * seqQ + i) * d + t] * K[(kh * seqK + j) * d + t];
-        s *= scale;
-        if (variant.scoreModRef)
-          s = variant.scoreModRef(s, i, j, h);
-        if (variant.maskRef && !variant.maskRef(i, j, seqQ, seqK))
-          s = -kInf;
-        scores[j] = s;
-        mx = std::max(mx, s);
-      }
-      if (mx == -kInf)
-        continue; // a row with no visible key: output 0, lse -inf
-      double sum = 0;
-      for (int64_t j = 0; j < seqK; ++j) {
-        scores[j] = std::exp(scores[j] - mx);
-        sum += scores[j];
-      }
-      for (int64_t j = 0; j < seqK; ++j)
-        for (int64_t t = 0; t < d; ++t)
-          out[(h * seqQ + i) * d + t] += scores[j] / sum * V[(kh * seqK + j) * d + t];
-      lseOut[h * seqQ + i] = mx + std::log(sum);
-    }
-  }
+  ReferenceAttention ref{bhQ, seqQ, seqK, d, cfg.group, cfg.softmaxScale(), &variant};
+  std::vector<double> out, lseOut;
+  ref.forward(plan.memory[0].data, plan.memory[1].data, plan.memory[2].data, out, lseOut);
   plan.expected = {{3, out}, {4, lseOut}};
   plan.tolerance = 2e-2; // bf16 P and O
   return plan;

@@ -131,6 +131,82 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
 /// The config for `params`, tiles from the schedule unless block_m/block_n say.
 AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule);
 
+//===----------------------------------------------------------------------===//
+// Backward
+//===----------------------------------------------------------------------===//
+//
+// Three kernels, from the same variant as the forward (its score modifier's
+// derivative comes from the modifier itself, through dsl::derivative):
+//
+// 1. prep: delta = rowsum(dO ∘ O) and the LSE in log2 units, per query row;
+// 2. dK, dV: a program per block of blockN keys and K/V head, looping over
+//    the query heads of its group and the query blocks that see its keys
+//    (found by scanning the variant's key ranges): P recomputed from Q, K
+//    and the forward's LSE, dV += Pᵀ·dO, dP = dO·Vᵀ, dS = P ∘ (dP − delta)
+//    ∘ f'(scaled scores), dK += dSᵀ·Q;
+// 3. dQ: a program per block of blockM query rows, looping over its key
+//    range as the forward does: dQ += dS·K.
+// No atomics: every gradient is written by one program, so runs repeat
+// bitwise. The variant's key range must agree with its mask (keys outside
+// the range are masked), as it does for the forward.
+
+/// Rows of the backward's per-row statistics (delta, lse_log2): seq_q
+/// rounded up to a multiple of 4, so each row of them is 16-byte aligned as
+/// the streamed loads need (FlashAttention pads them the same way).
+int64_t backwardStatRows(int64_t seqQ);
+
+/// The per-row statistics: parameters o, do (rank 3), lse (the forward's,
+/// [batch·heads_q, seq_q]), delta = rowsum(dO ∘ O) and lse_log2 = lse·log2(e)
+/// (+inf where lse is -inf), both [batch·heads_q, backwardStatRows(seq_q)]
+/// f32. Grid: (ceil(seq_q / blockM), batch·heads_q).
+void buildAttentionBackwardPrep(dsl::KernelBuilder &k, const AttentionConfig &cfg);
+/// dK, dV: parameters q, k, v, do, lse_log2, delta, dk, dv.
+/// Grid: (ceil(seq_k / blockN), batch·heads_kv).
+void buildAttentionBackwardKV(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                              const AttentionVariant &variant);
+/// dQ: parameters q, k, v, do, lse_log2, delta, dq.
+/// Grid: (ceil(seq_q / blockM), batch·heads_q).
+void buildAttentionBackwardQ(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                             const AttentionVariant &variant);
+
+/// Attention in double precision on [batch·heads, seq, d] arrays with the
+/// variant's scoreModRef / maskRef: the reference of every CPU run.
+struct ReferenceAttention {
+  int64_t bhQ, seqQ, seqK, headDim, group;
+  double scale;
+  const AttentionVariant *variant;
+
+  /// O and the natural-log LSE (-inf, with O = 0, for a row that sees no key).
+  void forward(const std::vector<double> &q, const std::vector<double> &k,
+               const std::vector<double> &v, std::vector<double> &o,
+               std::vector<double> &lse) const;
+  /// The gradients of sum(dO ∘ O): dQ, dK, dV (dK, dV summed over the query
+  /// heads of each group). The score modifier's derivative is a central
+  /// difference of scoreModRef.
+  void backward(const std::vector<double> &q, const std::vector<double> &k,
+                const std::vector<double> &v, const std::vector<double> &dO,
+                std::vector<double> &dq, std::vector<double> &dk,
+                std::vector<double> &dv) const;
+};
+
+/// CPU runs of the backward kernels: random Q, K, V, dO, the forward's O,
+/// LSE and delta from the reference, and the reference's gradients.
+RunPlan planAttentionBackwardPrep(const AttentionConfig &cfg, const Params &sizes, uint64_t seed);
+RunPlan planAttentionBackwardKV(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                const Params &sizes, uint64_t seed);
+RunPlan planAttentionBackwardQ(const AttentionConfig &cfg, const AttentionVariant &variant,
+                               const Params &sizes, uint64_t seed);
+
+/// The compile-time parameters of the backward kernels.
+std::vector<ParamSpec> attentionBackwardParams();
+/// Tiles and warps of the backward kernels when the command line does not
+/// say; `heavyScores`: a score modifier (its slope is live beside P) or a
+/// two-sided mask.
+AttentionSchedule defaultBackwardSchedule(int64_t headDim, bool heavyScores,
+                                          const TargetInfo &target);
+/// The backward config for `params` (block_m, block_n from the schedule unless set).
+AttentionConfig backwardConfigFrom(const Params &params, const AttentionSchedule &schedule);
+
 } // namespace tilec::attention
 
 #endif // TILEC_EXAMPLES_ATTENTION_FLASHATTENTION_H

@@ -11,10 +11,12 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -480,6 +482,161 @@ Tile log2(Operand x) { return unaryFloat<math::Log2Op>(x, "log2"); }
 Tile tanh(Operand x) { return unaryFloat<math::TanhOp>(x, "tanh"); }
 Tile sqrt(Operand x) { return unaryFloat<math::SqrtOp>(x, "sqrt"); }
 Tile abs(Operand x) { return unaryFloat<math::AbsFOp>(x, "abs"); }
+
+//===----------------------------------------------------------------------===//
+// derivative
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Forward-mode differentiation of the elementwise IR from `x` to `y`: each
+/// op on the way gets the tangent of its result from its operands' tangents
+/// (a missing tangent is zero).
+class Differentiator {
+public:
+  Differentiator(Lowerer &l) : l(l), b(l.b()), loc(l.loc) {}
+
+  /// The tangent of `y` with respect to `x`, or null after reporting an op
+  /// that is not elementwise.
+  Value run(Value y, Value x) {
+    tangents[x] = l.broadcast(l.constant(1, elementOf(x)), shapeOf(x));
+    for (Operation *op : pathOps(y, x))
+      if (failed(visit(op)))
+        return {};
+    if (Value t = tangents.lookup(y))
+      return t;
+    return zeros(y.getType());
+  }
+
+private:
+  /// The ops `y` depends on that come after `x`, in program order.
+  std::vector<Operation *> pathOps(Value y, Value x) {
+    std::vector<Operation *> ops;
+    llvm::DenseSet<Operation *> seen;
+    std::vector<Value> work{y};
+    Operation *xDef = x.getDefiningOp();
+    Block *block = y.getDefiningOp() ? y.getDefiningOp()->getBlock() : nullptr;
+    while (!work.empty()) {
+      Value v = work.back();
+      work.pop_back();
+      Operation *op = v.getDefiningOp();
+      if (v == x || !op || op->getBlock() != block || !seen.insert(op).second)
+        continue;
+      // Values made before x cannot depend on it.
+      if (xDef && xDef->getBlock() == block && op->isBeforeInBlock(xDef))
+        continue;
+      ops.push_back(op);
+      for (Value operand : op->getOperands())
+        work.push_back(operand);
+    }
+    std::sort(ops.begin(), ops.end(),
+              [](Operation *a, Operation *c) { return a->isBeforeInBlock(c); });
+    return ops;
+  }
+
+  Value zeros(Type type) {
+    auto shaped = dyn_cast<RankedTensorType>(type);
+    return l.broadcast(l.constant(0, getElementTypeOrSelf(type)),
+                       shaped ? Shape(shaped.getShape()) : Shape());
+  }
+  Value orZero(Value tangent, Value like) { return tangent ? tangent : zeros(like.getType()); }
+  Value constantLike(double number, Value like) {
+    return l.broadcast(l.constant(number, elementOf(like)), shapeOf(like));
+  }
+  Value add(Value a, Value c) { return arith::AddFOp::create(b, loc, a, c); }
+  Value sub(Value a, Value c) { return arith::SubFOp::create(b, loc, a, c); }
+  Value mul(Value a, Value c) { return arith::MulFOp::create(b, loc, a, c); }
+  Value div(Value a, Value c) { return arith::DivFOp::create(b, loc, a, c); }
+  Value neg(Value a) { return arith::NegFOp::create(b, loc, a); }
+  Value select(Value cond, Value a, Value c) { return arith::SelectOp::create(b, loc, cond, a, c); }
+  Value cmp(arith::CmpFPredicate pred, Value a, Value c) {
+    return arith::CmpFOp::create(b, loc, pred, a, c);
+  }
+
+  LogicalResult visit(Operation *op) {
+    auto tangentOf = [&](unsigned i) { return tangents.lookup(op->getOperand(i)); };
+    bool any = llvm::any_of(op->getOperands(), [&](Value v) { return tangents.count(v); });
+    if (!any)
+      return success();
+    Value result = op->getNumResults() == 1 ? op->getResult(0) : Value();
+    if (result && !isa<FloatType>(elementOf(result)))
+      return success(); // comparisons and integer casts: zero almost everywhere
+    Value t;
+    Value a = op->getNumOperands() > 0 ? op->getOperand(0) : Value();
+    Value c = op->getNumOperands() > 1 ? op->getOperand(1) : Value();
+    Value ta = a ? tangentOf(0) : Value(), tc = c ? tangentOf(1) : Value();
+    if (isa<arith::AddFOp>(op)) {
+      t = ta && tc ? add(ta, tc) : (ta ? ta : tc);
+    } else if (isa<arith::SubFOp>(op)) {
+      t = ta && tc ? sub(ta, tc) : (ta ? ta : neg(tc));
+    } else if (isa<arith::MulFOp>(op)) {
+      Value left = ta ? mul(ta, c) : Value(), right = tc ? mul(a, tc) : Value();
+      t = left && right ? add(left, right) : (left ? left : right);
+    } else if (isa<arith::DivFOp>(op)) { // (ta - y·tc) / c
+      Value top = tc ? sub(orZero(ta, a), mul(result, tc)) : ta;
+      t = div(top, c);
+    } else if (isa<arith::NegFOp>(op)) {
+      t = neg(ta);
+    } else if (isa<arith::MaximumFOp, arith::MinimumFOp>(op)) {
+      auto pred = isa<arith::MaximumFOp>(op) ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OLE;
+      t = select(cmp(pred, a, c), orZero(ta, a), orZero(tc, c));
+    } else if (isa<arith::SelectOp>(op)) {
+      Value tt = tangents.lookup(op->getOperand(1)), tf = tangents.lookup(op->getOperand(2));
+      t = select(a, orZero(tt, result), orZero(tf, result));
+    } else if (isa<math::ExpOp>(op)) {
+      t = mul(result, ta);
+    } else if (isa<math::Exp2Op>(op)) {
+      t = mul(mul(result, constantLike(M_LN2, result)), ta);
+    } else if (isa<math::LogOp>(op)) {
+      t = div(ta, a);
+    } else if (isa<math::Log2Op>(op)) {
+      t = div(ta, mul(a, constantLike(M_LN2, a)));
+    } else if (isa<math::TanhOp>(op)) {
+      t = mul(sub(constantLike(1, result), mul(result, result)), ta);
+    } else if (isa<math::SqrtOp>(op)) {
+      t = div(ta, mul(constantLike(2, result), result));
+    } else if (isa<math::AbsFOp>(op)) {
+      t = select(cmp(arith::CmpFPredicate::OLT, a, zeros(a.getType())), neg(ta), ta);
+    } else if (isa<tile::CastOp, tile::BroadcastOp, tile::SplatOp, tile::ExpandDimsOp,
+                   tile::ReshapeOp, tile::TransOp>(op)) {
+      // Shape ops and float casts act on the tangent as on the value.
+      IRMapping map;
+      map.map(a, ta);
+      t = b.clone(*op, map)->getResult(0);
+    } else {
+      // At the user's op (in a score modifier, say), noting who asked.
+      ++l.impl.errors;
+      InFlightDiagnostic diag = emitError(op->getLoc());
+      diag << fmt::format("cannot differentiate '{}': derivative() covers elementwise ops only",
+                          op->getName().getStringRef().str());
+      diag.attachNote(l.loc) << "derivative() taken here";
+      return failure();
+    }
+    tangents[result] = t;
+    return success();
+  }
+
+  Lowerer &l;
+  OpBuilder &b;
+  Location loc;
+  llvm::DenseMap<Value, Value> tangents;
+};
+
+} // namespace
+
+Tile derivative(const Tile &y, const Tile &x, Where where) {
+  if (!y.valid() || !x.valid())
+    return Tile();
+  Lowerer l(*y.builder(), where);
+  if (!isa<FloatType>(elementOf(y.value())) || !isa<FloatType>(elementOf(x.value())) ||
+      y.isPointer() || x.isPointer())
+    return l.fail("derivative() needs float tiles, got " + typeString(elementOf(y.value())) +
+                      " and " + typeString(elementOf(x.value())),
+                  y);
+  Differentiator diff(l);
+  Value t = diff.run(y.value(), x.value());
+  return t ? l.wrap(t) : y;
+}
 
 //===----------------------------------------------------------------------===//
 // dot, reductions, online softmax

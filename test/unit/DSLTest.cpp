@@ -8,6 +8,7 @@
 #include "tilec/DSL/DSL.h"
 #include "tilec/Dialect/Tile/Tile.h"
 #include "tilec/InitAll.h"
+#include "tilec/Interpreter/Interpreter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -17,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -181,6 +183,63 @@ TEST_F(DSLTest, BroadcastingOperatorsBuildBroadcasts) {
   int broadcasts = 0;
   module->walk([&](tile::BroadcastOp) { ++broadcasts; });
   EXPECT_GE(broadcasts, 3);
+}
+
+// The function whose derivative the DSL takes, in double precision.
+double chain(double x) {
+  return 3 * std::tanh(x / 3) + x * x / (x + 4) + std::max(x, 0.25) * std::exp2(x) -
+         std::log(std::fabs(x) + 1) + std::sqrt(x * x + 1) + (x > 0.5 ? 2 * x : -x) +
+         std::exp(-x) * std::log2(x + 3);
+}
+
+TEST_F(DSLTest, DerivativeOfAnElementwiseChainMatchesFiniteDifferences) {
+  KernelBuilder k(context, "chain");
+  Tile in = k.pointer("x", DType::F32), out = k.pointer("dy", DType::F32);
+  Tile offs = k.iota(64);
+  Tile x = load(in + offs);
+  Tile y = tanh(x / 3.0) * 3.0 + x * x / (x + 4.0) + max(x, 0.25) * exp2(x) -
+           log2(abs(x) + 1.0) * M_LN2 + sqrt(x * x + 1.0) + where(x > 0.5, x * 2.0, -x) +
+           exp(-x) * log2(x + 3.0);
+  store(out + offs, derivative(y, x));
+  KernelSignature signature = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+
+  std::vector<HostBuffer> memory = {{"x", DType::F32, std::vector<double>(64)},
+                                    {"dy", DType::F32, std::vector<double>(64, 0.0)}};
+  for (int i = 0; i < 64; ++i) // [-2.5, 2.6], away from the kinks at 0, 0.25 and 0.5
+    memory[0].data[i] = roundTo(DType::F32, -2.5 + 0.081 * i + 0.013);
+  ASSERT_TRUE(interpret(*module, "chain", signature,
+                        {PointerBinding{0}, PointerBinding{1}}, {1, 1, 1}, memory));
+  for (int i = 0; i < 64; ++i) {
+    double x0 = memory[0].data[i], h = 1e-6;
+    double want = (chain(x0 + h) - chain(x0 - h)) / (2 * h);
+    EXPECT_NEAR(memory[1].data[i], want, 1e-4 * std::max(1.0, std::fabs(want))) << "x = " << x0;
+  }
+}
+
+TEST_F(DSLTest, DerivativeOfWhatDoesNotDependOnTheVariableIsZero) {
+  KernelBuilder k(context, "constant");
+  Tile out = k.pointer("dy", DType::F32);
+  Tile x = k.full({16}, 2.0, DType::F32), other = k.full({16}, 3.0, DType::F32);
+  store(out + k.iota(16), derivative(exp(other), x));
+  KernelSignature signature = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  std::vector<HostBuffer> memory = {{"dy", DType::F32, std::vector<double>(16, 7.0)}};
+  ASSERT_TRUE(interpret(*module, "constant", signature, {PointerBinding{0}}, {1, 1, 1}, memory));
+  for (double v : memory[0].data)
+    EXPECT_EQ(v, 0.0);
+}
+
+TEST_F(DSLTest, DerivativeThroughADotIsReportedAtTheDot) {
+  KernelBuilder k(context, "through_dot");
+  Tile x = k.zeros({16, 16}, DType::F32), w = k.zeros({16, 16}, DType::F32);
+  unsigned line = __LINE__ + 1;
+  Tile y = dot(x, w, 0.0) + x;
+  (void)derivative(y, x);
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, "cannot differentiate 'tile.dot'");
 }
 
 } // namespace

@@ -128,6 +128,26 @@ std::vector<Case> allCases() {
   cases.push_back({"flash_attention_fwd_causal", {"overlap=on"}, {"seq_q=150", "seq_k=40"}});
   cases.push_back({"flash_attention_fwd_gqa", {"overlap=on", "row_groups=2", "group=3"}, {"heads=3", "seq_q=100", "seq_k=290"}});
   cases.push_back({"flash_attention_fwd", {"overlap=on", "head_dim=128"}, {"seq_q=70", "seq_k=20"}});
+  // The backward kernels of every variant: ragged sizes, seq_q != seq_k both
+  // ways (rows a causal mask leaves empty: no gradient), B and H > 1, f16 at
+  // d = 128, GQA groups that are not powers of two.
+  cases.push_back({"flash_attention_bwd_prep", {}, {"batch=2", "heads=3", "seq_q=77"}});
+  cases.push_back({"flash_attention_bwd_prep", {"head_dim=128", "dtype=f16", "block_m=32"}, {"seq_q=33"}});
+  for (std::string suffix : {"", "_causal", "_sliding_window", "_gqa", "_alibi", "_softcap"}) {
+    for (std::string kernel : {"flash_attention_bwd_dkdv" + suffix, "flash_attention_bwd_dq" + suffix}) {
+      cases.push_back({kernel, {}, {"seq_q=100", "seq_k=100"}});
+      cases.push_back({kernel, {"block_m=32", "block_n=16"}, {"seq_q=37", "seq_k=130"}});
+      cases.push_back({kernel, {"block_m=16", "block_n=32"}, {"seq_q=130", "seq_k=45"}});
+      cases.push_back({kernel, {}, {"batch=2", "heads=4", "seq_q=65", "seq_k=64", "amplitude=4"}});
+      cases.push_back({kernel, {"head_dim=128", "dtype=f16"}, {"seq_q=70", "seq_k=90"}});
+    }
+  }
+  for (std::string kernel : {"flash_attention_bwd_dkdv_gqa", "flash_attention_bwd_dq_gqa"}) {
+    cases.push_back({kernel, {"group=3", "block_m=32", "block_n=32"}, {"batch=2", "heads=3", "seq_q=50", "seq_k=77"}});
+    cases.push_back({kernel, {"group=4"}, {"heads=4", "seq_q=64", "seq_k=40"}});
+  }
+  for (std::string kernel : {"flash_attention_bwd_dkdv_sliding_window", "flash_attention_bwd_dq_sliding_window"})
+    cases.push_back({kernel, {"window=5", "block_n=16", "block_m=16"}, {"seq_q=90", "seq_k=90"}});
   return cases;
 }
 

@@ -13,6 +13,9 @@
 //
 // Kernels: every flash_attention*.ptx in the directory with its metadata
 // beside it, named ..._d{head_dim}_... (bench/compile.sh writes them).
+// --pass=bwd times the backward instead: prep + dK/dV + dQ after the
+// forward made O and lse, FLOPs 2.5x the forward's, sampled rows of dQ, dK
+// and dV checked against gradients in double precision.
 // Exit: 0 all checked and timed, 1 a failure, 77 no GPU.
 //
 //===----------------------------------------------------------------------===//
@@ -40,6 +43,7 @@ constexpr int kSkip = 77;
 
 struct Options {
   std::string ptxDir = "bench-ptx", filter, json;
+  bool backward = false; ///< --pass=bwd
   std::vector<int64_t> seqlens = {1024, 4096};
 };
 
@@ -54,9 +58,13 @@ int usage(const std::string &why) {
   std::fprintf(stderr,
                "tilec-bench: %s\n"
                "usage: tilec-bench --ptx-dir=DIR [--seqlens=N,N,...] [--filter=TEXT] "
-               "[--json=FILE]\n"
+               "[--json=FILE] [--pass=fwd|bwd]\n"
                "  times every DIR/flash_attention*_d{D}_*.ptx (with its .json metadata) on "
-               "the BENCHMARKS.md grid\n",
+               "the BENCHMARKS.md grid\n"
+               "  --pass=bwd: every DIR/flash_attention_bwd_dkdv<rest>.ptx with\n"
+               "  flash_attention_fwd<rest>, flash_attention_bwd_dq<rest> and\n"
+               "  flash_attention_bwd_prep_d{D} beside it (forward, then prep + dK/dV + dQ "
+               "timed)\n",
                why.c_str());
   return 2;
 }
@@ -74,6 +82,12 @@ bool parseOptions(int argc, char **argv, Options &opts, std::string &error) {
       opts.filter = v;
     } else if (const char *v = value("--json")) {
       opts.json = v;
+    } else if (const char *v = value("--pass")) {
+      if (std::string(v) != "fwd" && std::string(v) != "bwd") {
+        error = "--pass is fwd or bwd, got '" + std::string(v) + "'";
+        return false;
+      }
+      opts.backward = std::string(v) == "bwd";
     } else if (const char *v = value("--seqlens")) {
       opts.seqlens.clear();
       std::stringstream list(v);
@@ -132,6 +146,24 @@ void referenceRow(const std::vector<double> &q, const std::vector<double> &k,
   lse = mx + std::log(sum);
 }
 
+/// Median over 7 repeats of the mean of 20 back-to-back launches, after 5
+/// warm-up launches.
+bool timeKernel(rt::Device &gpu, const rt::Kernel &kernel, std::array<int64_t, 3> grid,
+                const std::vector<rt::Arg> &args, double &median, std::string &error) {
+  float ms = 0;
+  if (!gpu.time(kernel, grid, args, 5, ms, error)) // warm-up
+    return false;
+  std::vector<double> samples;
+  for (int repeat = 0; repeat < 7; ++repeat) {
+    if (!gpu.time(kernel, grid, args, 20, ms, error))
+      return false;
+    samples.push_back(ms / 20);
+  }
+  std::sort(samples.begin(), samples.end());
+  median = samples[samples.size() / 2];
+  return true;
+}
+
 /// Q, K, V for one (d, N) of the grid, on the device and (as doubles) on the
 /// host for the reference, with O and lse to write into.
 class Problem {
@@ -179,7 +211,7 @@ public:
     double ms = 0, relerr = 0;
     if (!gpu.copyToDevice(o, poison.data(), poison.size(), error) ||
         !gpu.launch(kernel, *grid, args, error) || !gpu.synchronize(error) ||
-        !check(causal, relerr, error) || !time(kernel, *grid, args, ms, error))
+        !check(causal, relerr, error) || !timeKernel(gpu, kernel, *grid, args, ms, error))
       return false;
     double flops = 4.0 * bh * double(n) * double(n) * d * (causal ? 0.5 : 1.0);
     row = {name, d, n, batch, heads, causal, ms, flops / ms * 1e-9, relerr};
@@ -219,26 +251,192 @@ private:
     return false;
   }
 
-  bool time(const rt::Kernel &kernel, std::array<int64_t, 3> grid,
-            const std::vector<rt::Arg> &args, double &median, std::string &error) {
-    float ms = 0;
-    if (!gpu.time(kernel, grid, args, 5, ms, error)) // warm-up
-      return false;
-    std::vector<double> samples;
-    for (int repeat = 0; repeat < 7; ++repeat) {
-      if (!gpu.time(kernel, grid, args, 20, ms, error))
-        return false;
-      samples.push_back(ms / 20);
-    }
-    std::sort(samples.begin(), samples.end());
-    median = samples[samples.size() / 2];
-    return true;
-  }
-
   rt::Device &gpu;
   const int64_t d, n, batch, heads, bh;
   std::vector<double> host[3];
   uint64_t q = 0, k = 0, v = 0, o = 0, lse = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// The backward (--pass=bwd)
+//===----------------------------------------------------------------------===//
+
+/// The kernels of one backward: the forward that makes O and lse, the
+/// statistics (prep), dK/dV and dQ. From flash_attention_bwd_dkdv<rest>.ptx:
+/// flash_attention_fwd<rest>, flash_attention_bwd_prep_d{D},
+/// flash_attention_bwd_dq<rest>.
+struct BackwardSet {
+  std::string name; ///< flash_attention_bwd<rest>
+  int64_t d;
+  rt::Kernel fwd, prep, dkdv, dq;
+};
+
+/// Q, K, V, dO on the device and the host, the forward's O and lse, the
+/// statistics and the gradients; checked and timed per BackwardSet.
+class BackwardProblem {
+public:
+  BackwardProblem(rt::Device &gpu, int64_t d, int64_t n)
+      : gpu(gpu), d(d), n(n), batch(std::max<int64_t>(1, 16384 / n)), heads(2048 / d),
+        bh(batch * heads), statRows((n + 3) / 4 * 4) {}
+  ~BackwardProblem() {
+    std::string ignored;
+    for (uint64_t address : {q, k, v, dO, o, lse, delta, lse2, dq, dk, dv})
+      if (address)
+        gpu.free(address, ignored);
+  }
+
+  bool upload(std::string &error) {
+    const int64_t elements = bh * n * d;
+    std::mt19937_64 rng(n * 1000 + d + 7);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    uint64_t *inputs[4] = {&q, &k, &v, &dO};
+    for (int t = 0; t < 4; ++t) {
+      host[t].resize(elements);
+      for (double &x : host[t])
+        x = roundTo(DType::BF16, uniform(rng));
+      std::vector<uint8_t> bytes = encode(DType::BF16, host[t]);
+      if (!gpu.alloc(bytes.size(), *inputs[t], error) ||
+          !gpu.copyToDevice(*inputs[t], bytes.data(), bytes.size(), error))
+        return false;
+    }
+    for (uint64_t *out : {&o, &dq, &dk, &dv})
+      if (!gpu.alloc(elements * 2, *out, error))
+        return false;
+    return gpu.alloc(bh * n * 4, lse, error) && gpu.alloc(bh * statRows * 4, delta, error) &&
+           gpu.alloc(bh * statRows * 4, lse2, error);
+  }
+
+  bool run(const BackwardSet &set, Row &row, std::string &error) {
+    const bool causal = set.name.find("causal") != std::string::npos;
+    auto tensor3 = [&](uint64_t address) {
+      return rt::TensorArg{address, {bh, n, d}, {n * d, d, 1}};
+    };
+    auto stats = [&](uint64_t address) {
+      return rt::TensorArg{address, {bh, statRows}, {statRows, 1}};
+    };
+    rt::TensorArg lseArg{lse, {bh, n}, {n, 1}};
+    std::vector<rt::Arg> fwdArgs = {tensor3(q), tensor3(k), tensor3(v), tensor3(o), lseArg};
+    std::vector<rt::Arg> prepArgs = {tensor3(o), tensor3(dO), lseArg, stats(delta), stats(lse2)};
+    std::vector<rt::Arg> kvArgs = {tensor3(q),     tensor3(k),   tensor3(v),  tensor3(dO),
+                                   stats(lse2),    stats(delta), tensor3(dk), tensor3(dv)};
+    std::vector<rt::Arg> qArgs = {tensor3(q),  tensor3(k),    tensor3(v), tensor3(dO),
+                                  stats(lse2), stats(delta), tensor3(dq)};
+    struct Launch {
+      const rt::Kernel &kernel;
+      const std::vector<rt::Arg> &args;
+      std::array<int64_t, 3> grid{};
+    };
+    std::vector<Launch> launches = {{set.fwd, fwdArgs}, {set.prep, prepArgs},
+                                    {set.dkdv, kvArgs}, {set.dq, qArgs}};
+    for (Launch &l : launches) {
+      std::optional<std::array<int64_t, 3>> grid = rt::launchGrid(l.kernel.meta, l.args, error);
+      if (!grid)
+        return false;
+      l.grid = *grid;
+    }
+    std::vector<uint8_t> poison(bh * n * d * 2, 0xff); // NaN until written
+    for (uint64_t out : {dq, dk, dv})
+      if (!gpu.copyToDevice(out, poison.data(), poison.size(), error))
+        return false;
+    for (const Launch &l : launches)
+      if (!gpu.launch(l.kernel, l.grid, l.args, error))
+        return false;
+    double relerr = 0;
+    if (!gpu.synchronize(error) || !check(causal, relerr, error))
+      return false;
+    double ms = 0; // prep + dK/dV + dQ: the backward proper
+    for (size_t i = 1; i < launches.size(); ++i) {
+      double part = 0;
+      if (!timeKernel(gpu, launches[i].kernel, launches[i].grid, launches[i].args, part, error))
+        return false;
+      ms += part;
+    }
+    double flops = 2.5 * 4.0 * bh * double(n) * double(n) * d * (causal ? 0.5 : 1.0);
+    row = {set.name, d, n, batch, heads, causal, ms, flops / ms * 1e-9, relerr};
+    return true;
+  }
+
+private:
+  /// Sampled rows of dQ, dK and dV (first, last and spread, in three heads)
+  /// against gradients computed in double from the same Q, K, V, dO and the
+  /// forward's O and lse; `worst` = the largest normalized error.
+  bool check(bool causal, double &worst, std::string &error) {
+    const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+    std::vector<double> got[3], want[3]; // dq, dk, dv
+    for (int64_t h : {int64_t{0}, bh / 2, bh - 1}) {
+      std::vector<uint8_t> oBytes(n * d * 2);
+      std::vector<float> lseHost(n);
+      if (!gpu.copyToHost(oBytes.data(), o + h * n * d * 2, oBytes.size(), error) ||
+          !gpu.copyToHost(lseHost.data(), lse + h * n * 4, n * 4, error))
+        return false;
+      std::vector<double> oHost = decode(DType::BF16, oBytes), rowDelta(n, 0.0);
+      auto at = [&](int t, int64_t r) { return &host[t][(h * n + r) * d]; };
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t t = 0; t < d; ++t)
+          rowDelta[i] += at(3, i)[t] * oHost[i * d + t];
+      auto dotRows = [&](const double *a, const double *b) {
+        double s = 0;
+        for (int64_t t = 0; t < d; ++t)
+          s += a[t] * b[t];
+        return s;
+      };
+      // P_ij (dP_ij - delta_i) and P_ij for row i, key j.
+      auto pair = [&](int64_t i, int64_t j, double &p) {
+        p = std::exp(dotRows(at(0, i), at(1, j)) * scale - lseHost[i]);
+        return p * (dotRows(at(3, i), at(2, j)) - rowDelta[i]);
+      };
+      for (int64_t r : {int64_t{0}, int64_t{1}, n / 3, n / 2 + 7, n - 2, n - 1}) {
+        if (r < 0 || r >= n)
+          continue;
+        std::vector<double> refQ(d, 0.0), refK(d, 0.0), refV(d, 0.0);
+        double p = 0;
+        for (int64_t j = 0; j < (causal ? r + 1 : n); ++j) {
+          double ds = pair(r, j, p) * scale;
+          for (int64_t t = 0; t < d; ++t)
+            refQ[t] += ds * at(1, j)[t];
+        }
+        for (int64_t i = causal ? r : 0; i < n; ++i) {
+          double ds = pair(i, r, p) * scale;
+          for (int64_t t = 0; t < d; ++t) {
+            refK[t] += ds * at(0, i)[t];
+            refV[t] += p * at(3, i)[t];
+          }
+        }
+        const uint64_t outs[3] = {dq, dk, dv};
+        const std::vector<double> *refs[3] = {&refQ, &refK, &refV};
+        for (int g = 0; g < 3; ++g) {
+          std::vector<uint8_t> bytes(d * 2);
+          if (!gpu.copyToHost(bytes.data(), outs[g] + (h * n + r) * d * 2, bytes.size(), error))
+            return false;
+          std::vector<double> row = decode(DType::BF16, bytes);
+          got[g].insert(got[g].end(), row.begin(), row.end());
+          want[g].insert(want[g].end(), refs[g]->begin(), refs[g]->end());
+        }
+      }
+    }
+    worst = 0;
+    std::ostringstream why;
+    const char *names[3] = {"dQ", "dK", "dV"};
+    bool ok = true;
+    for (int g = 0; g < 3; ++g) {
+      Comparison cmp = compareOutputs(got[g], want[g]);
+      worst = std::max(worst, cmp.normalizedError);
+      if (!cmp.within(2e-2)) {
+        ok = false;
+        why << names[g] << " normalized error " << cmp.normalizedError << " (NaN "
+            << cmp.nanCount << ") ";
+      }
+    }
+    if (!ok)
+      error = "gradients differ from the reference: " + why.str();
+    return ok;
+  }
+
+  rt::Device &gpu;
+  const int64_t d, n, batch, heads, bh, statRows;
+  std::vector<double> host[4]; // q, k, v, dO
+  uint64_t q = 0, k = 0, v = 0, dO = 0, o = 0, lse = 0, delta = 0, lse2 = 0, dq = 0, dk = 0,
+           dv = 0;
 };
 
 std::vector<std::string> attentionKernels(const Options &opts, std::string &error) {
@@ -250,14 +448,15 @@ std::vector<std::string> attentionKernels(const Options &opts, std::string &erro
   }
   while (dirent *entry = readdir(dir)) {
     std::string name = entry->d_name;
-    if (name.rfind("flash_attention", 0) == 0 && name.size() > 4 &&
+    const char *prefix = opts.backward ? "flash_attention_bwd_dkdv" : "flash_attention";
+    if (name.rfind(prefix, 0) == 0 && name.size() > 4 &&
         name.substr(name.size() - 4) == ".ptx" && name.find(opts.filter) != std::string::npos)
       names.push_back(name.substr(0, name.size() - 4));
   }
   closedir(dir);
   std::sort(names.begin(), names.end());
   if (names.empty())
-    error = "no flash_attention*.ptx" +
+    error = std::string(opts.backward ? "no flash_attention_bwd_dkdv*.ptx" : "no flash_attention*.ptx") +
             (opts.filter.empty() ? std::string() : " matching '" + opts.filter + "'") + " in " +
             opts.ptxDir;
   return names;
@@ -276,6 +475,82 @@ void writeJson(const std::string &path, const std::string &device, const std::ve
   out << "\n ]\n}\n";
 }
 
+/// Loads DIR/NAME.ptx with its NAME.json metadata.
+bool loadKernel(rt::Device &gpu, const std::string &dir, const std::string &name,
+                rt::Kernel &kernel, std::string &error) {
+  std::string metaText, ptx, base = dir + "/" + name;
+  rt::KernelMetadata meta;
+  if (!rt::readFile(base + ".json", metaText) || !rt::readFile(base + ".ptx", ptx)) {
+    error = "cannot read " + base + ".ptx and .json";
+    return false;
+  }
+  return rt::parseMetadata(metaText, meta, error) && gpu.load(ptx, meta, kernel, error);
+}
+
+void printRow(const Row &row) {
+  std::printf("%s\t%lld\t%lld\t%lld\t%lld\t%d\t%.4f\t%.1f\t%.2g\n", row.kernel.c_str(),
+              static_cast<long long>(row.d), static_cast<long long>(row.n),
+              static_cast<long long>(row.batch), static_cast<long long>(row.heads),
+              row.causal ? 1 : 0, row.ms, row.tflops, row.error);
+  std::fflush(stdout);
+}
+
+/// --pass=bwd: every backward set of the directory on the grid.
+int runBackward(rt::Device &gpu, const Options &opts, const std::vector<std::string> &kvNames) {
+  std::printf("# %s: tilec attention backward (prep + dK/dV + dQ), bf16, TFLOP/s = 2.5 x "
+              "forward FLOPs (tilec-bench)\n",
+              gpu.name().c_str());
+  std::printf("kernel\td\tN\tB\tH\tcausal\tms\tTFLOP/s\trelerr\n");
+  std::vector<BackwardSet> sets;
+  int failures = 0;
+  std::string error;
+  for (const std::string &kv : kvNames) {
+    const std::string rest = kv.substr(std::string("flash_attention_bwd_dkdv").size());
+    BackwardSet set{"flash_attention_bwd" + rest, headDimFromName(kv), {}, {}, {}, {}};
+    const std::string prep = "flash_attention_bwd_prep_d" + std::to_string(set.d);
+    if (set.d < 16 || 2048 % set.d)
+      error = "no head dimension _d{16..256}_ in the name";
+    else if (loadKernel(gpu, opts.ptxDir, "flash_attention_fwd" + rest, set.fwd, error) &&
+             loadKernel(gpu, opts.ptxDir, prep, set.prep, error) &&
+             loadKernel(gpu, opts.ptxDir, kv, set.dkdv, error) &&
+             loadKernel(gpu, opts.ptxDir, "flash_attention_bwd_dq" + rest, set.dq, error)) {
+      sets.push_back(set);
+      continue;
+    }
+    std::fprintf(stderr, "tilec-bench: %s: %s\n", kv.c_str(), error.c_str());
+    ++failures;
+  }
+  std::vector<Row> rows;
+  for (int64_t n : opts.seqlens)
+    for (int64_t d : {16, 32, 64, 128, 256}) {
+      if (std::none_of(sets.begin(), sets.end(), [&](const BackwardSet &b) { return b.d == d; }))
+        continue;
+      BackwardProblem problem(gpu, d, n);
+      if (!problem.upload(error)) {
+        std::fprintf(stderr, "tilec-bench: inputs for d=%lld N=%lld: %s\n",
+                     static_cast<long long>(d), static_cast<long long>(n), error.c_str());
+        ++failures;
+        continue;
+      }
+      for (const BackwardSet &set : sets) {
+        Row row{};
+        if (set.d != d)
+          continue;
+        if (!problem.run(set, row, error)) {
+          std::fprintf(stderr, "tilec-bench: %s at N=%lld: %s\n", set.name.c_str(),
+                       static_cast<long long>(n), error.c_str());
+          ++failures;
+          continue;
+        }
+        rows.push_back(row);
+        printRow(row);
+      }
+    }
+  if (!opts.json.empty())
+    writeJson(opts.json, gpu.name(), rows);
+  return failures ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -291,6 +566,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "tilec-bench: skipped, no GPU: %s\n", error.c_str());
     return kSkip;
   }
+  if (opts.backward)
+    return runBackward(*gpu, opts, kernels);
   std::printf("# %s: tilec attention forward, bf16, TFLOP/s (tilec-bench)\n",
               gpu->name().c_str());
   std::printf("kernel\td\tN\tB\tH\tcausal\tms\tTFLOP/s\trelerr\n");
@@ -341,11 +618,7 @@ int main(int argc, char **argv) {
           continue;
         }
         rows.push_back(row);
-        std::printf("%s\t%lld\t%lld\t%lld\t%lld\t%d\t%.4f\t%.1f\t%.2g\n", row.kernel.c_str(),
-                    static_cast<long long>(d), static_cast<long long>(n),
-                    static_cast<long long>(row.batch), static_cast<long long>(row.heads),
-                    row.causal ? 1 : 0, row.ms, row.tflops, row.error);
-        std::fflush(stdout);
+        printRow(row);
       }
     }
   if (!opts.json.empty())

@@ -8,6 +8,7 @@
 //
 //   tilec-run-case DIR...            check each case (each in its own process)
 //   tilec-run-case --time=N DIR      also time N back-to-back launches
+//   tilec-run-case --repeatable DIR  also launch again: outputs bitwise equal
 //
 // Exit: 0 all passed, 1 a failure, 77 no GPU (the reason is printed).
 //
@@ -234,7 +235,7 @@ bool readCase(const std::string &dir, Case &c) {
   return true;
 }
 
-int runCase(const std::string &dir, int timeRepeats) {
+int runCase(const std::string &dir, int timeRepeats, bool repeatable) {
   // What can be checked without a GPU comes first.
   Case c;
   if (!readCase(dir, c))
@@ -283,10 +284,11 @@ int runCase(const std::string &dir, int timeRepeats) {
     return fail(dir, error);
 
   bool ok = true;
+  std::vector<std::vector<uint8_t>> outputs; // of the buffers with expected values, in order
   for (const Buffer &buffer : c.buffers) {
     if (buffer.expectedFile.empty())
       continue;
-    std::vector<uint8_t> bytes(buffer.input.size());
+    std::vector<uint8_t> &bytes = outputs.emplace_back(buffer.input.size());
     if (!gpu->copyToHost(bytes.data(), buffer.address, bytes.size(), error))
       return fail(dir, error);
     std::string expectedData;
@@ -303,6 +305,27 @@ int runCase(const std::string &dir, int timeRepeats) {
                 cmp.normalizedError, c.tolerance, static_cast<long long>(cmp.nanCount),
                 static_cast<long long>(cmp.infMismatches),
                 static_cast<long long>(cmp.worstIndex));
+  }
+  if (repeatable) {
+    // Outputs reset to what the case stored, a second launch, the same bits.
+    for (const Buffer &buffer : c.buffers)
+      if (!buffer.expectedFile.empty() &&
+          !gpu->copyToDevice(buffer.address, buffer.input.data(), buffer.input.size(), error))
+        return fail(dir, error);
+    if (!gpu->launch(kernel, grid, args, error) || !gpu->synchronize(error))
+      return fail(dir, error);
+    size_t index = 0;
+    for (const Buffer &buffer : c.buffers) {
+      if (buffer.expectedFile.empty())
+        continue;
+      std::vector<uint8_t> again(buffer.input.size());
+      if (!gpu->copyToHost(again.data(), buffer.address, again.size(), error))
+        return fail(dir, error);
+      bool same = again == outputs[index++];
+      ok = ok && same;
+      std::printf("%s %s %-5s %s\n", same ? "PASS" : "FAIL", dir.c_str(), buffer.name.c_str(),
+                  same ? "bitwise equal in a second launch" : "differs in a second launch");
+    }
   }
   if (timeRepeats > 0) {
     float ms = 0;
@@ -321,11 +344,14 @@ int runCase(const std::string &dir, int timeRepeats) {
 
 int main(int argc, char **argv) {
   int timeRepeats = 0;
+  bool repeatable = false;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.rfind("--time=", 0) == 0) {
       timeRepeats = std::atoi(arg.c_str() + 7);
+    } else if (arg == "--repeatable") {
+      repeatable = true;
     } else if (arg.rfind("--cases-in=", 0) == 0) {
       std::string root = arg.substr(11);
       std::vector<std::string> found;
@@ -347,11 +373,13 @@ int main(int argc, char **argv) {
       dirs.insert(dirs.end(), found.begin(), found.end());
     }
     else if (arg == "--help" || arg == "-h") {
-      std::printf("usage: tilec-run-case [--time=N] CASE_DIR...\n"
-                  "       tilec-run-case [--time=N] --cases-in=DIR   (every case under DIR)\n"
+      std::printf("usage: tilec-run-case [--time=N] [--repeatable] CASE_DIR...\n"
+                  "       tilec-run-case [--time=N] [--repeatable] --cases-in=DIR   (every case "
+                  "under DIR)\n"
                   "Runs each case written by `tilec --export-case=DIR` on GPU 0 and checks\n"
-                  "its outputs against the reference. Exit 0: all pass, 1: a failure,\n"
-                  "77: no GPU here (the reason is printed).\n");
+                  "its outputs against the reference. --time=N also times N launches;\n"
+                  "--repeatable launches again and requires bitwise equal outputs.\n"
+                  "Exit 0: all pass, 1: a failure, 77: no GPU here (the reason is printed).\n");
       return 0;
     } else
       dirs.push_back(arg);
@@ -361,7 +389,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (dirs.size() == 1)
-    return runCase(dirs[0], timeRepeats);
+    return runCase(dirs[0], timeRepeats, repeatable);
   // Several cases: each in its own process, so a fault that poisons the CUDA
   // context fails that case only.
   int failures = 0, skips = 0;
@@ -369,7 +397,7 @@ int main(int argc, char **argv) {
     std::fflush(stdout);
     pid_t child = fork();
     if (child == 0) {
-      int code = runCase(dir, timeRepeats);
+      int code = runCase(dir, timeRepeats, repeatable);
       std::fflush(stdout);
       std::fflush(stderr);
       _exit(code);

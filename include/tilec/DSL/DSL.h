@@ -130,6 +130,16 @@ Tile tanh(Operand x);
 Tile sqrt(Operand x);
 Tile abs(Operand x);
 
+/// dy/dx, elementwise: `y` computed from `x` by elementwise arithmetic and
+/// math (+ - * /, negation, max, min, where, exp, exp2, log, log2, tanh,
+/// sqrt, abs, float casts) and shape ops (broadcast, row/col, reshape,
+/// transpose), differentiated in forward mode over the IR between them.
+/// This is how a score modifier written once gets its derivative for the
+/// attention backward. The result has y's shape (zero where y does not
+/// depend on x); an op on the way that is not elementwise (dot, reductions,
+/// loads, loops) is reported at its own line.
+Tile derivative(const Tile &y, const Tile &x, Where where = Where::current());
+
 /// `a · b + acc` on tensor cores: a MxK, b KxN (both bf16, both f16 or both
 /// f32), acc MxN f32.
 Tile dot(Operand a, Operand b, Operand acc);

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Compiles the backward benchmark sets to PTX + metadata into bench-ptx-bwd/
+# (or $1) for `tilec-bench --pass=bwd` on the GPU: per variant and head dim,
+# the forward (which makes O and lse), the statistics (prep), dK/dV and dQ,
+# each with its default schedule, reporting ptxas registers and spills.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tilec=${TILEC:-$root/build/bin/tilec}
+out=${1:-$root/bench-ptx-bwd}
+arch=${ARCH:-sm_90a}
+mkdir -p "$out"
+compile() { # file kernel [--set ...]
+  local file=$1 kernel=$2
+  shift 2
+  "$tilec" --kernel="$kernel" --arch="$arch" --emit=cubin -o "$out/$file.cubin" "$@" \
+    2>&1 | grep -E "registers|spill" | sed "s/^/$file: /"
+}
+for d in 64 128; do
+  compile flash_attention_bwd_prep_d$d flash_attention_bwd_prep --set head_dim=$d
+  for v in "" _causal; do
+    compile flash_attention_fwd${v}_d$d flash_attention_fwd$v --set head_dim=$d
+    compile flash_attention_bwd_dkdv${v}_d$d flash_attention_bwd_dkdv$v --set head_dim=$d
+    compile flash_attention_bwd_dq${v}_d$d flash_attention_bwd_dq$v --set head_dim=$d
+  done
+done
+rm -f "$out"/*.cubin
+echo "compile-bwd: $(ls "$out"/*.ptx | wc -l) kernels in $out"

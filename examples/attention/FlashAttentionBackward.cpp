@@ -1,0 +1,352 @@
+//===- FlashAttentionBackward.cpp - gradients from the forward's variant --===//
+
+#include "FlashAttention.h"
+
+#include "../ExampleSupport.h"
+
+#include <cmath>
+#include <limits>
+
+namespace tilec::attention {
+
+using namespace tilec::dsl;
+
+static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+namespace {
+
+/// One (query block, key block) pair recomputed from the forward's
+/// statistics: P = exp(s − lse) with the variant applied as in the forward,
+/// the score modifier's slope f'(scale·q·k) when there is a modifier, and
+/// the mask when the pair is masked.
+struct Recomputed {
+  Tile p, slope, keep;
+};
+
+Recomputed recompute(const AttentionConfig &cfg, const AttentionVariant &variant, Tile q,
+                     Tile kT, Tile lse2, const BlockContext &ctx, bool masked, bool maskRows) {
+  Tile s = dot(q, kT, 0.0);
+  Recomputed r;
+  Tile logits; // log2 units
+  if (variant.scoreMod) {
+    Tile scaled = s * cfg.softmaxScale();
+    Tile modified = variant.scoreMod(scaled, ctx);
+    r.slope = derivative(modified, scaled);
+    logits = modified * M_LOG2E;
+  } else {
+    logits = s * (cfg.softmaxScale() * M_LOG2E);
+  }
+  if (masked) {
+    r.keep = (ctx.cols < ctx.seqK).row();
+    if (maskRows)
+      r.keep = r.keep && (ctx.rows < ctx.seqQ).col();
+    if (variant.mask)
+      r.keep = r.keep && variant.mask(ctx);
+    logits = where(r.keep, logits, -kInf);
+  }
+  r.p = exp2(logits - lse2.col());
+  return r;
+}
+
+/// dS = P ∘ (dP − delta) ∘ f': the gradient of the scaled raw scores,
+/// up to the softmax scale (applied once to dK and dQ at the end).
+Tile scoreGradient(const Recomputed &r, Tile dP, Tile delta) {
+  Tile ds = r.p * (dP - delta.col());
+  if (r.slope.valid()) {
+    ds = ds * r.slope;
+    if (r.keep.valid()) // the slope may be anything where the mask dropped the score
+      ds = where(r.keep, ds, 0.0);
+  }
+  return ds;
+}
+
+/// The forward's LSE in log2 units, +inf for rows that saw no key (so their
+/// P is 0 instead of exp(-inf + inf)).
+Tile log2Lse(Tile lse) { return where(lse == -kInf, kInf, lse * M_LOG2E); }
+
+} // namespace
+
+int64_t backwardStatRows(int64_t seqQ) { return (seqQ + 3) / 4 * 4; }
+
+void buildAttentionBackwardPrep(KernelBuilder &k, const AttentionConfig &cfg) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM;
+  TensorArg o = k.tensor("o", cfg.dtype, 3), dO = k.tensor("do", cfg.dtype, 3);
+  TensorArg lse = k.tensor("lse", DType::F32, 2), delta = k.tensor("delta", DType::F32, 2);
+  TensorArg lseLog2 = k.tensor("lse_log2", DType::F32, 2);
+  Tile head = k.programId(1), row0 = k.programId(0) * bm;
+  Tile oBlock = o.desc({1, bm, d}).load({head, row0, 0}).to(DType::F32);
+  Tile dOBlock = dO.desc({1, bm, d}).load({head, row0, 0}).to(DType::F32);
+  delta.desc({1, bm}).store({head, row0}, rowSum(oBlock * dOBlock));
+  lseLog2.desc({1, bm}).store({head, row0}, log2Lse(lse.desc({1, bm}).load({head, row0})));
+}
+
+void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
+                              const AttentionVariant &variant) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
+  TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
+  TensorArg v = k.tensor("v", cfg.dtype, 3), dO = k.tensor("do", cfg.dtype, 3);
+  TensorArg lse = k.tensor("lse_log2", DType::F32, 2), delta = k.tensor("delta", DType::F32, 2);
+  TensorArg dk = k.tensor("dk", cfg.dtype, 3), dv = k.tensor("dv", cfg.dtype, 3);
+  TensorDesc qBlocks = q.desc({1, bm, d}), dOBlocks = dO.desc({1, bm, d});
+  TensorDesc lseBlocks = lse.desc({1, bm}), deltaBlocks = delta.desc({1, bm});
+  Tile seqQ = q.dim(1), seqK = key.dim(1);
+
+  Tile kvHead = k.programId(1), col0 = k.programId(0) * bn;
+  Tile kBlock = key.desc({1, bn, d}).load({kvHead, col0, 0});
+  Tile vBlock = v.desc({1, bn, d}).load({kvHead, col0, 0});
+  Tile kT = kBlock.t(), vT = vBlock.t(), cols = col0 + k.iota(bn);
+
+  // The query blocks whose key range meets this key block, [first, end), and
+  // the run of them that needs no mask, [fullFirst, fullEnd): a scan over
+  // the variant's key ranges (scalar work, one step per query block).
+  Tile zero = k.constant(0, DType::I32), blocksQ = (seqQ + (bm - 1)) / bm;
+  std::vector<Tile> scan = k.forRange(
+      0, blocksQ, 1, {blocksQ, zero, blocksQ, blocksQ}, [&](Tile i, std::vector<Tile> st) {
+        Tile row0 = i * bm;
+        KeyRange r = variant.keyRange ? variant.keyRange({k, row0, bm, bn, seqQ, seqK})
+                                      : allKeys({k, row0, bm, bn, seqQ, seqK});
+        Tile visit = r.lo < col0 + bn && r.hi > col0;
+        Tile full = visit && r.fullLo <= col0 && col0 + bn <= r.fullHi && row0 + bm <= seqQ;
+        Tile startRun = full && st[2] == blocksQ, extendRun = full && st[3] == i;
+        return std::vector<Tile>{where(visit, min(st[0], i), st[0]),
+                                 where(visit, i + 1, st[1]), where(startRun, i, st[2]),
+                                 where(startRun || extendRun, i + 1, st[3])};
+      });
+  Tile lo = scan[0] * bm, hi = scan[1] * bm;
+  Tile b = min(max(scan[2] * bm, lo), hi), c = min(max(scan[3] * bm, b), hi);
+
+  // dK, dV over the query blocks of query head `head`.
+  auto overQueries = [&](Tile head, std::vector<Tile> grads) {
+    auto step = [&](bool masked) {
+      return [&, masked](Tile i, std::vector<Tile> st) -> std::vector<Tile> {
+        Tile qBlock = qBlocks.load({head, i, 0}), dOBlock = dOBlocks.load({head, i, 0});
+        Tile lse2 = lseBlocks.load({head, i}), dlt = deltaBlocks.load({head, i});
+        BlockContext ctx{k, i + k.iota(bm), cols, head, seqQ, seqK};
+        Recomputed r = recompute(cfg, variant, qBlock, kT, lse2, ctx, masked, /*maskRows=*/true);
+        Tile dV = dot(r.p.to(cfg.dtype).t(), dOBlock, st[1]);
+        Tile ds = scoreGradient(r, dot(dOBlock, vT, 0.0), dlt);
+        Tile dK = dot(ds.to(cfg.dtype).t(), qBlock, st[0]);
+        return {dK, dV};
+      };
+    };
+    grads = k.forRange(lo, b, bm, grads, step(true));
+    grads = k.forRange(b, c, bm, grads, step(false));
+    return k.forRange(c, hi, bm, grads, step(true));
+  };
+  std::vector<Tile> grads = {k.zeros({bn, d}, DType::F32), k.zeros({bn, d}, DType::F32)};
+  if (cfg.group == 1)
+    grads = overQueries(kvHead, grads);
+  else // GQA: summed over the query heads of the group, in order
+    grads = k.forRange(0, cfg.group, 1, grads, [&](Tile g, std::vector<Tile> st) {
+      return overQueries(kvHead * cfg.group + g, st);
+    });
+  dk.desc({1, bn, d}).store({kvHead, col0, 0}, (grads[0] * cfg.softmaxScale()).to(cfg.dtype));
+  dv.desc({1, bn, d}).store({kvHead, col0, 0}, grads[1].to(cfg.dtype));
+}
+
+void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
+                             const AttentionVariant &variant) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
+  TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
+  TensorArg v = k.tensor("v", cfg.dtype, 3), dO = k.tensor("do", cfg.dtype, 3);
+  TensorArg lse = k.tensor("lse_log2", DType::F32, 2), delta = k.tensor("delta", DType::F32, 2);
+  TensorArg dq = k.tensor("dq", cfg.dtype, 3);
+  TensorDesc kBlocks = key.desc({1, bn, d}), vBlocks = v.desc({1, bn, d});
+  Tile seqQ = q.dim(1), seqK = key.dim(1);
+
+  // Longest programs first, as in the forward.
+  Tile head = k.programId(1), row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
+  Tile kvHead = cfg.group == 1 ? head : head / cfg.group;
+  Tile qBlock = q.desc({1, bm, d}).load({head, row0, 0});
+  Tile dOBlock = dO.desc({1, bm, d}).load({head, row0, 0});
+  Tile lse2 = lse.desc({1, bm}).load({head, row0});
+  Tile dlt = delta.desc({1, bm}).load({head, row0});
+  Tile rows = row0 + k.iota(bm);
+
+  auto step = [&](bool masked) {
+    return [&, masked](Tile j, std::vector<Tile> st) -> std::vector<Tile> {
+      Tile kBlock = kBlocks.load({kvHead, j, 0}), vBlock = vBlocks.load({kvHead, j, 0});
+      BlockContext ctx{k, rows, j + k.iota(bn), head, seqQ, seqK};
+      Recomputed r = recompute(cfg, variant, qBlock, kBlock.t(), lse2, ctx, masked,
+                               /*maskRows=*/false); // rows past seq_q are not stored
+      Tile ds = scoreGradient(r, dot(dOBlock, vBlock.t(), 0.0), dlt);
+      return {dot(ds.to(cfg.dtype), kBlock, st[0])};
+    };
+  };
+  RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
+  KeyRange range = variant.keyRange ? variant.keyRange(rangeCtx) : allKeys(rangeCtx);
+  Tile b = min(max(range.fullLo, range.lo), range.hi);
+  Tile c = min(max(range.fullHi, b), range.hi);
+  std::vector<Tile> acc = {k.zeros({bm, d}, DType::F32)};
+  acc = k.forRange(range.lo, b, bn, acc, step(true));
+  acc = k.forRange(b, c, bn, acc, step(false));
+  acc = k.forRange(c, range.hi, bn, acc, step(true));
+  dq.desc({1, bm, d}).store({head, row0, 0}, (acc[0] * cfg.softmaxScale()).to(cfg.dtype));
+}
+
+//===----------------------------------------------------------------------===//
+// Parameters and the CPU runs
+//===----------------------------------------------------------------------===//
+
+std::vector<ParamSpec> attentionBackwardParams() {
+  std::vector<ParamSpec> params = attentionParams();
+  std::erase_if(params, [](const ParamSpec &p) { return p.name == "row_groups" || p.name == "overlap"; });
+  for (ParamSpec &p : params) {
+    if (p.name == "block_m")
+      p.help = "query rows per program (dQ) and per loop step (dK, dV); 0: by head_dim";
+    if (p.name == "block_n")
+      p.help = "keys per program (dK, dV) and per loop step (dQ); 0: by head_dim";
+  }
+  return params;
+}
+
+AttentionSchedule defaultBackwardSchedule(int64_t headDim, bool heavyScores, const TargetInfo &) {
+  // Two [blockN, d] f32 accumulators (dK, dV) per program and the score
+  // tiles beside them: eight warps, and fewer query rows per step as d
+  // grows or the variant adds per-score work (a modifier's slope, a
+  // two-sided mask), the largest tiles that spill nothing (ptxas, sm_80 and
+  // sm_90a; scripts/ptxas-check.sh).
+  if (headDim <= 64)
+    return AttentionSchedule{64, 64, 8, false};
+  if (headDim <= 128)
+    return heavyScores ? AttentionSchedule{16, 64, 8, false} : AttentionSchedule{32, 64, 8, false};
+  return AttentionSchedule{16, 32, 8, false};
+}
+
+AttentionConfig backwardConfigFrom(const Params &params, const AttentionSchedule &schedule) {
+  AttentionConfig cfg;
+  cfg.headDim = std::stoll(params.get("head_dim"));
+  cfg.blockM = params.getInt("block_m") ? params.getInt("block_m") : schedule.blockM;
+  cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : schedule.blockN;
+  cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
+  return cfg;
+}
+
+namespace {
+
+/// Random inputs of a backward run, the reference forward and gradients.
+struct BackwardProblem {
+  int64_t bhQ, bhK, seqQ, seqK, d;
+  std::vector<HostBuffer> inputs; ///< q, k, v, do, lse_log2, delta
+  std::vector<double> dq, dk, dv;
+};
+
+BackwardProblem makeProblem(const AttentionConfig &cfg, const AttentionVariant &variant,
+                            const Params &sizes, uint64_t seed) {
+  BackwardProblem p;
+  const int64_t batch = sizes.getInt("batch"), heads = sizes.getInt("heads");
+  p.seqQ = sizes.getInt("seq_q");
+  p.seqK = sizes.getInt("seq_k");
+  p.d = cfg.headDim;
+  p.bhQ = batch * heads;
+  p.bhK = batch * std::max<int64_t>(1, heads / cfg.group);
+  const double amplitude = sizes.getFloat("amplitude");
+  std::mt19937_64 rng(seed);
+  p.inputs = {examples::randomBuffer("q", cfg.dtype, p.bhQ * p.seqQ * p.d, rng, amplitude),
+              examples::randomBuffer("k", cfg.dtype, p.bhK * p.seqK * p.d, rng, amplitude),
+              examples::randomBuffer("v", cfg.dtype, p.bhK * p.seqK * p.d, rng),
+              examples::randomBuffer("do", cfg.dtype, p.bhQ * p.seqQ * p.d, rng)};
+  ReferenceAttention ref{p.bhQ, p.seqQ, p.seqK, p.d, cfg.group, cfg.softmaxScale(), &variant};
+  std::vector<double> o, lse;
+  const std::vector<double> &Q = p.inputs[0].data, &K = p.inputs[1].data, &V = p.inputs[2].data,
+                            &dO = p.inputs[3].data;
+  ref.forward(Q, K, V, o, lse);
+  ref.backward(Q, K, V, dO, p.dq, p.dk, p.dv);
+  // What the prep kernel makes of the forward's O and LSE.
+  const int64_t rows = backwardStatRows(p.seqQ);
+  std::vector<double> delta(p.bhQ * rows, 0.0), lse2(p.bhQ * rows, 0.0);
+  for (int64_t h = 0; h < p.bhQ; ++h)
+    for (int64_t i = 0; i < p.seqQ; ++i) {
+      const int64_t r = h * p.seqQ + i;
+      for (int64_t t = 0; t < p.d; ++t)
+        delta[h * rows + i] += dO[r * p.d + t] * o[r * p.d + t];
+      lse2[h * rows + i] = lse[r] == -kInf ? kInf : lse[r] * M_LOG2E;
+    }
+  for (std::vector<double> *stat : {&lse2, &delta})
+    for (double &x : *stat)
+      x = roundTo(DType::F32, x);
+  p.inputs.push_back(HostBuffer{"lse_log2", DType::F32, std::move(lse2)}); // Q..dO dangle from here
+  p.inputs.push_back(HostBuffer{"delta", DType::F32, std::move(delta)});
+  return p;
+}
+
+TensorBinding tensor3(int buffer, int64_t bh, int64_t seq, int64_t d) {
+  return TensorBinding{buffer, {bh, seq, d}, {seq * d, d, 1}};
+}
+TensorBinding tensor2(int buffer, int64_t bh, int64_t seq) {
+  return TensorBinding{buffer, {bh, seq}, {seq, 1}};
+}
+
+/// q, k, v, do, lse_log2, delta as the first six arguments.
+std::vector<ArgBinding> inputArgs(const BackwardProblem &p) {
+  return {tensor3(0, p.bhQ, p.seqQ, p.d), tensor3(1, p.bhK, p.seqK, p.d),
+          tensor3(2, p.bhK, p.seqK, p.d), tensor3(3, p.bhQ, p.seqQ, p.d),
+          tensor2(4, p.bhQ, backwardStatRows(p.seqQ)), tensor2(5, p.bhQ, backwardStatRows(p.seqQ))};
+}
+
+/// Gradients through bf16/f16 P and dS, accumulated in f32: 1 % of the
+/// largest (the CPU runs measure under 0.5 %).
+constexpr double kGradientTolerance = 1e-2;
+
+} // namespace
+
+RunPlan planAttentionBackwardPrep(const AttentionConfig &cfg, const Params &sizes, uint64_t seed) {
+  const int64_t bh = sizes.getInt("batch") * sizes.getInt("heads");
+  const int64_t seqQ = sizes.getInt("seq_q"), d = cfg.headDim, rows = backwardStatRows(seqQ);
+  std::mt19937_64 rng(seed);
+  RunPlan plan;
+  plan.memory = {examples::randomBuffer("o", cfg.dtype, bh * seqQ * d, rng),
+                 examples::randomBuffer("do", cfg.dtype, bh * seqQ * d, rng),
+                 examples::randomBuffer("lse", DType::F32, bh * seqQ, rng, 10.0),
+                 examples::outputBuffer("delta", DType::F32, bh * rows),
+                 examples::outputBuffer("lse_log2", DType::F32, bh * rows)};
+  std::vector<double> &lse = plan.memory[2].data;
+  for (size_t r = 0; r < lse.size(); r += 7)
+    lse[r] = -kInf; // rows that saw no key
+  plan.args = {tensor3(0, bh, seqQ, d), tensor3(1, bh, seqQ, d), tensor2(2, bh, seqQ),
+               tensor2(3, bh, rows), tensor2(4, bh, rows)};
+  plan.grid = {examples::ceilDiv(seqQ, cfg.blockM), bh, 1};
+  std::vector<double> delta(bh * rows, 0.0), lse2(bh * rows, 0.0);
+  for (int64_t h = 0; h < bh; ++h)
+    for (int64_t i = 0; i < seqQ; ++i) {
+      const int64_t r = h * seqQ + i;
+      for (int64_t t = 0; t < d; ++t)
+        delta[h * rows + i] += plan.memory[0].data[r * d + t] * plan.memory[1].data[r * d + t];
+      lse2[h * rows + i] = lse[r] == -kInf ? kInf : lse[r] * M_LOG2E;
+    }
+  plan.expected = {{3, delta}, {4, lse2}};
+  plan.tolerance = 1e-5; // f32 sums of products of exact inputs
+  return plan;
+}
+
+RunPlan planAttentionBackwardKV(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                const Params &sizes, uint64_t seed) {
+  BackwardProblem p = makeProblem(cfg, variant, sizes, seed);
+  RunPlan plan;
+  plan.memory = p.inputs;
+  plan.memory.push_back(examples::outputBuffer("dk", cfg.dtype, p.bhK * p.seqK * p.d));
+  plan.memory.push_back(examples::outputBuffer("dv", cfg.dtype, p.bhK * p.seqK * p.d));
+  plan.args = inputArgs(p);
+  plan.args.push_back(tensor3(6, p.bhK, p.seqK, p.d));
+  plan.args.push_back(tensor3(7, p.bhK, p.seqK, p.d));
+  plan.grid = {examples::ceilDiv(p.seqK, cfg.blockN), p.bhK, 1};
+  plan.expected = {{6, p.dk}, {7, p.dv}};
+  plan.tolerance = kGradientTolerance;
+  return plan;
+}
+
+RunPlan planAttentionBackwardQ(const AttentionConfig &cfg, const AttentionVariant &variant,
+                               const Params &sizes, uint64_t seed) {
+  BackwardProblem p = makeProblem(cfg, variant, sizes, seed);
+  RunPlan plan;
+  plan.memory = p.inputs;
+  plan.memory.push_back(examples::outputBuffer("dq", cfg.dtype, p.bhQ * p.seqQ * p.d));
+  plan.args = inputArgs(p);
+  plan.args.push_back(tensor3(6, p.bhQ, p.seqQ, p.d));
+  plan.grid = {examples::ceilDiv(p.seqQ, cfg.blockM), p.bhQ, 1};
+  plan.expected = {{6, p.dq}};
+  plan.tolerance = kGradientTolerance;
+  return plan;
+}
+
+} // namespace tilec::attention

@@ -1,0 +1,128 @@
+//===- Reference.cpp - attention and its gradients in double precision ----===//
+
+#include "FlashAttention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tilec::attention {
+
+static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+namespace {
+
+/// Row i of head h: the variant's scores, the scaled raw scores they came
+/// from, and which keys the mask keeps.
+struct RowScores {
+  std::vector<double> scaled, modified;
+  std::vector<char> kept;
+};
+
+RowScores rowScores(const ReferenceAttention &ref, const std::vector<double> &q,
+                    const std::vector<double> &k, int64_t h, int64_t i) {
+  const int64_t d = ref.headDim, kh = h / ref.group;
+  RowScores row{std::vector<double>(ref.seqK), std::vector<double>(ref.seqK),
+                std::vector<char>(ref.seqK, 1)};
+  for (int64_t j = 0; j < ref.seqK; ++j) {
+    double s = 0;
+    for (int64_t t = 0; t < d; ++t)
+      s += q[(h * ref.seqQ + i) * d + t] * k[(kh * ref.seqK + j) * d + t];
+    s *= ref.scale;
+    row.scaled[j] = s;
+    row.modified[j] = ref.variant->scoreModRef ? ref.variant->scoreModRef(s, i, j, h) : s;
+    if (ref.variant->maskRef && !ref.variant->maskRef(i, j, ref.seqQ, ref.seqK))
+      row.kept[j] = 0;
+  }
+  return row;
+}
+
+/// The probabilities of a row (0 where masked) and its log-sum-exp; false
+/// when the row sees no key.
+bool softmax(const RowScores &row, std::vector<double> &p, double &lse) {
+  double mx = -kInf;
+  for (size_t j = 0; j < row.modified.size(); ++j)
+    if (row.kept[j])
+      mx = std::max(mx, row.modified[j]);
+  p.assign(row.modified.size(), 0.0);
+  if (mx == -kInf) {
+    lse = -kInf;
+    return false;
+  }
+  double sum = 0;
+  for (size_t j = 0; j < p.size(); ++j)
+    if (row.kept[j])
+      sum += p[j] = std::exp(row.modified[j] - mx);
+  for (double &x : p)
+    x /= sum;
+  lse = mx + std::log(sum);
+  return true;
+}
+
+} // namespace
+
+void ReferenceAttention::forward(const std::vector<double> &q, const std::vector<double> &k,
+                                 const std::vector<double> &v, std::vector<double> &o,
+                                 std::vector<double> &lse) const {
+  const int64_t d = headDim;
+  o.assign(bhQ * seqQ * d, 0.0);
+  lse.assign(bhQ * seqQ, -kInf);
+  std::vector<double> p;
+  for (int64_t h = 0; h < bhQ; ++h) {
+    const int64_t kh = h / group;
+    for (int64_t i = 0; i < seqQ; ++i) {
+      if (!softmax(rowScores(*this, q, k, h, i), p, lse[h * seqQ + i]))
+        continue; // a row with no visible key: output 0, lse -inf
+      for (int64_t j = 0; j < seqK; ++j)
+        for (int64_t t = 0; t < d; ++t)
+          o[(h * seqQ + i) * d + t] += p[j] * v[(kh * seqK + j) * d + t];
+    }
+  }
+}
+
+void ReferenceAttention::backward(const std::vector<double> &q, const std::vector<double> &k,
+                                  const std::vector<double> &v, const std::vector<double> &dO,
+                                  std::vector<double> &dq, std::vector<double> &dk,
+                                  std::vector<double> &dv) const {
+  const int64_t d = headDim, bhK = bhQ / group;
+  dq.assign(bhQ * seqQ * d, 0.0);
+  dk.assign(bhK * seqK * d, 0.0);
+  dv.assign(bhK * seqK * d, 0.0);
+  std::vector<double> p, dp(seqK);
+  for (int64_t h = 0; h < bhQ; ++h) {
+    const int64_t kh = h / group;
+    for (int64_t i = 0; i < seqQ; ++i) {
+      RowScores row = rowScores(*this, q, k, h, i);
+      double lse;
+      if (!softmax(row, p, lse))
+        continue; // no key seen: no gradient
+      const double *dORow = &dO[(h * seqQ + i) * d];
+      double delta = 0; // rowsum(dO ∘ O) = sum_j P_j dP_j
+      for (int64_t j = 0; j < seqK; ++j) {
+        dp[j] = 0;
+        for (int64_t t = 0; t < d; ++t)
+          dp[j] += dORow[t] * v[(kh * seqK + j) * d + t];
+        delta += p[j] * dp[j];
+      }
+      for (int64_t j = 0; j < seqK; ++j) {
+        if (p[j] == 0)
+          continue;
+        // d(score)/d(scaled raw score): 1, or the modifier's slope.
+        double slope = 1;
+        if (variant->scoreModRef) {
+          double u = row.scaled[j], step = 1e-5 * std::max(1.0, std::fabs(u));
+          slope = (variant->scoreModRef(u + step, i, j, h) -
+                   variant->scoreModRef(u - step, i, j, h)) / (2 * step);
+        }
+        double dz = p[j] * (dp[j] - delta) * slope * scale; // d/d(q·k)
+        for (int64_t t = 0; t < d; ++t) {
+          dq[(h * seqQ + i) * d + t] += dz * k[(kh * seqK + j) * d + t];
+          dk[(kh * seqK + j) * d + t] += dz * q[(h * seqQ + i) * d + t];
+          dv[(kh * seqK + j) * d + t] += p[j] * dORow[t];
+        }
+      }
+    }
+  }
+}
+
+} // namespace tilec::attention
