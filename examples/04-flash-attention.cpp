@@ -71,7 +71,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                                    heavyScores || bool(variant(p).scoreMod), p.target());
   };
   auto bwdConfig = [=](const Params &p) {
-    AttentionConfig cfg = backwardConfigFrom(p, bwdSchedule(p));
+    AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(p));
     if (tune)
       tune(cfg, p);
     return cfg;
@@ -114,7 +114,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
 /// delta = rowsum(dO ∘ O), the same for every variant.
 void registerBackwardPrep() {
   auto config = [](const Params &p) {
-    return backwardConfigFrom(
+    return tileConfigFrom(
         p, defaultBackwardSchedule(std::stoll(p.get("head_dim")), false, p.target()));
   };
   Registry::global().add({

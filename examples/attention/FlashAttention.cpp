@@ -283,12 +283,17 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
   return {64, 16, 4, false};
 }
 
-AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule) {
+AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &schedule) {
   AttentionConfig cfg;
   cfg.headDim = std::stoll(params.get("head_dim"));
   cfg.blockM = params.getInt("block_m") ? params.getInt("block_m") : schedule.blockM;
   cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : schedule.blockN;
   cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
+  return cfg;
+}
+
+AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule) {
+  AttentionConfig cfg = tileConfigFrom(params, schedule);
   cfg.rowGroups = params.getInt("row_groups") ? params.getInt("row_groups") : schedule.rowGroups;
   const std::string &overlap = params.get("overlap");
   cfg.overlap = overlap == "auto" ? schedule.overlap : overlap == "on";

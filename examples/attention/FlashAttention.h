@@ -130,6 +130,9 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
 
 /// The config for `params`, tiles from the schedule unless block_m/block_n say.
 AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule);
+/// Only what every attention kernel (forward or backward) takes: head_dim,
+/// block_m, block_n (from the schedule unless set) and dtype.
+AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &schedule);
 
 //===----------------------------------------------------------------------===//
 // Backward
@@ -204,8 +207,6 @@ std::vector<ParamSpec> attentionBackwardParams();
 /// two-sided mask.
 AttentionSchedule defaultBackwardSchedule(int64_t headDim, bool heavyScores,
                                           const TargetInfo &target);
-/// The backward config for `params` (block_m, block_n from the schedule unless set).
-AttentionConfig backwardConfigFrom(const Params &params, const AttentionSchedule &schedule);
 
 } // namespace tilec::attention
 

@@ -213,15 +213,6 @@ AttentionSchedule defaultBackwardSchedule(int64_t headDim, bool heavyScores, con
   return AttentionSchedule{16, 32, 8, false};
 }
 
-AttentionConfig backwardConfigFrom(const Params &params, const AttentionSchedule &schedule) {
-  AttentionConfig cfg;
-  cfg.headDim = std::stoll(params.get("head_dim"));
-  cfg.blockM = params.getInt("block_m") ? params.getInt("block_m") : schedule.blockM;
-  cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : schedule.blockN;
-  cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
-  return cfg;
-}
-
 namespace {
 
 /// Random inputs of a backward run, the reference forward and gradients.
