@@ -66,57 +66,62 @@ void registerAttention(const std::string &suffix, const std::string &summary,
 
   std::vector<ParamSpec> bwdParams = attentionBackwardParams();
   bwdParams.insert(bwdParams.end(), extra.begin(), extra.end());
-  auto bwdSchedule = [=](const Params &p) {
-    return defaultBackwardSchedule(std::stoll(p.get("head_dim")),
-                                   heavyScores || bool(variant(p).scoreMod), p.target());
+  auto bwdSchedule = [=](BackwardKernel kernel, const Params &p) {
+    return defaultBackwardSchedule(kernel, std::stoll(p.get("head_dim")),
+                                   bool(variant(p).scoreMod), p.target());
   };
-  auto bwdConfig = [=](const Params &p) {
-    AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(p));
+  auto bwdConfig = [=](BackwardKernel kernel, const Params &p) {
+    AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(kernel, p));
     if (tune)
       tune(cfg, p);
     return cfg;
   };
+  constexpr BackwardKernel KV = BackwardKernel::KV, Q = BackwardKernel::Q;
   KernelDef kv{
       .name = "flash_attention_bwd_dkdv" + suffix,
       .summary = "backward of flash_attention_fwd" + suffix + ": dK, dV per key block",
       .params = bwdParams,
       .build = [=](KernelBuilder &k, const Params &p) {
-        buildAttentionBackwardKV(k, bwdConfig(p), variant(p));
+        buildAttentionBackwardKV(k, bwdConfig(KV, p), variant(p));
       },
       .sizes = attentionSizes(),
       .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttentionBackwardKV(bwdConfig(p), variant(p), sizes, seed);
+        return planAttentionBackwardKV(bwdConfig(KV, p), variant(p), sizes, seed);
       },
       .grid = [=](const Params &p) {
-        return GridRule{GridDim::shape("k", 1, bwdConfig(p).blockN), GridDim::shape("k", 0),
+        return GridRule{GridDim::shape("k", 1, bwdConfig(KV, p).blockN), GridDim::shape("k", 0),
                         GridDim::fixed(1)};
       },
-      .numWarps = [=](const Params &p) { return bwdSchedule(p).warps; },
+      .numWarps = [=](const Params &p) { return bwdSchedule(KV, p).warps; },
       .alignedByDefault = true,
+      .aInShared = [=](const Params &p) { return bwdSchedule(KV, p).qInShared; },
   };
   KernelDef q = kv;
   q.name = "flash_attention_bwd_dq" + suffix;
   q.summary = "backward of flash_attention_fwd" + suffix + ": dQ per query block";
   q.build = [=](KernelBuilder &k, const Params &p) {
-    buildAttentionBackwardQ(k, bwdConfig(p), variant(p));
+    buildAttentionBackwardQ(k, bwdConfig(Q, p), variant(p));
   };
   q.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-    return planAttentionBackwardQ(bwdConfig(p), variant(p), sizes, seed);
+    return planAttentionBackwardQ(bwdConfig(Q, p), variant(p), sizes, seed);
   };
   q.grid = [=](const Params &p) {
-    return GridRule{GridDim::shape("q", 1, bwdConfig(p).blockM), GridDim::shape("q", 0),
+    return GridRule{GridDim::shape("q", 1, bwdConfig(Q, p).blockM), GridDim::shape("q", 0),
                     GridDim::fixed(1)};
   };
+  q.numWarps = [=](const Params &p) { return bwdSchedule(Q, p).warps; };
+  q.aInShared = [=](const Params &p) { return bwdSchedule(Q, p).qInShared; };
   Registry::global().add(std::move(kv));
   Registry::global().add(std::move(q));
 }
 
 /// delta = rowsum(dO ∘ O), the same for every variant.
 void registerBackwardPrep() {
-  auto config = [](const Params &p) {
-    return tileConfigFrom(
-        p, defaultBackwardSchedule(std::stoll(p.get("head_dim")), false, p.target()));
+  auto schedule = [](const Params &p) {
+    return defaultBackwardSchedule(BackwardKernel::Prep, std::stoll(p.get("head_dim")), false,
+                                   p.target());
   };
+  auto config = [=](const Params &p) { return tileConfigFrom(p, schedule(p)); };
   Registry::global().add({
       .name = "flash_attention_bwd_prep",
       .summary = "first step of every attention backward: delta = rowsum(dO * O)",
@@ -130,9 +135,7 @@ void registerBackwardPrep() {
         return GridRule{GridDim::shape("o", 1, config(p).blockM), GridDim::shape("o", 0),
                         GridDim::fixed(1)};
       },
-      .numWarps = [=](const Params &p) {
-        return defaultBackwardSchedule(std::stoll(p.get("head_dim")), false, p.target()).warps;
-      },
+      .numWarps = [=](const Params &p) { return schedule(p).warps; },
       // Not aligned: the forward's lse rows ([B·H, seq_q]) need not be 16-byte
       // multiples, and nothing here streams.
   });

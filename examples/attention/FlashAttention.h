@@ -202,10 +202,12 @@ RunPlan planAttentionBackwardQ(const AttentionConfig &cfg, const AttentionVarian
 
 /// The compile-time parameters of the backward kernels.
 std::vector<ParamSpec> attentionBackwardParams();
-/// Tiles and warps of the backward kernels when the command line does not
-/// say; `heavyScores`: a score modifier (its slope is live beside P) or a
-/// two-sided mask.
-AttentionSchedule defaultBackwardSchedule(int64_t headDim, bool heavyScores,
+/// The backward's kernels, which take their own schedules.
+enum class BackwardKernel { Prep, KV, Q };
+/// Tiles and warps of a backward kernel when the command line does not say;
+/// `scoreMod`: the variant has a score modifier (its slope is live beside P,
+/// and the dK/dV kernel works on [queries, keys] tiles for it).
+AttentionSchedule defaultBackwardSchedule(BackwardKernel kernel, int64_t headDim, bool scoreMod,
                                           const TargetInfo &target);
 
 } // namespace tilec::attention

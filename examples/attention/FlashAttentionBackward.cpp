@@ -122,10 +122,28 @@ void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
         Tile qBlock = qBlocks.load({head, i, 0}), dOBlock = dOBlocks.load({head, i, 0});
         Tile lse2 = lseBlocks.load({head, i}), dlt = deltaBlocks.load({head, i});
         BlockContext ctx{k, i + k.iota(bm), cols, head, seqQ, seqK};
-        Recomputed r = recompute(cfg, variant, qBlock, kT, lse2, ctx, masked, /*maskRows=*/true);
-        Tile dV = dot(r.p.to(cfg.dtype).t(), dOBlock, st[1]);
-        Tile ds = scoreGradient(r, dot(dOBlock, vT, 0.0), dlt);
-        Tile dK = dot(ds.to(cfg.dtype).t(), qBlock, st[0]);
+        if (variant.scoreMod) {
+          // The modifier is written on [queries, keys] score tiles.
+          Recomputed r = recompute(cfg, variant, qBlock, kT, lse2, ctx, masked, /*maskRows=*/true);
+          Tile dV = dot(r.p.to(cfg.dtype).t(), dOBlock, st[1]);
+          Tile ds = scoreGradient(r, dot(dOBlock, vT, 0.0), dlt);
+          Tile dK = dot(ds.to(cfg.dtype).t(), qBlock, st[0]);
+          return {dK, dV};
+        }
+        // Transposed, [keys, queries]: Pᵀ and dSᵀ are the A operands of
+        // dV += Pᵀ·dO and dK += dSᵀ·Q straight from the registers, and Q and
+        // dO only feed B operands, so they stream through shared memory.
+        Tile logitsT = dot(kBlock, qBlock.t(), 0.0) * (cfg.softmaxScale() * M_LOG2E);
+        if (masked) {
+          Tile keepT = (cols < seqK).col() && (ctx.rows < seqQ).row();
+          if (variant.mask)
+            keepT = keepT && variant.mask(ctx).t();
+          logitsT = where(keepT, logitsT, -kInf);
+        }
+        Tile pT = exp2(logitsT - lse2.row());
+        Tile dV = dot(pT.to(cfg.dtype), dOBlock, st[1]);
+        Tile dsT = pT * (dot(vBlock, dOBlock.t(), 0.0) - dlt.row());
+        Tile dK = dot(dsT.to(cfg.dtype), qBlock, st[0]);
         return {dK, dV};
       };
     };
@@ -200,17 +218,32 @@ std::vector<ParamSpec> attentionBackwardParams() {
   return params;
 }
 
-AttentionSchedule defaultBackwardSchedule(int64_t headDim, bool heavyScores, const TargetInfo &) {
-  // Two [blockN, d] f32 accumulators (dK, dV) per program and the score
-  // tiles beside them: eight warps, and fewer query rows per step as d
-  // grows or the variant adds per-score work (a modifier's slope, a
-  // two-sided mask), the largest tiles that spill nothing (ptxas, sm_80 and
-  // sm_90a; scripts/ptxas-check.sh).
-  if (headDim <= 64)
-    return AttentionSchedule{64, 64, 8, false};
-  if (headDim <= 128)
-    return heavyScores ? AttentionSchedule{16, 64, 8, false} : AttentionSchedule{32, 64, 8, false};
-  return AttentionSchedule{16, 32, 8, false};
+AttentionSchedule defaultBackwardSchedule(BackwardKernel kernel, int64_t headDim, bool scoreMod,
+                                          const TargetInfo &target) {
+  // Every dot of a kernel has the same M (keys in dK/dV, queries in dQ), and
+  // 16 rows per warp keep all of them split over M only: P, dS (or Pᵀ, dSᵀ)
+  // then feed the next dot from the registers they are in. The largest tiles
+  // that spill nothing (ptxas, sm_80 and sm_90a; scripts/ptxas-check.sh);
+  // qInShared puts the loop-invariant A operands (K, V for dK/dV; Q, dO for
+  // dQ) in shared memory.
+  switch (kernel) {
+  case BackwardKernel::Prep: return AttentionSchedule{64, 64, 8, false};
+  case BackwardKernel::KV:
+    if (scoreMod) // [queries, keys] tiles, Pᵀ and dSᵀ through shared memory
+      return headDim <= 64    ? AttentionSchedule{64, 64, 8, false}
+             : headDim <= 128 ? AttentionSchedule{16, 64, 8, false}
+                              : AttentionSchedule{16, 32, 8, false};
+    if (headDim <= 64) // mma.sync keeps K and V in shared memory for registers
+      return AttentionSchedule{64, 64, 4, !target.wgmma};
+    if (headDim <= 128) // mma.sync's fragments take more registers than wgmma's
+      return target.wgmma ? AttentionSchedule{32, 64, 4, true} : AttentionSchedule{16, 128, 8, true};
+    return AttentionSchedule{16, 64, 4, true};
+  case BackwardKernel::Q:
+    if (headDim <= 64)
+      return AttentionSchedule{64, target.wgmma ? 128 : 64, 4, true};
+    return headDim <= 128 ? AttentionSchedule{64, 64, 4, true} : AttentionSchedule{32, 32, 4, true};
+  }
+  return {};
 }
 
 namespace {

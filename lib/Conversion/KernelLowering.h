@@ -80,9 +80,13 @@ struct Stream {
   tile::LoadBlockOp load;
   SmallVector<tile::DotOp> readers; ///< in program order
   bool reads(tile::DotOp dot) const { return llvm::is_contained(readers, dot); }
+  /// Whether `dot`, one of the readers, reads the block transposed.
+  bool kContiguousFor(tile::DotOp dot) const {
+    return kContiguous[llvm::find(readers, dot) - readers.begin()];
+  }
   int64_t rows, cols;   ///< the block as rows x cols (unit dimensions dropped)
   int64_t pitch;        ///< elements between rows in a slot (cols + 16 bytes)
-  bool kContiguous;     ///< the dot reads the block transposed
+  SmallVector<bool> kContiguous; ///< per reader: it reads the block transposed
   bool swizzled;        ///< slots in wgmma's layout (StagedOperand::swizzled)
   int64_t slotBytes;
   int64_t ringOffset;   ///< bytes from the start of the ring area

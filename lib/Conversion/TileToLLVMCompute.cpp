@@ -223,6 +223,7 @@ LogicalResult KernelLowering::lowerDot(tile::DotOp op) {
     if (first)
       it->second = awaitStream(*stream);
     streamed = it->second;
+    streamed->kContiguous = stream->kContiguousFor(op);
   }
   // B streamed into wgmma's layout: the whole dot is wgmma.
   if (stream && stream->swizzled)

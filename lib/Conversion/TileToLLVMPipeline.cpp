@@ -23,6 +23,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 namespace tilec::lowering {
 
 /// The shape with unit dimensions dropped.
@@ -39,7 +41,8 @@ static SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
 /// the padding stagedShape gives staged operands), or in wgmma's swizzled
 /// layout (StagedOperand::swizzled), whose 128-byte rows need no padding.
 static Stream blockCopy(tile::LoadBlockOp load, ArrayRef<tile::DotOp> readers,
-                        ArrayRef<int64_t> dims, bool kContiguous, ArrayRef<Operation *> views,
+                        ArrayRef<int64_t> dims, ArrayRef<bool> kContiguous,
+                        ArrayRef<Operation *> views,
                         bool swizzled) {
   Stream s;
   s.load = load;
@@ -47,7 +50,7 @@ static Stream blockCopy(tile::LoadBlockOp load, ArrayRef<tile::DotOp> readers,
   s.rows = dims[0];
   s.cols = dims[1];
   s.pitch = swizzled ? dims[1] : dims[1] + 8;
-  s.kContiguous = kContiguous;
+  s.kContiguous.assign(kContiguous.begin(), kContiguous.end());
   s.swizzled = swizzled;
   s.slotBytes = s.rows * s.pitch * 2;
   s.ringOffset = 0;
@@ -101,45 +104,60 @@ SmallVector<Stream> KernelLowering::findStreams(scf::ForOp loop) {
         dims[1] % 8 != 0)
       continue;
 
-    // Follow reshapes of unit dimensions and 2-d transposes to one dot's B.
-    Value value = load.getResult();
+    // Follow reshapes of unit dimensions and 2-d transposes to the dots of
+    // the body that read the block as their B operand: every use must end
+    // there (two dots when the program's rows are split into groups that
+    // share K and V; Qᵀ and Q in the attention backward's dK/dV, one reading
+    // it transposed).
     SmallVector<Operation *> views;
-    bool transposed = false;
-    while (value.hasOneUse()) {
-      Operation *user = *value.getUsers().begin();
-      if (user->getBlock() != body)
-        break;
-      if (auto reshape = dyn_cast<tile::ReshapeOp>(user)) {
-        if (nonUnitDims(reshape.getType().getShape()) !=
-            nonUnitDims(cast<RankedTensorType>(value.getType()).getShape()))
-          break;
-      } else if (auto trans = dyn_cast<tile::TransOp>(user)) {
-        if (trans.getType().getRank() != 2)
-          break;
-        transposed = !transposed;
-      } else {
-        break;
-      }
-      views.push_back(user);
-      value = user->getResult(0);
-    }
-    // Every user is a dot of the body reading the block as its B operand
-    // (two when the program's rows are split into groups that share K and V).
     SmallVector<tile::DotOp> readers;
-    bool onlyDots = !value.use_empty() && cast<RankedTensorType>(value.getType()).getRank() == 2;
-    for (OpOperand &use : value.getUses()) {
-      auto dot = dyn_cast<tile::DotOp>(use.getOwner());
-      onlyDots &= dot && dot->getBlock() == body && use.getOperandNumber() == 1;
-      if (onlyDots)
-        readers.push_back(dot);
+    SmallVector<bool> kContiguous;
+    SmallVector<std::pair<Value, bool>> pending = {{load.getResult(), false}};
+    bool onlyDots = true;
+    while (onlyDots && !pending.empty()) {
+      auto [value, transposed] = pending.pop_back_val();
+      onlyDots = !value.use_empty();
+      for (OpOperand &use : value.getUses()) {
+        Operation *user = use.getOwner();
+        auto reshape = dyn_cast<tile::ReshapeOp>(user);
+        auto trans = dyn_cast<tile::TransOp>(user);
+        auto dot = dyn_cast<tile::DotOp>(user);
+        onlyDots &= user->getBlock() == body;
+        if (reshape && nonUnitDims(reshape.getType().getShape()) ==
+                           nonUnitDims(cast<RankedTensorType>(value.getType()).getShape())) {
+          pending.push_back({reshape.getResult(), transposed});
+        } else if (trans && trans.getType().getRank() == 2) {
+          pending.push_back({trans.getResult(), !transposed});
+        } else if (dot && use.getOperandNumber() == 1 &&
+                   cast<RankedTensorType>(value.getType()).getRank() == 2) {
+          readers.push_back(dot);
+          kContiguous.push_back(transposed);
+          continue;
+        } else {
+          onlyDots = false;
+        }
+        views.push_back(user);
+      }
     }
     if (!onlyDots)
       continue;
-    llvm::sort(readers, [](tile::DotOp x, tile::DotOp y) { return x->isBeforeInBlock(y); });
+    if (readers.empty())
+      continue;
+    SmallVector<size_t> order(readers.size());
+    std::iota(order.begin(), order.end(), 0);
+    llvm::sort(order, [&](size_t x, size_t y) { return readers[x]->isBeforeInBlock(readers[y]); });
+    SmallVector<tile::DotOp> sortedReaders;
+    SmallVector<bool> sortedKContiguous;
+    for (size_t i : order) {
+      sortedReaders.push_back(readers[i]);
+      sortedKContiguous.push_back(kContiguous[i]);
+    }
+    readers = std::move(sortedReaders);
+    kContiguous = std::move(sortedKContiguous);
     // Only blocks the dots would stage anyway (not ones already in their layout).
     bool staged = true, allWgmma = true;
-    const LinearLayout *bLayout = layouts.lookup(value);
     for (tile::DotOp dot : readers) {
+      const LinearLayout *bLayout = layouts.lookup(dot.getB());
       int64_t m = dot.getType().getDimSize(0), n = dot.getType().getDimSize(1);
       int64_t k = dot.getA().getType().getDimSize(1);
       LinearLayout wanted = layouts.dotOperandB(m, n, k);
@@ -151,7 +169,7 @@ SmallVector<Stream> KernelLowering::findStreams(scf::ForOp loop) {
       continue;
 
     bool swizzled = allWgmma && swizzleFits(dims[0], dims[1]);
-    streams.push_back(blockCopy(load, readers, dims, transposed, views, swizzled));
+    streams.push_back(blockCopy(load, readers, dims, kContiguous, views, swizzled));
   }
   llvm::sort(streams, [](const Stream &x, const Stream &y) {
     return x.readers.front()->isBeforeInBlock(y.readers.front());
@@ -404,7 +422,7 @@ bool KernelLowering::copyToResident(tile::LoadBlockOp load) {
                                                                       value.use_end())) ||
                    !swizzleFits(dims[0], dims[1])))
     return false;
-  Stream s = blockCopy(load, {}, dims, /*kContiguous=*/false, views, swizzled);
+  Stream s = blockCopy(load, {}, dims, /*kContiguous=*/{}, views, swizzled);
   if (!coversWholeRows(s))
     return false;
 
@@ -498,7 +516,8 @@ StagedOperand KernelLowering::awaitStream(const Stream &s) {
       b, loc, isFirst, constI32(loop.stages - 1),
       arith::SubIOp::create(b, loc, loop.slot, constI32(1)));
   issueStream(s, ahead, freed, enabled);
-  return StagedOperand{slotAddress(s, loop.slot), s.kContiguous, s.pitch, s.swizzled, s.rows};
+  // Each reader sets kContiguous, its own way of reading the slot.
+  return StagedOperand{slotAddress(s, loop.slot), false, s.pitch, s.swizzled, s.rows};
 }
 
 } // namespace tilec::lowering

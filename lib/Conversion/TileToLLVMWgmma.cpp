@@ -47,9 +47,13 @@ bool KernelLowering::wgmmaShape(tile::DotOp dot) {
 
 bool KernelLowering::wgmmaReady(tile::DotOp dot) {
   auto loop = dot->getParentOfType<scf::ForOp>();
-  // Only top-level loops stream their blocks.
-  if (!wgmmaShape(dot) || !loop || loop->getParentOfType<scf::ForOp>())
+  if (!wgmmaShape(dot) || !loop)
     return false;
+  // A loop streams its blocks unless an enclosing loop streams (lowerFor).
+  for (auto outer = loop->getParentOfType<scf::ForOp>(); outer;
+       outer = outer->getParentOfType<scf::ForOp>())
+    if (!findStreams(outer).empty())
+      return false;
   for (const Stream &s : findStreams(loop))
     if (s.reads(dot))
       return s.swizzled;

@@ -1,0 +1,191 @@
+"""CPU tests of the Python launch layer (python/tilec/metadata.py, driver.py):
+the metadata of real kernels that tilec compiled, argument packing checked
+against the compiler's own list of function arguments, launch grids, tensor
+map encodings and the errors for launches that do not fit.
+
+TILEC_TEST_PTX_DIR names a directory that scripts/compile-torch-kernels.sh
+filled (ctest sets it); without it the tests on real kernels are skipped.
+"""
+
+import ctypes
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from tilec.metadata import (LaunchError, PointerArg, TensorArg, check_arguments,  # noqa: E402
+                            launch_grid, load_metadata, pack_arguments, parse_metadata,
+                            tensor_map_encodings)
+
+PTX_DIR = os.environ.get("TILEC_TEST_PTX_DIR")
+
+
+def contiguous(address, shape, dtype=None):
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.insert(0, step)
+        step *= n
+    return TensorArg(address, tuple(shape), tuple(strides), dtype)
+
+
+def toy_metadata(**changes):
+    doc = {
+        "kernel": "toy", "arch": "sm_80", "num_warps": 4, "threads_per_block": 128,
+        "shared_bytes": 0,
+        "params": [{"name": "x", "kind": "tensor", "dtype": "bf16", "rank": 2, "aligned": True},
+                   {"name": "p", "kind": "pointer", "dtype": "f32"},
+                   {"name": "n", "kind": "scalar", "dtype": "i32"},
+                   {"name": "alpha", "kind": "scalar", "dtype": "f32"}],
+        "function_args": ["!llvm.ptr<1>", "i32", "i32", "i64", "i64", "!llvm.ptr<1>", "i32", "f32"],
+        "grid": [{"param": "x", "axis": 0, "divisor": 64}, {"param": "n", "divisor": 3},
+                 {"constant": 2}],
+    }
+    doc.update(changes)
+    return parse_metadata(json.dumps(doc), "toy.json")
+
+
+class ToyKernel(unittest.TestCase):
+    def args(self, **changes):
+        a = {"x": contiguous(0x10000, (130, 64)), "p": PointerArg(0x20000), "n": 7, "alpha": 0.5}
+        a.update(changes)
+        return [a["x"], a["p"], a["n"], a["alpha"]]
+
+    def test_grid_follows_the_rule(self):
+        meta = toy_metadata()
+        self.assertEqual(launch_grid(meta, self.args()), (3, 3, 2))  # ceil(130/64), ceil(7/3), 2
+        self.assertEqual(launch_grid(meta, self.args(n=9)), (3, 3, 2))
+        self.assertEqual(launch_grid(meta, self.args(x=contiguous(0x10000, (128, 64)))), (2, 3, 2))
+
+    def test_packing_gives_each_value_its_slot(self):
+        slots = pack_arguments(toy_metadata(), self.args())
+        values = [s.value for s in slots]
+        self.assertEqual(values, [0x10000, 130, 64, 64, 1, 0x20000, 7, 0.5])
+        self.assertEqual([type(s) for s in slots],
+                         [ctypes.c_uint64, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64,
+                          ctypes.c_int64, ctypes.c_uint64, ctypes.c_int32, ctypes.c_float])
+
+    def test_function_args_that_disagree_with_the_params_are_refused(self):
+        meta = toy_metadata(function_args=["!llvm.ptr<1>", "i32", "i32", "i64", "i64",
+                                           "!llvm.ptr<1>", "i64", "f32"])
+        with self.assertRaisesRegex(LaunchError, "function argument 6 is i64"):
+            pack_arguments(meta, self.args())
+
+    def test_launches_that_do_not_fit_are_refused_naming_the_argument(self):
+        meta = toy_metadata()
+        cases = [
+            (self.args()[:3], "takes 4 arguments, the launch gives 3"),
+            (self.args(x=contiguous(0x10000, (4, 64, 1))), r"argument 0 \('x'.*expected rank 2"),
+            (self.args(x=contiguous(0x10008, (4, 64))), "16-byte aligned base"),
+            (self.args(x=contiguous(0x10000, (4, 60))), "multiples of 8 elements"),
+            (self.args(x=TensorArg(0x10000, (4, 64), (128, 2))), "innermost stride 1"),
+            (self.args(x=contiguous(0, (4, 64))), "null device address"),
+            (self.args(x=contiguous(0x10000, (4, 64), "f16")), "expected bf16 elements, got f16"),
+            (self.args(x=contiguous(0x10000, (2**31, 64))), "outside"),
+            (self.args(p=0x20000), r"argument 1 \('p'.*PointerArg"),
+            (self.args(n=2.5), r"argument 2 \('n'.*integer"),
+            (self.args(alpha="x"), r"argument 3 \('alpha'.*number"),
+        ]
+        for args, message in cases:
+            with self.subTest(message=message):
+                with self.assertRaisesRegex(LaunchError, message):
+                    check_arguments(meta, args)
+
+    def test_malformed_metadata_is_refused_naming_the_file(self):
+        cases = [
+            ({"grid": [{"param": "y", "axis": 0}, {"constant": 1}, {"constant": 1}]},
+             r"toy.json: grid\[0\]: 'y' is not a parameter"),
+            ({"grid": [{"param": "x", "axis": 2}, {"constant": 1}, {"constant": 1}]},
+             "has no axis 2"),
+            ({"grid": [{"param": "alpha"}, {"constant": 1}, {"constant": 1}]}, "not an integer scalar"),
+            ({"grid": [{"constant": 0}, {"constant": 1}, {"constant": 1}]}, "must be positive"),
+            ({"grid": [{"constant": 1}]}, "1 dimensions, not 3"),
+            ({"threads_per_block": 2048}, "outside"),
+            ({"params": [{"name": "x", "kind": "blob", "dtype": "f32"}]}, "unknown kind"),
+            ({"tensor_maps": [{"param": "x", "box": [1, 300], "swizzle": 128}]}, "does not fit"),
+        ]
+        for changes, message in cases:
+            with self.subTest(message=message):
+                with self.assertRaisesRegex(LaunchError, message):
+                    toy_metadata(**changes)
+        with self.assertRaisesRegex(LaunchError, "not JSON"):
+            parse_metadata("{", "bad.json")
+        with self.assertRaisesRegex(LaunchError, "has no 'kernel'"):
+            parse_metadata(json.dumps({"params": []}), "bad.json")
+
+    def test_tensor_maps_are_encoded_innermost_first(self):
+        meta = toy_metadata(
+            params=[{"name": "x", "kind": "tensor", "dtype": "bf16", "rank": 3, "aligned": False}],
+            function_args=["!llvm.ptr<1>", "i32", "i32", "i32", "i64", "i64", "i64", "!llvm.ptr"],
+            grid=None, tensor_maps=[{"param": "x", "box": [1, 64, 64], "swizzle": 128}])
+        x = contiguous(0x40000, (6, 1000, 64), "bf16")
+        (e,) = tensor_map_encodings(meta, [x])
+        self.assertEqual(e.global_dim, (64, 1000, 6))
+        self.assertEqual(e.global_strides, (128, 128000))  # bytes: one row, one head
+        self.assertEqual(e.box_dim, (64, 64, 1))
+        self.assertEqual((e.data_type, e.swizzle), (9, 3))  # CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 128B
+        self.assertEqual(len(pack_arguments(meta, [x])), 7)  # the map is not a packed slot
+        with self.assertRaisesRegex(LaunchError, "tensor map.*multiples of 16 bytes"):
+            check_arguments(meta, [TensorArg(0x40000, (6, 1000, 64), (64004, 64, 1))])
+        with self.assertRaisesRegex(LaunchError, "no launch grid"):
+            launch_grid(meta, [x])
+
+
+@unittest.skipUnless(PTX_DIR and os.path.isdir(PTX_DIR),
+                     "TILEC_TEST_PTX_DIR (kernels from scripts/compile-torch-kernels.sh) not set")
+class CompiledKernels(unittest.TestCase):
+    """The metadata of the attention kernels tilec compiled."""
+
+    def kernels(self):
+        names = sorted(f for f in os.listdir(PTX_DIR) if f.endswith(".json"))
+        self.assertGreaterEqual(len(names), 4, f"expected the attention kernels in {PTX_DIR}")
+        return [load_metadata(os.path.join(PTX_DIR, n)) for n in names]
+
+    def test_arguments_pack_into_the_compiled_functions_arguments(self):
+        # Every tensor of the shape the attention kernels take: [B*H, N, d] or [B*H, rows].
+        for meta in self.kernels():
+            with self.subTest(kernel=meta.kernel):
+                args = []
+                for i, p in enumerate(meta.params):
+                    shape = (6, 1000, 128) if p.rank == 3 else (6, 1000)
+                    args.append(contiguous(0x100000 * (i + 1), shape, p.dtype))
+                slots = pack_arguments(meta, args)
+                self.assertEqual(len(slots) + len(meta.tensor_maps), len(meta.function_args))
+                self.assertEqual(len(tensor_map_encodings(meta, args)), len(meta.tensor_maps))
+                grid = launch_grid(meta, args)
+                self.assertEqual(len(grid), 3)
+                self.assertTrue(all(g >= 1 for g in grid))
+
+    def test_grids_cover_the_rows(self):
+        for meta in self.kernels():
+            dim = meta.grid[0]
+            with self.subTest(kernel=meta.kernel):
+                self.assertIsNotNone(dim.param)
+                for n in (1, 77, 1000, 4096):
+                    args = [contiguous(0x100000 * (i + 1),
+                                       (3, n, 128) if p.rank == 3 else (3, (n + 3) // 4 * 4),
+                                       p.dtype) for i, p in enumerate(meta.params)]
+                    programs = launch_grid(meta, args)[0]
+                    extent = args[meta.param_index(dim.param)].shape[dim.axis]
+                    self.assertGreaterEqual(programs * dim.divisor, extent)
+                    self.assertLess((programs - 1) * dim.divisor, extent)
+
+
+class DriverWithoutGpu(unittest.TestCase):
+    def test_import_and_metadata_need_no_gpu(self):
+        from tilec import driver  # noqa: F401  (imports on any machine)
+
+    @unittest.skipIf(os.path.exists("/dev/nvidiactl"), "a GPU driver is present")
+    def test_no_driver_is_a_clear_error(self):
+        from tilec.driver import CudaError, Driver
+        try:
+            Driver.open()
+        except CudaError as e:
+            self.assertRegex(str(e), "libcuda|cuInit")
+        else:
+            self.skipTest("libcuda opened and found a device")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,154 @@
+"""Loading tilec PTX and launching it through the CUDA driver API (libcuda.so.1
+through ctypes: no CUDA Python package and no build step is needed).
+
+The driver is opened on first use, so importing this module works on a
+machine without a GPU; `Driver.open()` raises CudaError saying why not.
+Kernels run in the device's primary context (the one torch uses) on the
+stream the caller names.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from typing import Optional, Sequence
+
+from .metadata import Arg, Metadata, LaunchError, launch_grid, load_metadata, pack_arguments, \
+    tensor_map_encodings
+
+_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+_STATIC_SHARED_LIMIT = 48 * 1024
+
+
+class CudaError(RuntimeError):
+    """A CUDA driver call that failed, with the call, what it was doing and
+    the driver's name for the error."""
+
+
+class _TensorMapStorage:
+    """One CUtensorMap: 128 opaque bytes at a 64-byte aligned address (ctypes
+    cannot align a structure to 64, so it is placed inside a larger buffer)."""
+
+    def __init__(self) -> None:
+        self._buffer = ctypes.create_string_buffer(128 + 64)
+        self.address = (ctypes.addressof(self._buffer) + 63) & ~63
+
+
+class Driver:
+    _instance: Optional["Driver"] = None
+
+    @classmethod
+    def open(cls) -> "Driver":
+        if cls._instance is None:
+            cls._instance = Driver()
+        return cls._instance
+
+    def __init__(self) -> None:
+        try:
+            self.lib = ctypes.CDLL("libcuda.so.1")
+        except OSError as e:
+            raise CudaError(f"no CUDA driver (libcuda.so.1): {e}") from None
+        self._check(self.lib.cuInit(0), "cuInit", "starting the driver")
+        self.device = ctypes.c_int()
+        self._check(self.lib.cuDeviceGet(ctypes.byref(self.device), 0), "cuDeviceGet", "device 0")
+        self.context = ctypes.c_void_p()
+        self._check(self.lib.cuDevicePrimaryCtxRetain(ctypes.byref(self.context), self.device),
+                    "cuDevicePrimaryCtxRetain", "device 0's primary context")
+        encode = getattr(self.lib, "cuTensorMapEncodeTiled", None)
+        self._encode = encode
+
+    def _check(self, result: int, call: str, context: str) -> None:
+        if result == 0:
+            return
+        name = ctypes.c_char_p()
+        text = ctypes.c_char_p()
+        self.lib.cuGetErrorName(result, ctypes.byref(name))
+        self.lib.cuGetErrorString(result, ctypes.byref(text))
+        raise CudaError(f"{call} ({context}): {(name.value or b'?').decode()} "
+                        f"({(text.value or b'').decode()})")
+
+    def make_current(self) -> None:
+        self._check(self.lib.cuCtxSetCurrent(self.context), "cuCtxSetCurrent", "primary context")
+
+    def load(self, image: bytes, meta: Metadata):
+        """The metadata's kernel from PTX text or a cubin image: (module, function)."""
+        self.make_current()
+        module = ctypes.c_void_p()
+        data = ctypes.create_string_buffer(image if image.endswith(b"\0") else image + b"\0")
+        self._check(self.lib.cuModuleLoadData(ctypes.byref(module), data), "cuModuleLoadData",
+                    f"loading {meta.kernel}")
+        function = ctypes.c_void_p()
+        self._check(self.lib.cuModuleGetFunction(ctypes.byref(function), module,
+                                                 meta.kernel.encode()),
+                    "cuModuleGetFunction", f"finding {meta.kernel}")
+        if meta.shared_bytes > _STATIC_SHARED_LIMIT:
+            self._check(self.lib.cuFuncSetAttribute(
+                function, _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, meta.shared_bytes),
+                "cuFuncSetAttribute", f"{meta.kernel}: {meta.shared_bytes} bytes of shared memory")
+        return module, function
+
+    def encode_tensor_maps(self, meta: Metadata, args: Sequence[Arg]) -> list:
+        encodings = tensor_map_encodings(meta, args)
+        if encodings and self._encode is None:
+            raise CudaError(f"{meta.kernel} reads through tensor maps; this driver has no "
+                            "cuTensorMapEncodeTiled (CUDA 12 or newer)")
+        maps = []
+        for j, e in enumerate(encodings):
+            rank = len(e.global_dim)
+            storage = _TensorMapStorage()
+            result = self._encode(
+                ctypes.c_void_p(storage.address), e.data_type, rank, ctypes.c_void_p(e.address),
+                (ctypes.c_uint64 * rank)(*e.global_dim),
+                (ctypes.c_uint64 * max(rank - 1, 1))(*e.global_strides),
+                (ctypes.c_uint32 * rank)(*e.box_dim), (ctypes.c_uint32 * rank)(*e.element_strides),
+                e.interleave, e.swizzle, e.l2_promotion, e.oob_fill)
+            self._check(result, "cuTensorMapEncodeTiled",
+                        f"{meta.kernel} tensor_maps[{j}]: globalDim {list(e.global_dim)}, "
+                        f"globalStrides {list(e.global_strides)} bytes, boxDim {list(e.box_dim)}")
+            maps.append(storage)
+        return maps
+
+    def launch(self, function, meta: Metadata, grid: Sequence[int], args: Sequence[Arg],
+               stream: int = 0) -> None:
+        slots = pack_arguments(meta, args)
+        maps = self.encode_tensor_maps(meta, args)
+        for g in grid:
+            if not 0 < g <= 2**31 - 1:
+                raise LaunchError(f"{meta.kernel}: grid {tuple(grid)} must be positive")
+        addresses = [ctypes.addressof(s) for s in slots] + [m.address for m in maps]
+        pointers = (ctypes.c_void_p * len(addresses))(*addresses)
+        self._check(self.lib.cuLaunchKernel(
+            function, ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]), ctypes.c_uint(grid[2]),
+            ctypes.c_uint(meta.threads_per_block), ctypes.c_uint(1), ctypes.c_uint(1),
+            ctypes.c_uint(meta.shared_bytes), ctypes.c_void_p(stream), pointers, None),
+            "cuLaunchKernel", f"{meta.kernel}, grid {tuple(grid)}, block {meta.threads_per_block}, "
+                              f"shared {meta.shared_bytes}")
+
+
+class Kernel:
+    """One compiled kernel: `tilec --emit=ptx -o DIR/NAME.ptx` wrote
+    DIR/NAME.ptx and DIR/NAME.json."""
+
+    def __init__(self, ptx_path: str) -> None:
+        stem, _ = os.path.splitext(ptx_path)
+        self.meta = load_metadata(stem + ".json")
+        with open(ptx_path, "rb") as f:
+            self._image = f.read()
+        self._function = None
+        self._module = None
+
+    @property
+    def name(self) -> str:
+        return self.meta.kernel
+
+    def __call__(self, *args: Arg, stream: int = 0, grid: Optional[Sequence[int]] = None) -> None:
+        """Launches on `stream` with the metadata's grid for `args` (or
+        `grid`); a grid with no programs launches nothing."""
+        if grid is None:
+            grid = launch_grid(self.meta, args)
+        if 0 in tuple(grid):
+            return
+        driver = Driver.open()
+        if self._function is None:
+            self._module, self._function = driver.load(self._image, self.meta)
+        driver.launch(self._function, self.meta, grid, args, stream)
