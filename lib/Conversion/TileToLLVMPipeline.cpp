@@ -23,8 +23,6 @@
 
 #include "llvm/Support/MathExtras.h"
 
-#include <numeric>
-
 namespace tilec::lowering {
 
 /// The shape with unit dimensions dropped.
@@ -110,8 +108,7 @@ SmallVector<Stream> KernelLowering::findStreams(scf::ForOp loop) {
     // share K and V; Qᵀ and Q in the attention backward's dK/dV, one reading
     // it transposed).
     SmallVector<Operation *> views;
-    SmallVector<tile::DotOp> readers;
-    SmallVector<bool> kContiguous;
+    SmallVector<std::pair<tile::DotOp, bool>> reads; // (dot, reads it transposed)
     SmallVector<std::pair<Value, bool>> pending = {{load.getResult(), false}};
     bool onlyDots = true;
     while (onlyDots && !pending.empty()) {
@@ -130,8 +127,7 @@ SmallVector<Stream> KernelLowering::findStreams(scf::ForOp loop) {
           pending.push_back({trans.getResult(), !transposed});
         } else if (dot && use.getOperandNumber() == 1 &&
                    cast<RankedTensorType>(value.getType()).getRank() == 2) {
-          readers.push_back(dot);
-          kContiguous.push_back(transposed);
+          reads.push_back({dot, transposed});
           continue;
         } else {
           onlyDots = false;
@@ -139,21 +135,15 @@ SmallVector<Stream> KernelLowering::findStreams(scf::ForOp loop) {
         views.push_back(user);
       }
     }
-    if (!onlyDots)
+    if (!onlyDots || reads.empty())
       continue;
-    if (readers.empty())
-      continue;
-    SmallVector<size_t> order(readers.size());
-    std::iota(order.begin(), order.end(), 0);
-    llvm::sort(order, [&](size_t x, size_t y) { return readers[x]->isBeforeInBlock(readers[y]); });
-    SmallVector<tile::DotOp> sortedReaders;
-    SmallVector<bool> sortedKContiguous;
-    for (size_t i : order) {
-      sortedReaders.push_back(readers[i]);
-      sortedKContiguous.push_back(kContiguous[i]);
+    llvm::sort(reads, [](auto &x, auto &y) { return x.first->isBeforeInBlock(y.first); });
+    SmallVector<tile::DotOp> readers;
+    SmallVector<bool> kContiguous;
+    for (auto [dot, transposed] : reads) {
+      readers.push_back(dot);
+      kContiguous.push_back(transposed);
     }
-    readers = std::move(sortedReaders);
-    kContiguous = std::move(sortedKContiguous);
     // Only blocks the dots would stage anyway (not ones already in their layout).
     bool staged = true, allWgmma = true;
     for (tile::DotOp dot : readers) {
