@@ -21,16 +21,83 @@ ParamSpec intParam(const char *name, const char *value, const char *help, int64_
           .min = lo};
 }
 
+/// The decoding kernel of a variant, `flash_attention_decode<suffix>`
+/// (split KV, packed GQA): the decoding parameters plus `extra`.
+void registerDecode(const std::string &suffix, const std::string &summary,
+                    const std::vector<ParamSpec> &extra,
+                    std::function<AttentionVariant(const Params &)> variant) {
+  std::vector<ParamSpec> params = attentionDecodeParams();
+  params.insert(params.end(), extra.begin(), extra.end());
+  auto schedule = [](const Params &p) {
+    return defaultDecodeSchedule(std::stoll(p.get("head_dim")), p.target());
+  };
+  auto config = [=](const Params &p) {
+    AttentionConfig cfg = tileConfigFrom(p, schedule(p));
+    cfg.group = p.getInt("group");
+    return cfg;
+  };
+  Registry::global().add({
+      .name = "flash_attention_decode" + suffix,
+      .summary = "decoding (split KV, packed GQA): " + summary,
+      .params = params,
+      .build = [=](KernelBuilder &k, const Params &p) {
+        buildAttentionDecode(k, config(p), variant(p));
+      },
+      .sizes = attentionDecodeSizes(),
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionDecode(config(p), variant(p), sizes, seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::shape("o_part", 0), GridDim::shape("q", 0),
+                        GridDim::shape("q", 1, config(p).blockM)};
+      },
+      .numWarps = [=](const Params &p) { return schedule(p).warps; },
+      .alignedByDefault = true,
+      .aInShared = [=](const Params &p) { return schedule(p).qInShared; },
+      .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
+      .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
+  });
+}
+
+/// Merges the split outputs of every decoding kernel.
+void registerDecodeCombine() {
+  auto config = [](const Params &p) {
+    AttentionConfig cfg = tileConfigFrom(p, AttentionSchedule{16, 16, 4, false});
+    cfg.group = p.getInt("group");
+    return cfg;
+  };
+  Registry::global().add({
+      .name = "flash_attention_decode_combine",
+      .summary = "second step of every decoding kernel: merges the splits' (O, LSE)",
+      .params = attentionDecodeParams(),
+      .build = [=](KernelBuilder &k, const Params &p) {
+        buildAttentionDecodeCombine(k, config(p));
+      },
+      .sizes = attentionDecodeSizes(),
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionDecodeCombine(config(p), sizes, seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::shape("o", 1, config(p).blockM), GridDim::shape("o", 0),
+                        GridDim::fixed(1)};
+      },
+      .alignedByDefault = true,
+  });
+}
+
 /// Registers the forward kernel of a variant, `flash_attention_fwd<suffix>`,
-/// and its two backward kernels, `flash_attention_bwd_dkdv<suffix>` and
-/// `flash_attention_bwd_dq<suffix>`: the shared parameters plus `extra`, a
-/// variant made from the parameters, and default schedules (`heavyScores`:
-/// see defaultSchedule).
+/// its two backward kernels, `flash_attention_bwd_dkdv<suffix>` and
+/// `flash_attention_bwd_dq<suffix>`, and (`decode`) its decoding kernel: the
+/// shared parameters plus `extra`, a variant made from the parameters, and
+/// default schedules (`heavyScores`: see defaultSchedule).
 void registerAttention(const std::string &suffix, const std::string &summary,
                        std::vector<ParamSpec> extra,
                        std::function<AttentionVariant(const Params &)> variant,
                        bool heavyScores = false,
-                       std::function<void(AttentionConfig &, const Params &)> tune = {}) {
+                       std::function<void(AttentionConfig &, const Params &)> tune = {},
+                       bool decode = true) {
+  if (decode)
+    registerDecode(suffix, summary, extra, variant);
   std::vector<ParamSpec> params = attentionParams();
   params.insert(params.end(), extra.begin(), extra.end());
   auto schedule = [heavyScores](const Params &p) {
@@ -198,7 +265,9 @@ const int registered = [] {
   registerAttention("_gqa",
                     "grouped-query attention: `group` query heads share a K/V head (MQA: all)",
                     {intParam("group", "2", "query heads per K/V head", 1)}, dense,
-                    /*heavyScores=*/false, [](AttentionConfig &cfg, const Params &p) { cfg.group = p.getInt("group"); });
+                    /*heavyScores=*/false,
+                    [](AttentionConfig &cfg, const Params &p) { cfg.group = p.getInt("group"); },
+                    /*decode=*/false); // flash_attention_decode packs any group already
   registerAttention("_alibi", "ALiBi linear position bias per head",
                     {intParam("heads", "2", "query heads (slopes repeat per batch)", 1)}, alibi,
                     /*heavyScores=*/true);
@@ -207,6 +276,7 @@ const int registered = [] {
                       .help = "logit cap"}},
                     softcap);
   registerBackwardPrep();
+  registerDecodeCombine();
   return 0;
 }();
 

@@ -18,6 +18,113 @@ double AttentionConfig::softmaxScale() const {
   return scale > 0 ? scale : 1.0 / std::sqrt(static_cast<double>(headDim));
 }
 
+std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cfg,
+                                     const AttentionVariant &variant,
+                                     const std::vector<QueryRows> &queries,
+                                     const TensorDesc &kBlocks, const TensorDesc &vBlocks,
+                                     Tile kvHead, Tile seqQ, Tile seqK, const KeyRange &range) {
+  const int64_t d = cfg.headDim, bn = cfg.blockN, groups = static_cast<int64_t>(queries.size());
+  const int64_t gm = queries.empty() ? 0 : queries[0].q.shape()[0];
+
+  // Block j's scores of row group g with the variant applied (its score
+  // modifier, and its mask where `masked`), and the scale the softmax still
+  // applies to them.
+  auto scored = [&](Tile s, Tile j, int64_t g, bool masked) -> std::pair<Tile, double> {
+    BlockContext ctx{k, queries[g].positions, j + k.iota(bn), queries[g].head, seqQ, seqK};
+    double scale = cfg.softmaxScale();
+    if (variant.scoreMod) {
+      s = variant.scoreMod(s * scale, ctx);
+      scale = 1.0;
+    }
+    if (masked) {
+      Tile keep = (ctx.cols < seqK).row();
+      if (variant.mask)
+        keep = keep && variant.mask(ctx);
+      s = where(keep, s, -kInf);
+    }
+    return {s, scale};
+  };
+
+  // One step of the loop over key blocks: S = Q·Kᵀ, the variant, the online
+  // softmax, and O += P·V with the running state rescaled, per row group
+  // (state: acc, m, l of group 0, then of group 1, ...).
+  auto step = [&](bool masked) {
+    return [&, masked](Tile j, std::vector<Tile> state) -> std::vector<Tile> {
+      Tile kT = kBlocks.load({kvHead, j, 0}).t();
+      std::vector<Tile> scores;
+      for (int64_t g = 0; g < groups; ++g)
+        scores.push_back(dot(queries[g].q, kT, 0.0));
+      Tile vBlock = vBlocks.load({kvHead, j, 0});
+      std::vector<Tile> next;
+      for (int64_t g = 0; g < groups; ++g) {
+        Tile acc = state[3 * g], m = state[3 * g + 1], l = state[3 * g + 2];
+        auto [s, scale] = scored(scores[g], j, g, masked);
+        SoftmaxStep sm = onlineSoftmax(s, m, scale);
+        // The row sum first: P in f32 is then dead before P·V (in bf16/f16)
+        // starts (fewer live registers; 128x64 tiles at d = 128 spill less).
+        Tile lNew = l * sm.alpha + rowSum(sm.p);
+        acc = dot(sm.p.to(cfg.dtype), vBlock, acc * sm.alpha.col());
+        next.insert(next.end(), {acc, sm.mNew, lNew});
+      }
+      return next;
+    };
+  };
+
+  // [lo, b) masked, [b, c) unmasked, [c, hi) masked; b and c clamped so the
+  // three loops never overlap whatever the variant's bounds.
+  Tile b = min(max(range.fullLo, range.lo), range.hi);
+  Tile c = min(max(range.fullHi, b), range.hi);
+  std::vector<Tile> state;
+  for (int64_t g = 0; g < groups; ++g) {
+    state.insert(state.end(), {k.zeros({gm, d}, DType::F32), k.full({gm}, -kInf, DType::F32),
+                               k.zeros({gm}, DType::F32)});
+    if (cfg.overlap)
+      state.push_back(k.zeros({gm, bn}, cfg.dtype)); // P of the previous block: none yet
+  }
+  auto loops = [&](auto step) {
+    state = k.forRange(range.lo, b, bn, state, step(true));
+    state = k.forRange(b, c, bn, state, step(false));
+    state = k.forRange(c, range.hi, bn, state, step(true));
+  };
+  if (!cfg.overlap) {
+    loops(step);
+  } else {
+    // The block before j (the first step's is block 0 again, with P = 0).
+    auto previous = [&](Tile j) { return max(j - bn, k.constant(0, DType::I32)); };
+    loops([&](bool masked) {
+      return [&, masked](Tile j, std::vector<Tile> st) -> std::vector<Tile> {
+        Tile kT = kBlocks.load({kvHead, j, 0}).t();
+        std::vector<Tile> scores, next;
+        for (int64_t g = 0; g < groups; ++g)
+          scores.push_back(dot(queries[g].q, kT, 0.0));
+        Tile vPrev = vBlocks.load({kvHead, previous(j), 0});
+        for (int64_t g = 0; g < groups; ++g)
+          st[4 * g] = dot(st[4 * g + 3], vPrev, st[4 * g]);
+        for (int64_t g = 0; g < groups; ++g) {
+          Tile acc = st[4 * g], m = st[4 * g + 1], l = st[4 * g + 2];
+          auto [s, scale] = scored(scores[g], j, g, masked);
+          SoftmaxStep sm = onlineSoftmax(s, m, scale);
+          Tile lNew = l * sm.alpha + rowSum(sm.p);
+          next.insert(next.end(), {acc * sm.alpha.col(), sm.mNew, lNew, sm.p.to(cfg.dtype)});
+        }
+        return next;
+      };
+    });
+    // The last visited block's P·V (block lo when none was: P = 0).
+    Tile blocks = max((range.hi - range.lo + (bn - 1)) / bn, k.constant(1, DType::I32));
+    Tile vLast = vBlocks.load({kvHead, range.lo + (blocks - 1) * bn, 0});
+    std::vector<Tile> finished;
+    for (int64_t g = 0; g < groups; ++g)
+      finished.insert(finished.end(), {dot(state[4 * g + 3], vLast, state[4 * g]),
+                                       state[4 * g + 1], state[4 * g + 2]});
+    state = finished;
+  }
+  std::vector<KeyLoopState> result;
+  for (int64_t g = 0; g < groups; ++g)
+    result.push_back({state[3 * g], state[3 * g + 1], state[3 * g + 2]});
+  return result;
+}
+
 void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
                          const AttentionVariant &variant) {
   const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
@@ -45,115 +152,25 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   Tile head = k.programId(1);
   Tile row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
   Tile kvHead = cfg.group == 1 ? head : head / cfg.group;
-  std::vector<Tile> groupRow0, groupRows, qBlock;
+  std::vector<Tile> groupRow0;
+  std::vector<QueryRows> queries;
   for (int64_t g = 0; g < groups; ++g) {
     groupRow0.push_back(row0 + g * gm);
-    groupRows.push_back(groupRow0[g] + k.iota(gm));
-    qBlock.push_back(qBlocks.load({head, groupRow0[g], 0})); // resident for the whole loop
+    Tile rows = groupRow0[g] + k.iota(gm);
+    queries.push_back({qBlocks.load({head, groupRow0[g], 0}), rows, head}); // resident
   }
-
-  // Block j's scores of row group g with the variant applied (its score
-  // modifier, and its mask where `masked`), and the scale the softmax still
-  // applies to them.
-  auto scored = [&](Tile s, Tile j, int64_t g, bool masked) -> std::pair<Tile, double> {
-    BlockContext ctx{k, groupRows[g], j + k.iota(bn), head, seqQ, seqK};
-    double scale = cfg.softmaxScale();
-    if (variant.scoreMod) {
-      s = variant.scoreMod(s * scale, ctx);
-      scale = 1.0;
-    }
-    if (masked) {
-      Tile keep = (ctx.cols < seqK).row();
-      if (variant.mask)
-        keep = keep && variant.mask(ctx);
-      s = where(keep, s, -kInf);
-    }
-    return {s, scale};
-  };
-
-  // One step of the loop over key blocks: S = Q·Kᵀ, the variant, the online
-  // softmax, and O += P·V with the running state rescaled, per row group
-  // (state: acc, m, l of group 0, then of group 1, ...).
-  auto step = [&](bool masked) {
-    return [&, masked](Tile j, std::vector<Tile> state) -> std::vector<Tile> {
-      Tile kT = kBlocks.load({kvHead, j, 0}).t();
-      std::vector<Tile> scores;
-      for (int64_t g = 0; g < groups; ++g)
-        scores.push_back(dot(qBlock[g], kT, 0.0));
-      Tile vBlock = vBlocks.load({kvHead, j, 0});
-      std::vector<Tile> next;
-      for (int64_t g = 0; g < groups; ++g) {
-        Tile acc = state[3 * g], m = state[3 * g + 1], l = state[3 * g + 2];
-        auto [s, scale] = scored(scores[g], j, g, masked);
-        SoftmaxStep sm = onlineSoftmax(s, m, scale);
-        // The row sum first: P in f32 is then dead before P·V (in bf16/f16)
-        // starts (fewer live registers; 128x64 tiles at d = 128 spill less).
-        Tile lNew = l * sm.alpha + rowSum(sm.p);
-        acc = dot(sm.p.to(cfg.dtype), vBlock, acc * sm.alpha.col());
-        next.insert(next.end(), {acc, sm.mNew, lNew});
-      }
-      return next;
-    };
-  };
 
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
   KeyRange range = variant.keyRange ? variant.keyRange(rangeCtx) : allKeys(rangeCtx);
-  // [lo, b) masked, [b, c) unmasked, [c, hi) masked; b and c clamped so the
-  // three loops never overlap whatever the variant's bounds.
-  Tile b = min(max(range.fullLo, range.lo), range.hi);
-  Tile c = min(max(range.fullHi, b), range.hi);
-  std::vector<Tile> state;
-  for (int64_t g = 0; g < groups; ++g) {
-    state.insert(state.end(), {k.zeros({gm, d}, DType::F32), k.full({gm}, -kInf, DType::F32),
-                               k.zeros({gm}, DType::F32)});
-    if (cfg.overlap)
-      state.push_back(k.zeros({gm, bn}, cfg.dtype)); // P of the previous block: none yet
-  }
-  auto loops = [&](auto step) {
-    state = k.forRange(range.lo, b, bn, state, step(true));
-    state = k.forRange(b, c, bn, state, step(false));
-    state = k.forRange(c, range.hi, bn, state, step(true));
-  };
-  if (!cfg.overlap) {
-    loops(step);
-  } else {
-    // The block before j (the first step's is block 0 again, with P = 0).
-    auto previous = [&](Tile j) { return max(j - bn, k.constant(0, DType::I32)); };
-    loops([&](bool masked) {
-      return [&, masked](Tile j, std::vector<Tile> st) -> std::vector<Tile> {
-        Tile kT = kBlocks.load({kvHead, j, 0}).t();
-        std::vector<Tile> scores, next;
-        for (int64_t g = 0; g < groups; ++g)
-          scores.push_back(dot(qBlock[g], kT, 0.0));
-        Tile vPrev = vBlocks.load({kvHead, previous(j), 0});
-        for (int64_t g = 0; g < groups; ++g)
-          st[4 * g] = dot(st[4 * g + 3], vPrev, st[4 * g]);
-        for (int64_t g = 0; g < groups; ++g) {
-          Tile acc = st[4 * g], m = st[4 * g + 1], l = st[4 * g + 2];
-          auto [s, scale] = scored(scores[g], j, g, masked);
-          SoftmaxStep sm = onlineSoftmax(s, m, scale);
-          Tile lNew = l * sm.alpha + rowSum(sm.p);
-          next.insert(next.end(), {acc * sm.alpha.col(), sm.mNew, lNew, sm.p.to(cfg.dtype)});
-        }
-        return next;
-      };
-    });
-    // The last visited block's P·V (block lo when none was: P = 0).
-    Tile blocks = max((range.hi - range.lo + (bn - 1)) / bn, k.constant(1, DType::I32));
-    Tile vLast = vBlocks.load({kvHead, range.lo + (blocks - 1) * bn, 0});
-    std::vector<Tile> finished;
-    for (int64_t g = 0; g < groups; ++g)
-      finished.insert(finished.end(), {dot(state[4 * g + 3], vLast, state[4 * g]),
-                                       state[4 * g + 1], state[4 * g + 2]});
-    state = finished;
-  }
+  std::vector<KeyLoopState> state =
+      attendKeys(k, cfg, variant, queries, kBlocks, vBlocks, kvHead, seqQ, seqK, range);
 
   // O = acc / l (a row that saw nothing has acc = 0 and l = 0: output 0),
   // lse = (m + log2 l) · ln 2 (-inf for such a row).
   for (int64_t g = 0; g < groups; ++g) {
-    Tile acc = state[3 * g], m = state[3 * g + 1], l = state[3 * g + 2];
-    oBlocks.store({head, groupRow0[g], 0}, (acc / where(l == 0.0, 1.0, l).col()).to(cfg.dtype));
-    lseBlocks.store({head, groupRow0[g]}, (m + log2(l)) * M_LN2);
+    const KeyLoopState &s = state[g];
+    oBlocks.store({head, groupRow0[g], 0}, (s.acc / where(s.l == 0.0, 1.0, s.l).col()).to(cfg.dtype));
+    lseBlocks.store({head, groupRow0[g]}, (s.m + log2(s.l)) * M_LN2);
   }
 }
 

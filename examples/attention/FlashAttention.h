@@ -26,6 +26,7 @@
 #include "tilec/DSL/DSL.h"
 #include "tilec/Registry.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 
@@ -55,7 +56,10 @@ struct BlockContext {
   dsl::KernelBuilder &k;
   dsl::Tile rows;  ///< [blockM] i32 query positions
   dsl::Tile cols;  ///< [blockN] i32 key positions
-  dsl::Tile head;  ///< i32 query head (index into batch·heads_q)
+  /// i32 query head (index into batch·heads_q): a scalar, or a [blockM, 1]
+  /// column of one head per row where a program's rows are of several heads
+  /// (the decoding kernels' packed GQA); both broadcast against scores.
+  dsl::Tile head;
   dsl::Tile seqQ, seqK;
 };
 
@@ -86,6 +90,28 @@ struct AttentionVariant {
 /// lse (rank 2). Grid: (ceil(seq_q / blockM), batch·heads_q).
 void buildFlashAttention(dsl::KernelBuilder &k, const AttentionConfig &cfg,
                          const AttentionVariant &variant);
+
+/// The queries one row group of a program attends with, and what the
+/// variant sees of its rows (BlockContext::rows and ::head).
+struct QueryRows {
+  dsl::Tile q;         ///< [rows, d]
+  dsl::Tile positions; ///< [rows] i32 query positions
+  dsl::Tile head;      ///< see BlockContext::head
+};
+/// A row group's online-softmax state after the key loop: the unnormalized
+/// output, the running max (log2 units) and the row sum.
+struct KeyLoopState {
+  dsl::Tile acc, m, l;
+};
+/// The key loop every attention kernel shares: blocks of cfg.blockN keys of
+/// head `kvHead` over [range.lo, range.hi), masked outside [fullLo, fullHi),
+/// for each row group of `queries` (software-pipelined with cfg.overlap).
+std::vector<KeyLoopState> attendKeys(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                                     const AttentionVariant &variant,
+                                     const std::vector<QueryRows> &queries,
+                                     const dsl::TensorDesc &kBlocks,
+                                     const dsl::TensorDesc &vBlocks, dsl::Tile kvHead,
+                                     dsl::Tile seqQ, dsl::Tile seqK, const KeyRange &range);
 
 // Building blocks for variants.
 
@@ -178,6 +204,9 @@ struct ReferenceAttention {
   int64_t bhQ, seqQ, seqK, headDim, group;
   double scale;
   const AttentionVariant *variant;
+  /// Only keys in [keyLo, keyHi) are seen (one split of a decoding step);
+  /// the others count as masked.
+  int64_t keyLo = 0, keyHi = INT64_MAX;
 
   /// O and the natural-log LSE (-inf, with O = 0, for a row that sees no key).
   void forward(const std::vector<double> &q, const std::vector<double> &k,
@@ -209,6 +238,51 @@ enum class BackwardKernel { Prep, KV, Q };
 /// and the dK/dV kernel works on [queries, keys] tiles for it).
 AttentionSchedule defaultBackwardSchedule(BackwardKernel kernel, int64_t headDim, bool scoreMod,
                                           const TargetInfo &target);
+
+//===----------------------------------------------------------------------===//
+// Decoding: split KV with packed GQA (FlashAttentionDecode.cpp)
+//===----------------------------------------------------------------------===//
+//
+// A decoding step attends seq_q new query tokens per sequence (1 for plain
+// decoding, a few for speculative decoding) to seq_k cached keys. Two
+// kernels:
+//
+// 1. flash_attention_decode<variant>: parameters q, k, v, o_part, lse_part.
+//    q is the [B·Hq, seq_q, d] query tensor viewed as [B·Hkv, group·seq_q, d]
+//    (the same memory: the query heads of a K/V head are consecutive), so a
+//    program takes every query head of its K/V head as rows and reads each
+//    K/V block once for all of them. The keys are cut into `splits` runs of
+//    decodeSplitKeys keys; a program attends one run (met with the variant's
+//    key range) and writes the run's normalized output and natural-log LSE
+//    (0 and -inf when it saw no key) as o_part [splits, B·Hkv, group·seq_q,
+//    d] and lse_part [splits, B·Hkv, group·seq_q], f32.
+//    Grid: (splits = o_part.shape[0], B·Hkv, ceil(group·seq_q / blockM)).
+// 2. flash_attention_decode_combine: o_part, lse_part, o, lse (o and lse as
+//    the forward's, viewed as [B·Hkv, group·seq_q(, d)]): LSE = log Σ_s
+//    exp(lse_s), O = Σ_s exp(lse_s − LSE) O_s.
+//    Grid: (ceil(group·seq_q / blockM), B·Hkv).
+//
+// Masks see each row's own query position and head. seq_q up to blockM
+// gets the variant's key range; longer queries visit every key, masked.
+
+/// Keys per split run: whole blocks of `blockN`, as even as they come.
+int64_t decodeSplitKeys(int64_t seqK, int64_t splits, int64_t blockN);
+void buildAttentionDecode(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                          const AttentionVariant &variant);
+void buildAttentionDecodeCombine(dsl::KernelBuilder &k, const AttentionConfig &cfg);
+/// CPU runs: random Q, K, V (or random split outputs, some runs empty) for
+/// the decoding sizes, and the reference's per-split (or combined) outputs.
+RunPlan planAttentionDecode(const AttentionConfig &cfg, const AttentionVariant &variant,
+                            const Params &sizes, uint64_t seed);
+RunPlan planAttentionDecodeCombine(const AttentionConfig &cfg, const Params &sizes,
+                                   uint64_t seed);
+/// batch, kv_heads, seq_q, seq_k, splits, amplitude.
+std::vector<ParamSpec> attentionDecodeSizes();
+/// head_dim, block_m (packed rows), block_n, dtype, group.
+std::vector<ParamSpec> attentionDecodeParams();
+/// Tiles, warps and ring slots of the decoding kernel when the command line
+/// does not say.
+AttentionSchedule defaultDecodeSchedule(int64_t headDim, const TargetInfo &target);
 
 } // namespace tilec::attention
 

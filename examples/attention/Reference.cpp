@@ -31,7 +31,8 @@ RowScores rowScores(const ReferenceAttention &ref, const std::vector<double> &q,
     s *= ref.scale;
     row.scaled[j] = s;
     row.modified[j] = ref.variant->scoreModRef ? ref.variant->scoreModRef(s, i, j, h) : s;
-    if (ref.variant->maskRef && !ref.variant->maskRef(i, j, ref.seqQ, ref.seqK))
+    if ((ref.variant->maskRef && !ref.variant->maskRef(i, j, ref.seqQ, ref.seqK)) ||
+        j < ref.keyLo || j >= ref.keyHi)
       row.kept[j] = 0;
   }
   return row;

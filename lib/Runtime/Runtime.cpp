@@ -5,6 +5,7 @@
 #include "tilec/Runtime/Json.h"
 #include "tilec/Support/Numeric.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -43,6 +44,8 @@ struct Api {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*cuMemGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
@@ -117,6 +120,8 @@ Device *Device::open(std::string &error) {
             resolve(lib, api.cuMemFree, "cuMemFree_v2", openError) &&
             resolve(lib, api.cuMemcpyHtoD, "cuMemcpyHtoD_v2", openError) &&
             resolve(lib, api.cuMemcpyDtoH, "cuMemcpyDtoH_v2", openError) &&
+            resolve(lib, api.cuMemGetAddressRange, "cuMemGetAddressRange_v2", openError) &&
+            resolve(lib, api.cuDeviceGetAttribute, "cuDeviceGetAttribute", openError) &&
             resolve(lib, api.cuModuleLoadData, "cuModuleLoadData", openError) &&
             resolve(lib, api.cuModuleGetFunction, "cuModuleGetFunction", openError) &&
             resolve(lib, api.cuFuncSetAttribute, "cuFuncSetAttribute", openError) &&
@@ -148,6 +153,12 @@ Device *Device::open(std::string &error) {
   }
   opened = new Device();
   return opened;
+}
+
+int Device::multiprocessors() const {
+  constexpr int kMultiprocessorCount = 16; // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+  int count = 0;
+  return api.cuDeviceGetAttribute(&count, kMultiprocessorCount, device) == 0 ? count : 1;
 }
 
 std::string Device::name() const {
@@ -375,10 +386,53 @@ std::string checkArguments(const KernelMetadata &meta, const std::vector<Arg> &a
   return error;
 }
 
+namespace {
+
+/// Every element a tensor argument's shape and strides reach lies inside
+/// the device allocation its address belongs to (from any allocator that
+/// goes through the driver: cuMemAlloc, cudaMalloc, PyTorch's caching
+/// allocator), so no launch reads or writes past its buffers.
+bool checkAllocations(const KernelMetadata &meta, const std::vector<Arg> &args,
+                      std::string &error) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const TensorArg *t = std::get_if<TensorArg>(&args[i]);
+    if (!t || std::find(t->shape.begin(), t->shape.end(), 0) != t->shape.end())
+      continue; // not a tensor, or no element to touch
+    const int64_t elementBytes = static_cast<int64_t>(byteSize(meta.params[i].dtype));
+    // Byte offsets of the lowest and highest elements (strides may be negative).
+    __int128 low = 0, high = elementBytes;
+    for (size_t d = 0; d < t->shape.size(); ++d) {
+      __int128 reach = static_cast<__int128>(t->shape[d] - 1) * t->strides[d] * elementBytes;
+      (reach < 0 ? low : high) += reach;
+    }
+    const __int128 first = static_cast<__int128>(t->address) + low;
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    if (first < 0 || first > static_cast<__int128>(UINT64_MAX) ||
+        api.cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(first)) != 0)
+      return argumentError(meta, i, "its first element (" + std::to_string(int64_t(low)) +
+                                        " bytes from the address) is not in a device allocation",
+                           error);
+    const __int128 end = static_cast<__int128>(t->address) + high;
+    if (end > static_cast<__int128>(base) + size) {
+      std::ostringstream why;
+      why << "its shape and strides reach " << int64_t(high) << " bytes from the address, "
+          << int64_t(end - (static_cast<__int128>(base) + size))
+          << " bytes past the end of its allocation (" << size << " bytes at 0x" << std::hex
+          << base << ")";
+      return argumentError(meta, i, why.str(), error);
+    }
+  }
+  return true;
+}
+
+} // namespace
+
 bool Device::launch(const Kernel &kernel, std::array<int64_t, 3> grid,
                     const std::vector<Arg> &args, std::string &error) {
   PackedArgs packed;
-  if (!pack(kernel.meta, args, packed, error) || !encodeTensorMaps(kernel.meta, packed, error))
+  if (!pack(kernel.meta, args, packed, error) || !checkAllocations(kernel.meta, args, error) ||
+      !encodeTensorMaps(kernel.meta, packed, error))
     return false;
   for (int64_t g : grid)
     if (g <= 0 || g > INT32_MAX) {

@@ -148,6 +148,17 @@ std::vector<Case> allCases() {
   }
   for (std::string kernel : {"flash_attention_bwd_dkdv_sliding_window", "flash_attention_bwd_dq_sliding_window"})
     cases.push_back({kernel, {"window=5", "block_n=16", "block_m=16"}, {"seq_q=90", "seq_k=90"}});
+  // Decoding (split KV, packed GQA) for every variant: one query token, a
+  // few (speculative decoding) with groups that are not powers of two, more
+  // splits than key blocks (empty runs), d = 128 f16; and the combine.
+  for (std::string suffix : {"", "_causal", "_sliding_window", "_alibi", "_softcap"}) {
+    std::string kernel = "flash_attention_decode" + suffix;
+    cases.push_back({kernel, {"group=4"}, {"seq_q=1", "seq_k=300", "splits=3"}});
+    cases.push_back({kernel, {"group=5", "block_n=32"}, {"batch=2", "kv_heads=3", "seq_q=3", "seq_k=130", "splits=8"}});
+    cases.push_back({kernel, {"head_dim=128", "dtype=f16", "group=2", "block_m=16"}, {"seq_q=16", "seq_k=77", "splits=2"}});
+  }
+  cases.push_back({"flash_attention_decode_combine", {"group=4"}, {"seq_q=1", "splits=5"}});
+  cases.push_back({"flash_attention_decode_combine", {"head_dim=128", "dtype=f16", "group=3", "block_m=32"}, {"batch=3", "seq_q=5", "splits=1"}});
   return cases;
 }
 

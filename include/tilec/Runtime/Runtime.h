@@ -108,6 +108,9 @@ public:
   static Device *open(std::string &error);
 
   std::string name() const;
+  /// Streaming multiprocessors (132 on an H200): what split-KV decoding
+  /// sizes its grid by.
+  int multiprocessors() const;
 
   bool alloc(size_t bytes, uint64_t &address, std::string &error);
   bool free(uint64_t address, std::string &error);
@@ -117,8 +120,9 @@ public:
   /// Loads PTX text or a cubin image and finds the metadata's kernel in it.
   bool load(const std::string &image, const KernelMetadata &meta, Kernel &kernel,
             std::string &error);
-  /// Checks `args` against the kernel's parameters, encodes its tensor maps
-  /// from them and launches it on the default stream with the metadata's
+  /// Checks `args` against the kernel's parameters and every tensor's reach
+  /// (shape × strides) against the device allocation its address lies in,
+  /// encodes its tensor maps from them and launches it on the default stream with the metadata's
   /// block size and shared memory.
   bool launch(const Kernel &kernel, std::array<int64_t, 3> grid, const std::vector<Arg> &args,
               std::string &error);

@@ -1,0 +1,258 @@
+//===- FlashAttentionDecode.cpp - split-KV decoding with packed GQA -------===//
+//
+// A decoding step attends a few new query tokens per sequence to a long K/V
+// cache. Two things make it fast where the forward's grid is not:
+//
+// * Packed GQA: a program takes every query head of one K/V head as rows
+//   (the [B·Hq, seq_q, d] queries viewed as [B·Hkv, group·seq_q, d]), so each
+//   K/V block is read once for all of them instead of once per query head.
+// * Split KV: the keys are cut into `splits` runs of whole blocks, a program
+//   per run, so a batch of a few heads still fills every SM; a combine
+//   kernel merges the runs' (O, LSE) pairs by the online-softmax rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FlashAttention.h"
+
+#include "../ExampleSupport.h"
+
+#include <cmath>
+#include <limits>
+
+namespace tilec::attention {
+
+using namespace tilec::dsl;
+
+static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+int64_t decodeSplitKeys(int64_t seqK, int64_t splits, int64_t blockN) {
+  int64_t blocks = examples::ceilDiv(seqK, blockN);
+  return examples::ceilDiv(blocks, std::max<int64_t>(splits, 1)) * blockN;
+}
+
+void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
+                          const AttentionVariant &variant) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN, group = cfg.group;
+  TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
+  TensorArg v = k.tensor("v", cfg.dtype, 3);
+  TensorArg oPart = k.tensor("o_part", DType::F32, 4);
+  TensorArg lsePart = k.tensor("lse_part", DType::F32, 3);
+
+  Tile split = k.programId(0), splits = k.numPrograms(0);
+  Tile kvHead = k.programId(1), row0 = k.programId(2) * bm;
+  Tile seqK = key.dim(1);
+  // Packed row r is query position r mod seq_q of query head r div seq_q
+  // within the group (seq_q = 0 only for an empty q, whose rows are none).
+  Tile seqQ = max(q.dim(1) / group, k.constant(1, DType::I32));
+  Tile rows = row0 + k.iota(bm);
+  QueryRows queries{q.desc({1, bm, d}).load({kvHead, row0, 0}), rows % seqQ,
+                    (kvHead * group + rows / seqQ).col()};
+
+  // The variant's keys for every query position at once: positions lie in
+  // [0, seq_q), within [0, block_m) when seq_q <= block_m. Longer queries
+  // visit every key with every block masked (correct, only slower).
+  Tile zero = k.constant(0, DType::I32);
+  RangeContext rangeCtx{k, zero, bm, bn, seqQ, seqK};
+  KeyRange range = variant.keyRange ? variant.keyRange(rangeCtx) : allKeys(rangeCtx);
+  if (variant.keyRange) {
+    Tile wide = seqQ > bm;
+    range = {where(wide, zero, range.lo), where(wide, seqK, range.hi),
+             where(wide, zero, range.fullLo), where(wide, zero, range.fullHi)};
+  }
+  // This program's run of whole blocks (decodeSplitKeys), met with the range.
+  Tile runKeys = (seqK + (bn - 1)) / bn;
+  runKeys = (runKeys + splits - 1) / splits * bn;
+  Tile runLo = split * runKeys, runHi = min(runLo + runKeys, seqK);
+  Tile lo = max(range.lo, runLo), hi = max(min(range.hi, runHi), lo);
+  KeyRange run{lo, hi, max(range.fullLo, lo), min(range.fullHi, hi)};
+
+  AttentionConfig loopCfg = cfg;
+  loopCfg.rowGroups = 1;
+  loopCfg.overlap = false;
+  KeyLoopState state = attendKeys(k, loopCfg, variant, {queries}, key.desc({1, bn, d}),
+                                  v.desc({1, bn, d}), kvHead, seqQ, seqK, run)[0];
+  // The run's normalized output and log-sum-exp (0 and -inf for a run with
+  // no visible key: the combine gives it no weight).
+  oPart.desc({1, 1, bm, d})
+      .store({split, kvHead, row0, 0}, state.acc / where(state.l == 0.0, 1.0, state.l).col());
+  lsePart.desc({1, 1, bm}).store({split, kvHead, row0}, (state.m + log2(state.l)) * M_LN2);
+}
+
+void buildAttentionDecodeCombine(KernelBuilder &k, const AttentionConfig &cfg) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM;
+  TensorArg oPart = k.tensor("o_part", DType::F32, 4);
+  TensorArg lsePart = k.tensor("lse_part", DType::F32, 3);
+  TensorArg o = k.tensor("o", cfg.dtype, 3), lse = k.tensor("lse", DType::F32, 2);
+  TensorDesc oRuns = oPart.desc({1, 1, bm, d}), lseRuns = lsePart.desc({1, 1, bm});
+  Tile head = k.programId(1), row0 = k.programId(0) * bm, splits = oPart.dim(0);
+
+  // LSE = m + log Σ_s exp(lse_s − m) with m = max_s lse_s; O = Σ_s w_s O_s
+  // with w_s = exp(lse_s − LSE). Rows no run saw keep m = -inf: O = 0.
+  Tile m = k.forRange(0, splits, 1, {k.full({bm}, -kInf, DType::F32)},
+                      [&](Tile s, std::vector<Tile> st) -> std::vector<Tile> {
+                        return {max(st[0], lseRuns.load({s, head, row0}))};
+                      })[0];
+  Tile base = where(m == -kInf, 0.0, m);
+  std::vector<Tile> sums = k.forRange(
+      0, splits, 1, {k.zeros({bm, d}, DType::F32), k.zeros({bm}, DType::F32)},
+      [&](Tile s, std::vector<Tile> st) -> std::vector<Tile> {
+        Tile w = exp(lseRuns.load({s, head, row0}) - base);
+        return {st[0] + oRuns.load({s, head, row0, 0}) * w.col(), st[1] + w};
+      });
+  Tile l = sums[1];
+  o.desc({1, bm, d}).store({head, row0, 0}, (sums[0] / where(l == 0.0, 1.0, l).col()).to(cfg.dtype));
+  lse.desc({1, bm}).store({head, row0}, base + log2(l) * M_LN2);
+}
+
+//===----------------------------------------------------------------------===//
+// CPU runs
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The problem of a decoding run: B sequences, kv_heads K/V heads of
+/// `group` query heads each, seq_q query tokens against seq_k keys.
+struct DecodeShape {
+  int64_t batch, kvHeads, group, seqQ, seqK, splits, headDim;
+  int64_t bhQ() const { return batch * kvHeads * group; }
+  int64_t bhK() const { return batch * kvHeads; }
+  int64_t rows() const { return group * seqQ; } ///< packed rows per K/V head
+};
+
+DecodeShape decodeShape(const AttentionConfig &cfg, const Params &sizes) {
+  return {sizes.getInt("batch"), sizes.getInt("kv_heads"), cfg.group, sizes.getInt("seq_q"),
+          sizes.getInt("seq_k"), sizes.getInt("splits"), cfg.headDim};
+}
+
+/// The split outputs as [splits, B·Hkv, rows(, d)] tensors.
+std::vector<ArgBinding> partBindings(const DecodeShape &s, int oBuffer, int lseBuffer) {
+  const int64_t r = s.rows(), d = s.headDim, bh = s.bhK();
+  return {TensorBinding{oBuffer, {s.splits, bh, r, d}, {bh * r * d, r * d, d, 1}},
+          TensorBinding{lseBuffer, {s.splits, bh, r}, {bh * r, r, 1}}};
+}
+
+} // namespace
+
+RunPlan planAttentionDecode(const AttentionConfig &cfg, const AttentionVariant &variant,
+                            const Params &sizes, uint64_t seed) {
+  const DecodeShape s = decodeShape(cfg, sizes);
+  const int64_t d = s.headDim, r = s.rows();
+  std::mt19937_64 rng(seed);
+  const double amplitude = sizes.getFloat("amplitude");
+
+  RunPlan plan;
+  plan.memory = {examples::randomBuffer("q", cfg.dtype, s.bhQ() * s.seqQ * d, rng, amplitude),
+                 examples::randomBuffer("k", cfg.dtype, s.bhK() * s.seqK * d, rng, amplitude),
+                 examples::randomBuffer("v", cfg.dtype, s.bhK() * s.seqK * d, rng),
+                 examples::outputBuffer("o_part", DType::F32, s.splits * s.bhK() * r * d),
+                 examples::outputBuffer("lse_part", DType::F32, s.splits * s.bhK() * r)};
+  // The queries [B·Hq, seq_q, d] as [B·Hkv, group·seq_q, d]: the same memory.
+  plan.args = {TensorBinding{0, {s.bhK(), r, d}, {r * d, d, 1}},
+               TensorBinding{1, {s.bhK(), s.seqK, d}, {s.seqK * d, d, 1}},
+               TensorBinding{2, {s.bhK(), s.seqK, d}, {s.seqK * d, d, 1}}};
+  for (ArgBinding &part : partBindings(s, 3, 4))
+    plan.args.push_back(part);
+  plan.grid = {s.splits, s.bhK(), examples::ceilDiv(r, cfg.blockM)};
+
+  // Each split's keys on their own, in double precision.
+  const int64_t runKeys = decodeSplitKeys(s.seqK, s.splits, cfg.blockN);
+  std::vector<double> oWant, lseWant;
+  for (int64_t split = 0; split < s.splits; ++split) {
+    ReferenceAttention ref{s.bhQ(), s.seqQ, s.seqK, d, s.group, cfg.softmaxScale(), &variant};
+    ref.keyLo = split * runKeys;
+    ref.keyHi = std::min(ref.keyLo + runKeys, s.seqK);
+    std::vector<double> out, lse;
+    ref.forward(plan.memory[0].data, plan.memory[1].data, plan.memory[2].data, out, lse);
+    oWant.insert(oWant.end(), out.begin(), out.end()); // [B·Hq, seq_q] = [B·Hkv, rows]
+    lseWant.insert(lseWant.end(), lse.begin(), lse.end());
+  }
+  plan.expected = {{3, oWant}, {4, lseWant}};
+  plan.tolerance = 2e-2; // bf16 P
+  return plan;
+}
+
+RunPlan planAttentionDecodeCombine(const AttentionConfig &cfg, const Params &sizes,
+                                   uint64_t seed) {
+  const DecodeShape s = decodeShape(cfg, sizes);
+  const int64_t d = s.headDim, r = s.rows(), bh = s.bhK();
+  std::mt19937_64 rng(seed);
+  RunPlan plan;
+  HostBuffer oPart = examples::randomBuffer("o_part", DType::F32, s.splits * bh * r * d, rng);
+  HostBuffer lsePart = examples::randomBuffer("lse_part", DType::F32, s.splits * bh * r, rng,
+                                              sizes.getFloat("amplitude") * 4);
+  // Runs that saw no key (-inf) in a pattern that leaves some rows with none.
+  for (int64_t i = 0; i < s.splits * bh * r; ++i)
+    if ((i * 7 + i / r) % 5 == 0 || (i % (bh * r)) % 11 == 3)
+      lsePart.data[i] = -kInf;
+  plan.memory = {oPart, lsePart, examples::outputBuffer("o", cfg.dtype, bh * r * d),
+                 examples::outputBuffer("lse", DType::F32, bh * r)};
+  plan.args = partBindings(s, 0, 1);
+  plan.args.push_back(TensorBinding{2, {bh, r, d}, {r * d, d, 1}});
+  plan.args.push_back(TensorBinding{3, {bh, r}, {r, 1}});
+  plan.grid = {examples::ceilDiv(r, cfg.blockM), bh, 1};
+
+  std::vector<double> oWant(bh * r * d, 0.0), lseWant(bh * r, -kInf);
+  for (int64_t row = 0; row < bh * r; ++row) {
+    double m = -kInf;
+    for (int64_t split = 0; split < s.splits; ++split)
+      m = std::max(m, lsePart.data[split * bh * r + row]);
+    if (m == -kInf)
+      continue;
+    double sum = 0;
+    for (int64_t split = 0; split < s.splits; ++split)
+      sum += std::exp(lsePart.data[split * bh * r + row] - m);
+    lseWant[row] = m + std::log(sum);
+    for (int64_t split = 0; split < s.splits; ++split) {
+      double w = std::exp(lsePart.data[split * bh * r + row] - lseWant[row]);
+      for (int64_t t = 0; t < d; ++t)
+        oWant[row * d + t] += w * oPart.data[(split * bh * r + row) * d + t];
+    }
+  }
+  plan.expected = {{2, oWant}, {3, lseWant}};
+  plan.tolerance = 1e-2; // O rounded to bf16
+  return plan;
+}
+
+std::vector<ParamSpec> attentionDecodeParams() {
+  using T = ParamSpec::Type;
+  std::vector<ParamSpec> params;
+  for (const ParamSpec &spec : attentionParams())
+    if (spec.name != "row_groups" && spec.name != "overlap")
+      params.push_back(spec);
+  for (ParamSpec &spec : params)
+    if (spec.name == "block_m")
+      spec.help = "packed query rows (query heads x query tokens) per program (0: by head_dim)";
+  params.push_back({.name = "group", .type = T::Int, .defaultValue = "1",
+                    .help = "query heads per K/V head (GQA; MQA: all), packed as rows", .min = 1,
+                    .max = 256});
+  return params;
+}
+
+AttentionSchedule defaultDecodeSchedule(int64_t headDim, const TargetInfo &target) {
+  // Decoding reads K and V once and computes little on them: the tiles are
+  // sized for bytes in flight, not for the tensor cores. 64 packed rows
+  // (one wgmma row block; 16 rows per warp for mma.sync), 64-key blocks.
+  AttentionSchedule s{64, 64, 4, false, 3};
+  if (target.tma)
+    s.sm90 = Sm90Pipeline::TMA;
+  if (headDim > 128)
+    s.blockN = 32;
+  return s;
+}
+
+std::vector<ParamSpec> attentionDecodeSizes() {
+  using T = ParamSpec::Type;
+  return {
+      {.name = "batch", .type = T::Int, .defaultValue = "2", .help = "sequences", .min = 1},
+      {.name = "kv_heads", .type = T::Int, .defaultValue = "2", .help = "K/V heads", .min = 1},
+      {.name = "seq_q", .type = T::Int, .defaultValue = "1",
+       .help = "new query tokens per sequence", .min = 1},
+      {.name = "seq_k", .type = T::Int, .defaultValue = "300", .help = "cached keys", .min = 1},
+      {.name = "splits", .type = T::Int, .defaultValue = "3",
+       .help = "runs the keys are cut into (programs per K/V head)", .min = 1, .max = 1024},
+      {.name = "amplitude", .type = T::Float, .defaultValue = "1",
+       .help = "Q, K in [-a, a] (scores grow as a^2)"},
+  };
+}
+
+} // namespace tilec::attention
