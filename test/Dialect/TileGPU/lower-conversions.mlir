@@ -76,3 +76,20 @@ func.func @narrow_rows(%x: tensor<2xi32, #one>) -> tensor<2xi32, #both> {
   %y = tilegpu.convert_layout %x : tensor<2xi32, #one> -> tensor<2xi32, #both>
   return %y : tensor<2xi32, #both>
 }
+
+// -----
+
+#c = #tilegpu.linear<reg = [[1, 0], [2, 0]], lane = [[4, 0], [8, 0], [16, 0], [32, 0], [0, 0]], warp = [[0, 0], [0, 0]]>
+#d = #tilegpu.linear<reg = [[8, 0]], lane = [[0, 0], [0, 0], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+// A column (one f32 per row: rows of 4 bytes) moves between threads as the
+// 1-D tensor it holds, whose 256-byte row the exchange can take.
+// CHECK-LABEL: func.func @column
+// CHECK: %[[FLAT:.*]] = tile.reshape %arg0 : tensor<64x1xf32, #linear{{[0-9]*}}> -> tensor<64xf32, #linear{{[0-9]*}}>
+// CHECK: %[[S:.*]] = tilegpu.alloc : !tilegpu.smem<64xf32, #tilegpu.padded<0>>
+// CHECK-NEXT: tilegpu.local_store %[[FLAT]], %[[S]]
+// CHECK-NEXT: %[[MOVED:.*]] = tilegpu.local_load %[[S]] : !tilegpu.smem<64xf32, #tilegpu.padded<0>> -> tensor<64xf32, #linear{{[0-9]*}}>
+// CHECK-NEXT: tile.reshape %[[MOVED]] : tensor<64xf32, #linear{{[0-9]*}}> -> tensor<64x1xf32, #linear{{[0-9]*}}>
+func.func @column(%x: tensor<64x1xf32, #c>) -> tensor<64x1xf32, #d> {
+  %y = tilegpu.convert_layout %x : tensor<64x1xf32, #c> -> tensor<64x1xf32, #d>
+  return %y : tensor<64x1xf32, #d>
+}

@@ -191,6 +191,22 @@ static LogicalResult exchangeThroughShared(ConvertLayoutOp op) {
   Location loc = op.getLoc();
   Value value = op.getSrc();
   RankedTensorType srcType = op.getSrc().getType(), resultType = op.getType();
+  // A column ([64, 1]: one value per row, e.g. a per-row bias before its
+  // broadcast) is exchanged as the 1-D tensor it holds: its own rows are
+  // narrower than the shared-memory rows need.
+  if (srcType.getRank() >= 2 && srcType.getShape().back() == 1) {
+    const int64_t last = srcType.getRank() - 1;
+    auto dropLast = [&](RankedTensorType type, const tilec::LinearLayout &layout) {
+      return withLayout(RankedTensorType::get(type.getShape().drop_back(), type.getElementType()),
+                        layout.dropUnitDim(last));
+    };
+    Value flat = tile::ReshapeOp::create(b, loc, dropLast(srcType, *from), value);
+    auto inner = ConvertLayoutOp::create(b, loc, dropLast(resultType, *to), flat);
+    Value back = tile::ReshapeOp::create(b, loc, resultType, inner.getResult());
+    op.replaceAllUsesWith(back);
+    op.erase();
+    return exchangeThroughShared(inner);
+  }
   Type element = srcType.getElementType();
   bool isBool = element.isInteger(1);
   Type stored = isBool ? b.getI8Type() : element;
