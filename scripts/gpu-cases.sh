@@ -18,6 +18,12 @@
 # d = 256: warp-specialized with ping-pong; the heavy variants on their
 # cp.async schedules) into gpu-cases-defaults/.
 #
+# DECODE=1 writes the decoding kernels (split KV, packed GQA) of every
+# variant and the combine for sm_80 and sm_90a (prefix sm90a_) with their
+# default schedules into gpu-cases-decode/: one query token and several
+# (speculative decoding, causal), GQA groups 1, 4, 5 and 8, more splits than
+# key blocks, ragged seq_k, d = 128 f16.
+#
 # BWD=1 writes the backward kernels (delta, dK/dV, dQ) of every variant for
 # sm_80 and sm_90a (prefix sm90a_) with their default schedules into
 # gpu-cases-bwd/: ragged sizes, rows a causal mask leaves empty, d = 128
@@ -50,6 +56,9 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
 fi
 if [ "${BWD:-0}" = 1 ]; then
   out=${1:-$root/gpu-cases-bwd}
+fi
+if [ "${DECODE:-0}" = 1 ]; then
+  out=${1:-$root/gpu-cases-decode}
 fi
 rm -rf "$out"
 mkdir -p "$out"
@@ -103,6 +112,23 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
   case_ sm90a_d256_gqa3_empty_rows flash_attention_fwd_gqa --set head_dim=256 --set group=3 --size heads=3 --size seq_q=130 --size seq_k=45
   case_ sm90a_d256_tiny flash_attention_fwd --set head_dim=256 --size seq_q=5 --size seq_k=3
   echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), sm_90a defaults at d = 64 and 256"
+  exit 0
+fi
+
+if [ "${DECODE:-0}" = 1 ]; then
+  for arch in sm_80 sm_90a; do
+    prefix=$([ "$arch" = sm_90a ] && echo sm90a_ || true)
+    for v in "" _causal _sliding_window _alibi _softcap; do
+      k=flash_attention_decode$v
+      case_ decode${v}_g4 $k --set group=4 --size batch=2 --size seq_q=1 --size seq_k=333 --size splits=3
+      case_ decode${v}_g5_q5 $k --set group=5 --size kv_heads=3 --size seq_q=5 --size seq_k=200 --size splits=9
+      case_ decode${v}_d128_f16 $k --set head_dim=128 --set dtype=f16 --set group=8 --size batch=1 --size seq_q=2 --size seq_k=300 --size splits=4
+    done
+    case_ decode_causal_g1_q16 flash_attention_decode_causal --set group=1 --size seq_q=16 --size seq_k=40 --size splits=2
+    case_ decode_combine flash_attention_decode_combine --set group=4 --size batch=3 --size splits=5
+    case_ decode_combine_d128_f16 flash_attention_decode_combine --set head_dim=128 --set dtype=f16 --set group=5 --size seq_q=3 --size splits=1
+  done
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), decoding"
   exit 0
 fi
 

@@ -20,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Bench.h"
+
 #include "tilec/Runtime/Runtime.h"
 #include "tilec/Support/Numeric.h"
 
@@ -36,6 +38,7 @@
 #include <vector>
 
 using namespace tilec;
+using namespace tilec::bench;
 
 namespace {
 
@@ -44,7 +47,9 @@ constexpr int kSkip = 77;
 struct Options {
   std::string ptxDir = "bench-ptx", filter, json;
   bool backward = false; ///< --pass=bwd
+  bool decode = false;   ///< --pass=decode
   std::vector<int64_t> seqlens = {1024, 4096};
+  DecodeOptions decoding;
 };
 
 struct Row {
@@ -58,7 +63,7 @@ int usage(const std::string &why) {
   std::fprintf(stderr,
                "tilec-bench: %s\n"
                "usage: tilec-bench --ptx-dir=DIR [--seqlens=N,N,...] [--filter=TEXT] "
-               "[--json=FILE] [--pass=fwd|bwd]\n"
+               "[--json=FILE] [--pass=fwd|bwd|decode]\n"
                "  times every DIR/flash_attention*_d{D}_*.ptx (with its .json metadata) on "
                "the BENCHMARKS.md grid\n"
                "  --pass=bwd: every DIR/flash_attention_bwd_dkdv<rest>.ptx with\n"
@@ -70,6 +75,7 @@ int usage(const std::string &why) {
 }
 
 bool parseOptions(int argc, char **argv, Options &opts, std::string &error) {
+  bool seqlensGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *name) -> const char * {
@@ -83,19 +89,47 @@ bool parseOptions(int argc, char **argv, Options &opts, std::string &error) {
     } else if (const char *v = value("--json")) {
       opts.json = v;
     } else if (const char *v = value("--pass")) {
-      if (std::string(v) != "fwd" && std::string(v) != "bwd") {
-        error = "--pass is fwd or bwd, got '" + std::string(v) + "'";
+      if (std::string(v) != "fwd" && std::string(v) != "bwd" && std::string(v) != "decode") {
+        error = "--pass is fwd, bwd or decode, got '" + std::string(v) + "'";
         return false;
       }
       opts.backward = std::string(v) == "bwd";
+      opts.decode = std::string(v) == "decode";
+      if (opts.decode && !seqlensGiven)
+        opts.seqlens = {2048, 8192, 32768};
+    } else if (const char *v = value("--splits")) {
+      opts.decoding.splits.clear();
+      std::stringstream list(v);
+      for (std::string item; std::getline(list, item, ',');) {
+        char *end = nullptr;
+        long long n = item == "auto" ? 0 : std::strtoll(item.c_str(), &end, 10);
+        if (item != "auto" && (item.empty() || *end || n < 1 || n > 1024)) {
+          error = "--splits wants 'auto' or counts in [1, 1024], got '" + item + "'";
+          return false;
+        }
+        opts.decoding.splits.push_back(n);
+      }
+    } else if (const char *v = value("--queries")) {
+      opts.decoding.queries = std::atoll(v);
+      if (opts.decoding.queries < 1 || opts.decoding.queries > 64) {
+        error = "--queries wants [1, 64], got '" + std::string(v) + "'";
+        return false;
+      }
+    } else if (const char *v = value("--batch")) {
+      opts.decoding.batch = std::atoll(v);
+      if (opts.decoding.batch < 1 || opts.decoding.batch > 1024) {
+        error = "--batch wants [1, 1024], got '" + std::string(v) + "'";
+        return false;
+      }
     } else if (const char *v = value("--seqlens")) {
+      seqlensGiven = true;
       opts.seqlens.clear();
       std::stringstream list(v);
       for (std::string item; std::getline(list, item, ',');) {
         char *end = nullptr;
         long long n = std::strtoll(item.c_str(), &end, 10);
-        if (item.empty() || *end || n < 1 || n > 16384) {
-          error = "--seqlens wants lengths in [1, 16384], got '" + item + "'";
+        if (item.empty() || *end || n < 1 || n > 131072) {
+          error = "--seqlens wants lengths in [1, 131072], got '" + item + "'";
           return false;
         }
         opts.seqlens.push_back(n);
@@ -108,17 +142,6 @@ bool parseOptions(int argc, char **argv, Options &opts, std::string &error) {
   return true;
 }
 
-/// The head dimension from a name like flash_attention_fwd_d128_m128_....
-int64_t headDimFromName(const std::string &name) {
-  for (size_t at = name.find("_d"); at != std::string::npos; at = name.find("_d", at + 1)) {
-    size_t digits = at + 2, end = digits;
-    while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end])))
-      ++end;
-    if (end > digits && (end == name.size() || name[end] == '_'))
-      return std::stoll(name.substr(digits, end - digits));
-  }
-  return 0;
-}
 
 /// Double-precision attention for one query row (scale 1/√d, causal aligned
 /// bottom-right, which is top-left here since seq_q = seq_k): output and lse.
@@ -146,23 +169,6 @@ void referenceRow(const std::vector<double> &q, const std::vector<double> &k,
   lse = mx + std::log(sum);
 }
 
-/// Median over 7 repeats of the mean of 20 back-to-back launches, after 5
-/// warm-up launches.
-bool timeKernel(rt::Device &gpu, const rt::Kernel &kernel, std::array<int64_t, 3> grid,
-                const std::vector<rt::Arg> &args, double &median, std::string &error) {
-  float ms = 0;
-  if (!gpu.time(kernel, grid, args, 5, ms, error)) // warm-up
-    return false;
-  std::vector<double> samples;
-  for (int repeat = 0; repeat < 7; ++repeat) {
-    if (!gpu.time(kernel, grid, args, 20, ms, error))
-      return false;
-    samples.push_back(ms / 20);
-  }
-  std::sort(samples.begin(), samples.end());
-  median = samples[samples.size() / 2];
-  return true;
-}
 
 /// Q, K, V for one (d, N) of the grid, on the device and (as doubles) on the
 /// host for the reference, with O and lse to write into.
@@ -449,7 +455,8 @@ std::vector<std::string> attentionKernels(const Options &opts, std::string &erro
   while (dirent *entry = readdir(dir)) {
     std::string name = entry->d_name;
     const char *prefix = opts.backward ? "flash_attention_bwd_dkdv" : "flash_attention";
-    if (name.rfind(prefix, 0) == 0 && name.size() > 4 &&
+    if (name.rfind(prefix, 0) == 0 && name.find("_decode") == std::string::npos &&
+        name.size() > 4 &&
         name.substr(name.size() - 4) == ".ptx" && name.find(opts.filter) != std::string::npos)
       names.push_back(name.substr(0, name.size() - 4));
   }
@@ -475,17 +482,6 @@ void writeJson(const std::string &path, const std::string &device, const std::ve
   out << "\n ]\n}\n";
 }
 
-/// Loads DIR/NAME.ptx with its NAME.json metadata.
-bool loadKernel(rt::Device &gpu, const std::string &dir, const std::string &name,
-                rt::Kernel &kernel, std::string &error) {
-  std::string metaText, ptx, base = dir + "/" + name;
-  rt::KernelMetadata meta;
-  if (!rt::readFile(base + ".json", metaText) || !rt::readFile(base + ".ptx", ptx)) {
-    error = "cannot read " + base + ".ptx and .json";
-    return false;
-  }
-  return rt::parseMetadata(metaText, meta, error) && gpu.load(ptx, meta, kernel, error);
-}
 
 void printRow(const Row &row) {
   std::printf("%s\t%lld\t%lld\t%lld\t%lld\t%d\t%.4f\t%.1f\t%.2g\n", row.kernel.c_str(),
@@ -553,12 +549,65 @@ int runBackward(rt::Device &gpu, const Options &opts, const std::vector<std::str
 
 } // namespace
 
+namespace tilec::bench {
+
+/// The head dimension from a name like flash_attention_fwd_d128_m128_....
+int64_t headDimFromName(const std::string &name) {
+  for (size_t at = name.find("_d"); at != std::string::npos; at = name.find("_d", at + 1)) {
+    size_t digits = at + 2, end = digits;
+    while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end])))
+      ++end;
+    if (end > digits && (end == name.size() || name[end] == '_'))
+      return std::stoll(name.substr(digits, end - digits));
+  }
+  return 0;
+}
+
+/// Median over 7 repeats of the mean of 20 back-to-back launches, after 5
+/// warm-up launches.
+bool timeKernel(rt::Device &gpu, const rt::Kernel &kernel, std::array<int64_t, 3> grid,
+                const std::vector<rt::Arg> &args, double &median, std::string &error) {
+  float ms = 0;
+  if (!gpu.time(kernel, grid, args, 5, ms, error)) // warm-up
+    return false;
+  std::vector<double> samples;
+  for (int repeat = 0; repeat < 7; ++repeat) {
+    if (!gpu.time(kernel, grid, args, 20, ms, error))
+      return false;
+    samples.push_back(ms / 20);
+  }
+  std::sort(samples.begin(), samples.end());
+  median = samples[samples.size() / 2];
+  return true;
+}
+
+/// Loads DIR/NAME.ptx with its NAME.json metadata.
+bool loadKernel(rt::Device &gpu, const std::string &dir, const std::string &name,
+                rt::Kernel &kernel, std::string &error) {
+  std::string metaText, ptx, base = dir + "/" + name;
+  rt::KernelMetadata meta;
+  if (!rt::readFile(base + ".json", metaText) || !rt::readFile(base + ".ptx", ptx)) {
+    error = "cannot read " + base + ".ptx and .json";
+    return false;
+  }
+  return rt::parseMetadata(metaText, meta, error) && gpu.load(ptx, meta, kernel, error);
+}
+
+} // namespace tilec::bench
+
 int main(int argc, char **argv) {
   Options opts;
   std::string error;
   if (!parseOptions(argc, argv, opts, error))
     return usage(error);
-  std::vector<std::string> kernels = attentionKernels(opts, error);
+  if (opts.decode) {
+    opts.decoding.ptxDir = opts.ptxDir;
+    opts.decoding.filter = opts.filter;
+    opts.decoding.json = opts.json;
+    opts.decoding.seqlens = opts.seqlens;
+  }
+  std::vector<std::string> kernels =
+      opts.decode ? decodeKernels(opts.decoding, error) : attentionKernels(opts, error);
   if (kernels.empty())
     return usage(error);
   rt::Device *gpu = rt::Device::open(error);
@@ -568,6 +617,8 @@ int main(int argc, char **argv) {
   }
   if (opts.backward)
     return runBackward(*gpu, opts, kernels);
+  if (opts.decode)
+    return runDecode(*gpu, opts.decoding, kernels);
   std::printf("# %s: tilec attention forward, bf16, TFLOP/s (tilec-bench)\n",
               gpu->name().c_str());
   std::printf("kernel\td\tN\tB\tH\tcausal\tms\tTFLOP/s\trelerr\n");

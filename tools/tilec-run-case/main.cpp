@@ -9,6 +9,10 @@
 //   tilec-run-case DIR...            check each case (each in its own process)
 //   tilec-run-case --time=N DIR      also time N back-to-back launches
 //   tilec-run-case --repeatable DIR  also launch again: outputs bitwise equal
+//   tilec-run-case --short-by-one=BUFFER DIR
+//                                    the runtime must refuse the launch when
+//                                    BUFFER's device allocation is one
+//                                    element short (passes when it does)
 //
 // Exit: 0 all passed, 1 a failure, 77 no GPU (the reason is printed).
 //
@@ -235,7 +239,17 @@ bool readCase(const std::string &dir, Case &c) {
   return true;
 }
 
-int runCase(const std::string &dir, int timeRepeats, bool repeatable) {
+/// Options that apply to every case of a run.
+struct RunOptions {
+  int timeRepeats = 0;
+  bool repeatable = false;
+  /// The buffer to allocate one element short on the device (empty: none).
+  std::string shortBuffer;
+};
+
+int runCase(const std::string &dir, const RunOptions &options) {
+  const int timeRepeats = options.timeRepeats;
+  const bool repeatable = options.repeatable;
   // What can be checked without a GPU comes first.
   Case c;
   if (!readCase(dir, c))
@@ -251,10 +265,20 @@ int runCase(const std::string &dir, int timeRepeats, bool repeatable) {
     return fail(dir, error);
 
   // Buffers: upload inputs (outputs start as their sentinel contents).
-  for (Buffer &buffer : c.buffers)
-    if (!gpu->alloc(buffer.input.size(), buffer.address, error) ||
-        !gpu->copyToDevice(buffer.address, buffer.input.data(), buffer.input.size(), error))
+  bool shortened = false;
+  for (Buffer &buffer : c.buffers) {
+    size_t bytes = buffer.input.size();
+    if (buffer.name == options.shortBuffer && bytes >= byteSize(buffer.dtype)) {
+      bytes -= byteSize(buffer.dtype);
+      shortened = true;
+    }
+    if (!gpu->alloc(bytes, buffer.address, error) ||
+        !gpu->copyToDevice(buffer.address, buffer.input.data(), bytes, error))
       return fail(dir, error);
+  }
+  if (!options.shortBuffer.empty() && !shortened)
+    return fail(dir, "--short-by-one: the case has no buffer '" + options.shortBuffer +
+                         "' of at least one element");
   std::vector<rt::Arg> args;
   for (const Argument &arg : c.args) {
     const Buffer &buffer = c.buffers[arg.buffer];
@@ -280,6 +304,16 @@ int runCase(const std::string &dir, int timeRepeats, bool repeatable) {
                            ", " + std::to_string((*stated)[2]) + ") for these arguments");
   }
 
+  if (shortened) {
+    if (gpu->launch(kernel, grid, args, error)) {
+      gpu->synchronize(error);
+      return fail(dir, "launched with buffer '" + options.shortBuffer +
+                           "' one element short: the runtime should have refused it");
+    }
+    std::printf("PASS %s: the launch with '%s' one element short was refused: %s\n",
+                dir.c_str(), options.shortBuffer.c_str(), error.c_str());
+    return 0;
+  }
   if (!gpu->launch(kernel, grid, args, error) || !gpu->synchronize(error))
     return fail(dir, error);
 
@@ -343,15 +377,16 @@ int runCase(const std::string &dir, int timeRepeats, bool repeatable) {
 } // namespace
 
 int main(int argc, char **argv) {
-  int timeRepeats = 0;
-  bool repeatable = false;
+  RunOptions options;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.rfind("--time=", 0) == 0) {
-      timeRepeats = std::atoi(arg.c_str() + 7);
+      options.timeRepeats = std::atoi(arg.c_str() + 7);
     } else if (arg == "--repeatable") {
-      repeatable = true;
+      options.repeatable = true;
+    } else if (arg.rfind("--short-by-one=", 0) == 0) {
+      options.shortBuffer = arg.substr(15);
     } else if (arg.rfind("--cases-in=", 0) == 0) {
       std::string root = arg.substr(11);
       std::vector<std::string> found;
@@ -379,6 +414,8 @@ int main(int argc, char **argv) {
                   "Runs each case written by `tilec --export-case=DIR` on GPU 0 and checks\n"
                   "its outputs against the reference. --time=N also times N launches;\n"
                   "--repeatable launches again and requires bitwise equal outputs.\n"
+                  "--short-by-one=BUFFER allocates BUFFER one element short and passes when\n"
+                  "the runtime refuses the launch (its bounds check, on a real GPU).\n"
                   "Exit 0: all pass, 1: a failure, 77: no GPU here (the reason is printed).\n");
       return 0;
     } else
@@ -389,7 +426,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (dirs.size() == 1)
-    return runCase(dirs[0], timeRepeats, repeatable);
+    return runCase(dirs[0], options);
   // Several cases: each in its own process, so a fault that poisons the CUDA
   // context fails that case only.
   int failures = 0, skips = 0;
@@ -397,7 +434,7 @@ int main(int argc, char **argv) {
     std::fflush(stdout);
     pid_t child = fork();
     if (child == 0) {
-      int code = runCase(dir, timeRepeats, repeatable);
+      int code = runCase(dir, options);
       std::fflush(stdout);
       std::fflush(stderr);
       _exit(code);

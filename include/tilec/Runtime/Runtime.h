@@ -95,6 +95,12 @@ std::string tensorMapEncoding(const KernelMetadata &meta, size_t map, const Tens
 /// "bf16 at 0x..., globalDim [...], ...": for error messages.
 std::string toString(const TensorMapEncoding &encoding);
 
+/// How many runs split-KV decoding (flash_attention_decode) cuts `seqK`
+/// keys into when `programs` programs (B·Hkv·row blocks) run per run on
+/// `multiprocessors` SMs: enough waves that the last one is nearly full,
+/// each run at least 256 keys.
+int64_t decodeSplits(int64_t programs, int64_t seqK, int64_t multiprocessors);
+
 struct Kernel {
   void *module = nullptr;
   void *function = nullptr;

@@ -1,0 +1,43 @@
+//===- Bench.h - what tilec-bench's passes share ----------------*- C++ -*-===//
+
+#ifndef TILEC_TOOLS_TILEC_BENCH_BENCH_H
+#define TILEC_TOOLS_TILEC_BENCH_BENCH_H
+
+#include "tilec/Runtime/Runtime.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilec::bench {
+
+/// The head dimension from a name like flash_attention_fwd_d128_m128_...;
+/// 0 when there is none.
+int64_t headDimFromName(const std::string &name);
+
+/// Median over 7 repeats of the mean of 20 back-to-back launches, after 5
+/// warm-up launches (milliseconds).
+bool timeKernel(rt::Device &gpu, const rt::Kernel &kernel, std::array<int64_t, 3> grid,
+                const std::vector<rt::Arg> &args, double &median, std::string &error);
+
+/// Loads DIR/NAME.ptx with its NAME.json metadata.
+bool loadKernel(rt::Device &gpu, const std::string &dir, const std::string &name,
+                rt::Kernel &kernel, std::string &error);
+
+/// --pass=decode (Decode.cpp).
+struct DecodeOptions {
+  std::string ptxDir, filter, json;
+  std::vector<int64_t> seqlens;
+  /// Split counts to time; 0 is the runtime's choice (rt::decodeSplits).
+  std::vector<int64_t> splits = {0};
+  int64_t batch = 64, queries = 1;
+};
+/// The decoding kernels of the directory (not the combine), sorted.
+std::vector<std::string> decodeKernels(const DecodeOptions &opts, std::string &error);
+/// Checks and times every decoding kernel on every --seqlens; exit code.
+int runDecode(rt::Device &gpu, const DecodeOptions &opts, const std::vector<std::string> &kernels);
+
+} // namespace tilec::bench
+
+#endif // TILEC_TOOLS_TILEC_BENCH_BENCH_H
