@@ -21,17 +21,21 @@ compile() { # file kernel [flags...]
 }
 for d in 128; do
   compile flash_attention_decode_combine_d$d flash_attention_decode_combine --set head_dim=$d --set group=4
-  # The default schedule (defaultDecodeSchedule).
+  # The default schedule (defaultDecodeSchedule: 64x64 tiles, three
+  # cp.async slots; _m64_n64_s3_cpasync in the sweep).
   compile flash_attention_decode_d${d}_default flash_attention_decode --set head_dim=$d --set group=4
   if [ "${SWEEP:-0}" = 1 ]; then
     f=flash_attention_decode
     g="--set head_dim=$d --set group=4"
-    compile ${f}_d${d}_m64_n64_s2_tma $f $g --pipeline-stages=2
-    compile ${f}_d${d}_m64_n64_s4_tma $f $g --pipeline-stages=4
-    compile ${f}_d${d}_m64_n128_s2_tma $f $g --set block_n=128 --pipeline-stages=2
-    compile ${f}_d${d}_m64_n32_s4_tma $f $g --set block_n=32 --pipeline-stages=4
-    compile ${f}_d${d}_m64_n64_s3_cpasync $f $g --lowering=tile-to-llvm
-    compile ${f}_d${d}_m64_n64_s2_cpasync $f $g --lowering=tile-to-llvm --pipeline-stages=2
-    compile ${f}_d${d}_m64_n64_s3_mma $f $g --lowering=tile-to-llvm --wgmma=false
+    compile ${f}_d${d}_m64_n64_s2_tma $f $g --lowering=tilegpu --tma --pipeline-stages=2
+    compile ${f}_d${d}_m64_n64_s3_tma $f $g --lowering=tilegpu --tma --pipeline-stages=3
+    compile ${f}_d${d}_m64_n64_s4_tma $f $g --lowering=tilegpu --tma --pipeline-stages=4
+    compile ${f}_d${d}_m64_n128_s2_tma $f $g --lowering=tilegpu --tma --set block_n=128 --pipeline-stages=2
+    compile ${f}_d${d}_m64_n64_s2_cpasync $f $g --pipeline-stages=2
+    compile ${f}_d${d}_m64_n64_s4_cpasync $f $g --pipeline-stages=4
+    compile ${f}_d${d}_m64_n32_s4_cpasync $f $g --set block_n=32 --pipeline-stages=4
+    compile ${f}_d${d}_m64_n32_s6_cpasync $f $g --set block_n=32 --pipeline-stages=6
+    compile ${f}_d${d}_m64_n128_s2_cpasync $f $g --set block_n=128 --pipeline-stages=2
+    compile ${f}_d${d}_m64_n64_s3_mma $f $g --wgmma=false
   fi
 done

@@ -231,10 +231,12 @@ std::vector<ParamSpec> attentionDecodeParams() {
 AttentionSchedule defaultDecodeSchedule(int64_t headDim, const TargetInfo &target) {
   // Decoding reads K and V once and computes little on them: the tiles are
   // sized for bytes in flight, not for the tensor cores. 64 packed rows
-  // (one wgmma row block; 16 rows per warp for mma.sync), 64-key blocks.
+  // (one wgmma row block; 16 rows per warp for mma.sync), 64-key blocks in
+  // three cp.async slots (two programs per SM at d = 128): on the H200 at
+  // 0.95-1.0x cuDNN's bytes per second, ahead of TMA rings (2-8 %) and of
+  // two or four slots (bench/RESULTS.md, session 11).
+  (void)target;
   AttentionSchedule s{64, 64, 4, false, 3};
-  if (target.tma)
-    s.sm90 = Sm90Pipeline::TMA;
   if (headDim > 128)
     s.blockN = 32;
   return s;

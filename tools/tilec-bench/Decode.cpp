@@ -34,6 +34,7 @@ struct DecodeRow {
   std::string kernel;
   int64_t d, n, batch, queries, splits;
   double us, gbps, error;
+  double combineUs; ///< of `us`
 };
 
 /// Q, K, V on the device (K and V tiled from one random pattern, whose
@@ -125,7 +126,8 @@ public:
         !timeKernel(gpu, combine, *combineGrid, combineArgs, combineMs, error))
       return false;
     double ms = decodeMs + combineMs;
-    row = {name, d, n, batch, queries, splits, ms * 1e3, kvBytes() / ms * 1e-6, relerr};
+    row = {name, d, n, batch, queries, splits, ms * 1e3, kvBytes() / ms * 1e-6, relerr,
+           combineMs * 1e3};
     return true;
   }
 
@@ -195,7 +197,7 @@ void writeJson(const std::string &path, const std::string &device,
     out << (i ? ",\n  " : "\n  ") << "{\"kernel\": \"" << r.kernel << "\", \"d\": " << r.d
         << ", \"N\": " << r.n << ", \"B\": " << r.batch << ", \"seq_q\": " << r.queries
         << ", \"splits\": " << r.splits << ", \"us\": " << r.us << ", \"GBps\": " << r.gbps
-        << ", \"relerr\": " << r.error << "}";
+        << ", \"combine_us\": " << r.combineUs << ", \"relerr\": " << r.error << "}";
   }
   out << "\n ]\n}\n";
 }
@@ -226,7 +228,7 @@ int runDecode(rt::Device &gpu, const DecodeOptions &opts, const std::vector<std:
               "heads on %lld K/V heads; K/V GB/s (tilec-bench)\n",
               gpu.name().c_str(), gpu.multiprocessors(), static_cast<long long>(opts.batch),
               static_cast<long long>(kQueryHeads), static_cast<long long>(kKvHeads));
-  std::printf("kernel\td\tN\tB\tseq_q\tsplits\tus\tGB/s\trelerr\n");
+  std::printf("kernel\td\tN\tB\tseq_q\tsplits\tus\tGB/s\tcombine_us\trelerr\n");
   struct Loaded {
     std::string name;
     int64_t d;
@@ -275,10 +277,11 @@ int runDecode(rt::Device &gpu, const DecodeOptions &opts, const std::vector<std:
             continue;
           }
           rows.push_back(row);
-          std::printf("%s\t%lld\t%lld\t%lld\t%lld\t%lld\t%.1f\t%.0f\t%.2g\n", row.kernel.c_str(),
-                      static_cast<long long>(row.d), static_cast<long long>(row.n),
-                      static_cast<long long>(row.batch), static_cast<long long>(row.queries),
-                      static_cast<long long>(row.splits), row.us, row.gbps, row.error);
+          std::printf("%s\t%lld\t%lld\t%lld\t%lld\t%lld\t%.1f\t%.0f\t%.1f\t%.2g\n",
+                      row.kernel.c_str(), static_cast<long long>(row.d),
+                      static_cast<long long>(row.n), static_cast<long long>(row.batch),
+                      static_cast<long long>(row.queries), static_cast<long long>(row.splits),
+                      row.us, row.gbps, row.combineUs, row.error);
           std::fflush(stdout);
         }
       }
