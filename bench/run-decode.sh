@@ -18,10 +18,10 @@ run() { # tag [tilec-bench flags...]
   echo "tilec-bench $tag: exit $?"
   grep -v "^#" "$out/tilec-decode-$tag.txt"
 }
-run b64 --splits=auto,1,2,4 --batch=64
-run b8 --splits=auto,1,2,4,8,16 --batch=8 --filter=default
-run b1 --splits=auto,8,16,32,64 --batch=1 --filter=default
-run b64q4 --splits=auto,1,2 --batch=64 --queries=4 --filter=default
+run b64 --splits=auto,2,4 --batch=64
+run b8 --splits=auto,1,2,4,8 --batch=8 --filter=default
+run b1 --splits=auto,8,16,32 --batch=1 --filter=default
+run b64q4 --splits=auto,2 --batch=64 --queries=4 --filter=default
 for b in 64 8 1; do
   timeout 200 python3 "$peer" --decode --decode-batch "$b" --seqlens "$seqlens" \
     --json "$out/peers-decode-b$b.json" 2>&1 | grep -v -i "warn\|fn = lambda"

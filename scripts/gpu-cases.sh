@@ -125,7 +125,10 @@ if [ "${DECODE:-0}" = 1 ]; then
       case_ decode${v}_d128_f16 $k --set head_dim=128 --set dtype=f16 --set group=8 --size batch=1 --size seq_q=2 --size seq_k=300 --size splits=4
     done
     case_ decode_causal_g1_q16 flash_attention_decode_causal --set group=1 --size seq_q=16 --size seq_k=40 --size splits=2
+    case_ decode_one_split flash_attention_decode --set group=4 --size batch=2 --size seq_q=1 --size seq_k=333 --size splits=1
+    case_ decode_causal_one_split flash_attention_decode_causal --set group=5 --size seq_q=3 --size seq_k=100 --size splits=1
     case_ decode_combine flash_attention_decode_combine --set group=4 --size batch=3 --size splits=5
+    case_ decode_combine_many flash_attention_decode_combine --set group=2 --size seq_q=3 --size splits=11
     case_ decode_combine_d128_f16 flash_attention_decode_combine --set head_dim=128 --set dtype=f16 --set group=5 --size seq_q=3 --size splits=1
   done
   echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), decoding"

@@ -247,19 +247,21 @@ AttentionSchedule defaultBackwardSchedule(BackwardKernel kernel, int64_t headDim
 // decoding, a few for speculative decoding) to seq_k cached keys. Two
 // kernels:
 //
-// 1. flash_attention_decode<variant>: parameters q, k, v, o_part, lse_part.
-//    q is the [B·Hq, seq_q, d] query tensor viewed as [B·Hkv, group·seq_q, d]
-//    (the same memory: the query heads of a K/V head are consecutive), so a
+// 1. flash_attention_decode<variant>: parameters q, k, v, o, lse, o_part,
+//    lse_part. q is the [B·Hq, seq_q, d] query tensor viewed as [B·Hkv,
+//    group·seq_q, d] (the same memory: the query heads of a K/V head are
+//    consecutive), o and lse the forward's outputs viewed alike, so a
 //    program takes every query head of its K/V head as rows and reads each
 //    K/V block once for all of them. The keys are cut into `splits` runs of
-//    decodeSplitKeys keys; a program attends one run (met with the variant's
-//    key range) and writes the run's normalized output and natural-log LSE
-//    (0 and -inf when it saw no key) as o_part [splits, B·Hkv, group·seq_q,
-//    d] and lse_part [splits, B·Hkv, group·seq_q], f32.
+//    decodeSplitKeys keys; a program attends one run (met with the
+//    variant's key range) and writes the run's normalized output and
+//    natural-log LSE (0 and -inf when it saw no key) as o_part [splits,
+//    B·Hkv, group·seq_q, d] and lse_part [splits, B·Hkv, group·seq_q], f32.
+//    With one split it writes O and LSE themselves (o_part, lse_part
+//    untouched) and the combine is not needed.
 //    Grid: (splits = o_part.shape[0], B·Hkv, ceil(group·seq_q / blockM)).
-// 2. flash_attention_decode_combine: o_part, lse_part, o, lse (o and lse as
-//    the forward's, viewed as [B·Hkv, group·seq_q(, d)]): LSE = log Σ_s
-//    exp(lse_s), O = Σ_s exp(lse_s − LSE) O_s.
+// 2. flash_attention_decode_combine: o_part, lse_part, o, lse: LSE = log
+//    Σ_s exp(lse_s), O = Σ_s exp(lse_s − LSE) O_s.
 //    Grid: (ceil(group·seq_q / blockM), B·Hkv).
 //
 // Masks see each row's own query position and head. seq_q up to blockM

@@ -34,7 +34,8 @@ void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
                           const AttentionVariant &variant) {
   const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN, group = cfg.group;
   TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
-  TensorArg v = k.tensor("v", cfg.dtype, 3);
+  TensorArg v = k.tensor("v", cfg.dtype, 3), o = k.tensor("o", cfg.dtype, 3);
+  TensorArg lse = k.tensor("lse", DType::F32, 2);
   TensorArg oPart = k.tensor("o_part", DType::F32, 4);
   TensorArg lsePart = k.tensor("lse_part", DType::F32, 3);
 
@@ -72,10 +73,18 @@ void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
   KeyLoopState state = attendKeys(k, loopCfg, variant, {queries}, key.desc({1, bn, d}),
                                   v.desc({1, bn, d}), kvHead, seqQ, seqK, run)[0];
   // The run's normalized output and log-sum-exp (0 and -inf for a run with
-  // no visible key: the combine gives it no weight).
-  oPart.desc({1, 1, bm, d})
-      .store({split, kvHead, row0, 0}, state.acc / where(state.l == 0.0, 1.0, state.l).col());
-  lsePart.desc({1, 1, bm}).store({split, kvHead, row0}, (state.m + log2(state.l)) * M_LN2);
+  // no visible key: the combine gives it no weight); with one run, the
+  // result itself.
+  Tile out = state.acc / where(state.l == 0.0, 1.0, state.l).col();
+  Tile outLse = (state.m + log2(state.l)) * M_LN2;
+  k.ifThen(splits == 1, [&] {
+    o.desc({1, bm, d}).store({kvHead, row0, 0}, out.to(cfg.dtype));
+    lse.desc({1, bm}).store({kvHead, row0}, outLse);
+  });
+  k.ifThen(splits > 1, [&] {
+    oPart.desc({1, 1, bm, d}).store({split, kvHead, row0, 0}, out);
+    lsePart.desc({1, 1, bm}).store({split, kvHead, row0}, outLse);
+  });
 }
 
 void buildAttentionDecodeCombine(KernelBuilder &k, const AttentionConfig &cfg) {
@@ -86,22 +95,36 @@ void buildAttentionDecodeCombine(KernelBuilder &k, const AttentionConfig &cfg) {
   TensorDesc oRuns = oPart.desc({1, 1, bm, d}), lseRuns = lsePart.desc({1, 1, bm});
   Tile head = k.programId(1), row0 = k.programId(0) * bm, splits = oPart.dim(0);
 
-  // LSE = m + log Σ_s exp(lse_s − m) with m = max_s lse_s; O = Σ_s w_s O_s
-  // with w_s = exp(lse_s − LSE). Rows no run saw keep m = -inf: O = 0.
-  Tile m = k.forRange(0, splits, 1, {k.full({bm}, -kInf, DType::F32)},
-                      [&](Tile s, std::vector<Tile> st) -> std::vector<Tile> {
-                        return {max(st[0], lseRuns.load({s, head, row0}))};
-                      })[0];
-  Tile base = where(m == -kInf, 0.0, m);
-  std::vector<Tile> sums = k.forRange(
-      0, splits, 1, {k.zeros({bm, d}, DType::F32), k.zeros({bm}, DType::F32)},
-      [&](Tile s, std::vector<Tile> st) -> std::vector<Tile> {
-        Tile w = exp(lseRuns.load({s, head, row0}) - base);
-        return {st[0] + oRuns.load({s, head, row0, 0}) * w.col(), st[1] + w};
+  // LSE = m + log Σ_s exp(lse_s − m) with m = max_s lse_s and O = Σ_s
+  // exp(lse_s − LSE) O_s, in one pass with the running max (as the online
+  // softmax), `unroll` runs per step so their loads are in flight together.
+  // Runs past the last read zeros and count as -inf; rows no run saw keep
+  // m = -inf and get O = 0, LSE = -inf.
+  constexpr int64_t unroll = 4;
+  auto offset = [](Tile m) { return where(m == -kInf, 0.0, m); };
+  std::vector<Tile> state = k.forRange(
+      0, splits, unroll,
+      {k.zeros({bm, d}, DType::F32), k.full({bm}, -kInf, DType::F32), k.zeros({bm}, DType::F32)},
+      [&](Tile s0, std::vector<Tile> st) -> std::vector<Tile> {
+        std::vector<Tile> runLse, runO;
+        Tile m = st[1];
+        for (int64_t u = 0; u < unroll; ++u) {
+          runLse.push_back(where(s0 + u < splits, lseRuns.load({s0 + u, head, row0}), -kInf));
+          runO.push_back(oRuns.load({s0 + u, head, row0, 0}));
+          m = max(m, runLse.back());
+        }
+        Tile base = offset(m), alpha = exp(st[1] - base);
+        Tile acc = st[0] * alpha.col(), l = st[2] * alpha;
+        for (int64_t u = 0; u < unroll; ++u) {
+          Tile w = exp(runLse[u] - base);
+          acc = acc + runO[u] * w.col();
+          l = l + w;
+        }
+        return {acc, m, l};
       });
-  Tile l = sums[1];
-  o.desc({1, bm, d}).store({head, row0, 0}, (sums[0] / where(l == 0.0, 1.0, l).col()).to(cfg.dtype));
-  lse.desc({1, bm}).store({head, row0}, base + log2(l) * M_LN2);
+  Tile l = state[2];
+  o.desc({1, bm, d}).store({head, row0, 0}, (state[0] / where(l == 0.0, 1.0, l).col()).to(cfg.dtype));
+  lse.desc({1, bm}).store({head, row0}, offset(state[1]) + log2(l) * M_LN2);
 }
 
 //===----------------------------------------------------------------------===//
@@ -144,13 +167,18 @@ RunPlan planAttentionDecode(const AttentionConfig &cfg, const AttentionVariant &
   plan.memory = {examples::randomBuffer("q", cfg.dtype, s.bhQ() * s.seqQ * d, rng, amplitude),
                  examples::randomBuffer("k", cfg.dtype, s.bhK() * s.seqK * d, rng, amplitude),
                  examples::randomBuffer("v", cfg.dtype, s.bhK() * s.seqK * d, rng),
+                 examples::outputBuffer("o", cfg.dtype, s.bhK() * r * d),
+                 examples::outputBuffer("lse", DType::F32, s.bhK() * r),
                  examples::outputBuffer("o_part", DType::F32, s.splits * s.bhK() * r * d),
                  examples::outputBuffer("lse_part", DType::F32, s.splits * s.bhK() * r)};
-  // The queries [B·Hq, seq_q, d] as [B·Hkv, group·seq_q, d]: the same memory.
+  // The queries [B·Hq, seq_q, d] as [B·Hkv, group·seq_q, d]: the same memory
+  // (and O, LSE as the forward's, alike).
   plan.args = {TensorBinding{0, {s.bhK(), r, d}, {r * d, d, 1}},
                TensorBinding{1, {s.bhK(), s.seqK, d}, {s.seqK * d, d, 1}},
-               TensorBinding{2, {s.bhK(), s.seqK, d}, {s.seqK * d, d, 1}}};
-  for (ArgBinding &part : partBindings(s, 3, 4))
+               TensorBinding{2, {s.bhK(), s.seqK, d}, {s.seqK * d, d, 1}},
+               TensorBinding{3, {s.bhK(), r, d}, {r * d, d, 1}},
+               TensorBinding{4, {s.bhK(), r}, {r, 1}}};
+  for (ArgBinding &part : partBindings(s, 5, 6))
     plan.args.push_back(part);
   plan.grid = {s.splits, s.bhK(), examples::ceilDiv(r, cfg.blockM)};
 
@@ -166,7 +194,9 @@ RunPlan planAttentionDecode(const AttentionConfig &cfg, const AttentionVariant &
     oWant.insert(oWant.end(), out.begin(), out.end()); // [B·Hq, seq_q] = [B·Hkv, rows]
     lseWant.insert(lseWant.end(), lse.begin(), lse.end());
   }
-  plan.expected = {{3, oWant}, {4, lseWant}};
+  // One split is the whole result, written as O and LSE.
+  plan.expected = s.splits == 1 ? std::vector<RunPlan::Expected>{{3, oWant}, {4, lseWant}}
+                                : std::vector<RunPlan::Expected>{{5, oWant}, {6, lseWant}};
   plan.tolerance = 2e-2; // bf16 P
   return plan;
 }

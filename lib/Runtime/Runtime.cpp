@@ -474,23 +474,14 @@ bool Device::time(const Kernel &kernel, std::array<int64_t, 3> grid, const std::
 }
 
 int64_t decodeSplits(int64_t programs, int64_t seqK, int64_t multiprocessors) {
-  // Programs resident per SM at once (a guess until measured per kernel).
-  constexpr int64_t kResident = 2, kMinKeys = 256, kMaxSplits = 64;
-  const int64_t slots = std::max<int64_t>(1, multiprocessors) * kResident;
+  // About one program per SM: fewer leaves SMs idle, more adds runs to
+  // combine without reading faster (H200, 132 SMs, B = 1, 8, 64 with 8 K/V
+  // heads: 16, 2 and 1 splits were the fastest; bench/RESULTS.md, session
+  // 11). Each run keeps at least 256 keys.
+  constexpr int64_t kMinKeys = 256, kMaxSplits = 64;
+  programs = std::max<int64_t>(programs, 1);
   const int64_t most = std::clamp<int64_t>(seqK / kMinKeys, 1, kMaxSplits);
-  // The busy fraction of the waves (FlashAttention's heuristic): the
-  // fewest splits within 85 % of the best.
-  auto efficiency = [&](int64_t splits) {
-    double waves = static_cast<double>(std::max<int64_t>(programs, 1) * splits) / slots;
-    return waves / std::ceil(waves);
-  };
-  double best = 0;
-  for (int64_t s = 1; s <= most; ++s)
-    best = std::max(best, efficiency(s));
-  for (int64_t s = 1; s <= most; ++s)
-    if (efficiency(s) >= 0.85 * best)
-      return s;
-  return 1;
+  return std::clamp<int64_t>((multiprocessors + programs / 2) / programs, 1, most);
 }
 
 bool readFile(const std::string &path, std::string &out) {

@@ -156,8 +156,10 @@ std::vector<Case> allCases() {
     cases.push_back({kernel, {"group=4"}, {"seq_q=1", "seq_k=300", "splits=3"}});
     cases.push_back({kernel, {"group=5", "block_n=32"}, {"batch=2", "kv_heads=3", "seq_q=3", "seq_k=130", "splits=8"}});
     cases.push_back({kernel, {"head_dim=128", "dtype=f16", "group=2", "block_m=16"}, {"seq_q=16", "seq_k=77", "splits=2"}});
+    cases.push_back({kernel, {"group=3"}, {"seq_q=2", "seq_k=100", "splits=1"}}); // writes O itself
   }
   cases.push_back({"flash_attention_decode_combine", {"group=4"}, {"seq_q=1", "splits=5"}});
+  cases.push_back({"flash_attention_decode_combine", {"group=2"}, {"seq_q=3", "splits=9"}});
   cases.push_back({"flash_attention_decode_combine", {"head_dim=128", "dtype=f16", "group=3", "block_m=32"}, {"batch=3", "seq_q=5", "splits=1"}});
   return cases;
 }

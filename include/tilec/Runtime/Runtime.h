@@ -97,8 +97,8 @@ std::string toString(const TensorMapEncoding &encoding);
 
 /// How many runs split-KV decoding (flash_attention_decode) cuts `seqK`
 /// keys into when `programs` programs (B·Hkv·row blocks) run per run on
-/// `multiprocessors` SMs: enough waves that the last one is nearly full,
-/// each run at least 256 keys.
+/// `multiprocessors` SMs: about one program per SM, each run at least 256
+/// keys, at most 64 runs; 1 (no combine) once the programs fill the SMs.
 int64_t decodeSplits(int64_t programs, int64_t seqK, int64_t multiprocessors);
 
 struct Kernel {
