@@ -21,16 +21,23 @@ double AttentionConfig::softmaxScale() const {
 std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cfg,
                                      const AttentionVariant &variant,
                                      const std::vector<QueryRows> &queries,
-                                     const TensorDesc &kBlocks, const TensorDesc &vBlocks,
-                                     Tile kvHead, Tile seqQ, Tile seqK, const KeyRange &range) {
+                                     const KeyBlocks &keys, Tile seqQ, Tile seqK,
+                                     const KeyRange &relative) {
   const int64_t d = cfg.headDim, bn = cfg.blockN, groups = static_cast<int64_t>(queries.size());
   const int64_t gm = queries.empty() ? 0 : queries[0].q.shape()[0];
+  // The loops run over the keys' rows in the tensors (so the loads' offsets
+  // are the induction variable, which the rings stream); the variant sees
+  // positions in the sequence.
+  auto row = [&](Tile position) { return keys.base.valid() ? position + keys.base : position; };
+  auto position = [&](Tile j) { return keys.base.valid() ? j - keys.base : j; };
+  KeyRange range{row(relative.lo), row(relative.hi), row(relative.fullLo), row(relative.fullHi)};
 
   // Block j's scores of row group g with the variant applied (its score
   // modifier, and its mask where `masked`), and the scale the softmax still
   // applies to them.
   auto scored = [&](Tile s, Tile j, int64_t g, bool masked) -> std::pair<Tile, double> {
-    BlockContext ctx{k, queries[g].positions, j + k.iota(bn), queries[g].head, seqQ, seqK};
+    BlockContext ctx{k, queries[g].positions, position(j) + k.iota(bn), queries[g].head, seqQ,
+                     seqK};
     double scale = cfg.softmaxScale();
     if (variant.scoreMod) {
       s = variant.scoreMod(s * scale, ctx);
@@ -50,11 +57,11 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   // (state: acc, m, l of group 0, then of group 1, ...).
   auto step = [&](bool masked) {
     return [&, masked](Tile j, std::vector<Tile> state) -> std::vector<Tile> {
-      Tile kT = kBlocks.load({kvHead, j, 0}).t();
+      Tile kT = keys.k(j).t();
       std::vector<Tile> scores;
       for (int64_t g = 0; g < groups; ++g)
         scores.push_back(dot(queries[g].q, kT, 0.0));
-      Tile vBlock = vBlocks.load({kvHead, j, 0});
+      Tile vBlock = keys.v(j);
       std::vector<Tile> next;
       for (int64_t g = 0; g < groups; ++g) {
         Tile acc = state[3 * g], m = state[3 * g + 1], l = state[3 * g + 2];
@@ -93,11 +100,11 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     auto previous = [&](Tile j) { return max(j - bn, k.constant(0, DType::I32)); };
     loops([&](bool masked) {
       return [&, masked](Tile j, std::vector<Tile> st) -> std::vector<Tile> {
-        Tile kT = kBlocks.load({kvHead, j, 0}).t();
+        Tile kT = keys.k(j).t();
         std::vector<Tile> scores, next;
         for (int64_t g = 0; g < groups; ++g)
           scores.push_back(dot(queries[g].q, kT, 0.0));
-        Tile vPrev = vBlocks.load({kvHead, previous(j), 0});
+        Tile vPrev = keys.v(previous(j));
         for (int64_t g = 0; g < groups; ++g)
           st[4 * g] = dot(st[4 * g + 3], vPrev, st[4 * g]);
         for (int64_t g = 0; g < groups; ++g) {
@@ -112,7 +119,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     });
     // The last visited block's P·V (block lo when none was: P = 0).
     Tile blocks = max((range.hi - range.lo + (bn - 1)) / bn, k.constant(1, DType::I32));
-    Tile vLast = vBlocks.load({kvHead, range.lo + (blocks - 1) * bn, 0});
+    Tile vLast = keys.v(range.lo + (blocks - 1) * bn);
     std::vector<Tile> finished;
     for (int64_t g = 0; g < groups; ++g)
       finished.insert(finished.end(), {dot(state[4 * g + 3], vLast, state[4 * g]),
@@ -162,8 +169,9 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
 
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
   KeyRange range = variant.keyRange ? variant.keyRange(rangeCtx) : allKeys(rangeCtx);
-  std::vector<KeyLoopState> state =
-      attendKeys(k, cfg, variant, queries, kBlocks, vBlocks, kvHead, seqQ, seqK, range);
+  KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j, 0}); },
+                 [&](Tile j) { return vBlocks.load({kvHead, j, 0}); }};
+  std::vector<KeyLoopState> state = attendKeys(k, cfg, variant, queries, keys, seqQ, seqK, range);
 
   // O = acc / l (a row that saw nothing has acc = 0 and l = 0: output 0),
   // lse = (m + log2 l) · ln 2 (-inf for such a row).

@@ -103,15 +103,22 @@ struct QueryRows {
 struct KeyLoopState {
   dsl::Tile acc, m, l;
 };
-/// The key loop every attention kernel shares: blocks of cfg.blockN keys of
-/// head `kvHead` over [range.lo, range.hi), masked outside [fullLo, fullHi),
-/// for each row group of `queries` (software-pipelined with cfg.overlap).
+/// Where a program's keys come from: the [blockN, d] blocks of K and V that
+/// start at row j of the tensors, the sequence's key 0 being row `base`
+/// (none: row 0; a packed sequence's first row otherwise).
+struct KeyBlocks {
+  std::function<dsl::Tile(dsl::Tile j)> k, v;
+  dsl::Tile base;
+};
+/// The key loop every attention kernel shares: blocks of cfg.blockN keys
+/// over positions [range.lo, range.hi) of the sequence, masked outside
+/// [fullLo, fullHi), for each row group of `queries` (software-pipelined
+/// with cfg.overlap).
 std::vector<KeyLoopState> attendKeys(dsl::KernelBuilder &k, const AttentionConfig &cfg,
                                      const AttentionVariant &variant,
                                      const std::vector<QueryRows> &queries,
-                                     const dsl::TensorDesc &kBlocks,
-                                     const dsl::TensorDesc &vBlocks, dsl::Tile kvHead,
-                                     dsl::Tile seqQ, dsl::Tile seqK, const KeyRange &range);
+                                     const KeyBlocks &keys, dsl::Tile seqQ, dsl::Tile seqK,
+                                     const KeyRange &range);
 
 // Building blocks for variants.
 

@@ -70,8 +70,10 @@ void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
   AttentionConfig loopCfg = cfg;
   loopCfg.rowGroups = 1;
   loopCfg.overlap = false;
-  KeyLoopState state = attendKeys(k, loopCfg, variant, {queries}, key.desc({1, bn, d}),
-                                  v.desc({1, bn, d}), kvHead, seqQ, seqK, run)[0];
+  TensorDesc kBlocks = key.desc({1, bn, d}), vBlocks = v.desc({1, bn, d});
+  KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j, 0}); },
+                 [&](Tile j) { return vBlocks.load({kvHead, j, 0}); }};
+  KeyLoopState state = attendKeys(k, loopCfg, variant, {queries}, keys, seqQ, seqK, run)[0];
   // The run's normalized output and log-sum-exp (0 and -inf for a run with
   // no visible key: the combine gives it no weight); with one run, the
   // result itself.
