@@ -111,6 +111,27 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     return cfg;
   };
   Registry::global().add({
+      .name = "flash_attention_varlen" + suffix,
+      .summary = "packed sequences of any lengths (cu_seqlens): " + summary,
+      .params = params,
+      .build = [=](KernelBuilder &k, const Params &p) {
+        buildAttentionVarlen(k, config(p), variant(p));
+      },
+      .sizes = attentionVarlenSizes(),
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionVarlen(config(p), variant(p), sizes, seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::scalar("max_seqlen_q", config(p).blockM),
+                        GridDim::shape("q", 1), GridDim::shape("cu_seqlens_q", 0)};
+      },
+      .numWarps = [=](const Params &p) { return schedule(p).warps; },
+      .alignedByDefault = true,
+      .aInShared = [=](const Params &p) { return schedule(p).qInShared; },
+      .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
+      .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
+  });
+  Registry::global().add({
       .name = "flash_attention_fwd" + suffix,
       .summary = summary,
       .params = params,

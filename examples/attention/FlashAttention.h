@@ -293,6 +293,30 @@ std::vector<ParamSpec> attentionDecodeParams();
 /// does not say.
 AttentionSchedule defaultDecodeSchedule(int64_t headDim, const TargetInfo &target);
 
+//===----------------------------------------------------------------------===//
+// Variable-length (packed) batches (FlashAttentionVarlen.cpp)
+//===----------------------------------------------------------------------===//
+//
+// flash_attention_varlen<variant>: sequences of different lengths packed
+// end to end, no padding. Parameters q [total_q, Hq, d], k, v [total_k,
+// Hkv, d], o [total_q, Hq, d], lse [Hq, total_q] (natural log),
+// cu_seqlens_q, cu_seqlens_k [B + 1] i32 (sequence b is rows [cu[b],
+// cu[b + 1])), max_seqlen_q (the longest query length: sizes the grid).
+// Grid: (ceil(max_seqlen_q / blockM), Hq, B + 1); the last z index has no
+// sequence and writes nothing. Masks and the causal diagonal are per
+// sequence (bottom-right aligned, as the dense kernel); empty sequences and
+// offsets that run past the tensors (clamped) are allowed.
+
+void buildAttentionVarlen(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                          const AttentionVariant &variant);
+/// Ragged lengths of `batch` sequences, the longest `longest` (the CPU
+/// runs': full, then empty / one query, half / no keys, ...).
+std::vector<int64_t> varlenLengths(int64_t batch, int64_t longest, bool keys);
+/// A CPU run: random packed Q, K, V of varlenLengths and the reference per sequence.
+RunPlan planAttentionVarlen(const AttentionConfig &cfg, const AttentionVariant &variant,
+                            const Params &sizes, uint64_t seed);
+std::vector<ParamSpec> attentionVarlenSizes();
+
 } // namespace tilec::attention
 
 #endif // TILEC_EXAMPLES_ATTENTION_FLASHATTENTION_H

@@ -841,6 +841,25 @@ void TensorDesc::store(std::vector<Operand> offsets, Operand value, Where where)
   tile::StoreBlockOp::create(l.b(), l.loc, desc, *offsetValues, data.value());
 }
 
+TensorArg TensorArg::slice(unsigned dim, Operand start, Operand size, Where where) const {
+  if (dim >= dims.size()) {
+    kb->error(where, fmt::format("slice() of dimension {} of a rank-{} tensor", dim, dims.size()));
+    return *this;
+  }
+  Lowerer l(*kb, where);
+  Tile first = l.wrap(l.value(start, l.b().getI32Type()));
+  Tile length = l.wrap(l.value(size, l.b().getI32Type()));
+  if (!first.isScalar() || !length.isScalar() || first.dtype() != DType::I32 ||
+      length.dtype() != DType::I32) {
+    kb->error(where, "slice() takes an i32 scalar start and size");
+    return *this;
+  }
+  TensorArg part = *this;
+  part.basePtr = basePtr + first.to(DType::I64, where) * strides[dim];
+  part.dims[dim] = length;
+  return part;
+}
+
 TensorDesc TensorArg::desc(Shape block, Where where) const {
   Lowerer l(*kb, where);
   bool positive = std::all_of(block.begin(), block.end(), [](int64_t d) { return d > 0; });

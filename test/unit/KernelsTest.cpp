@@ -158,6 +158,17 @@ std::vector<Case> allCases() {
     cases.push_back({kernel, {"head_dim=128", "dtype=f16", "group=2", "block_m=16"}, {"seq_q=16", "seq_k=77", "splits=2"}});
     cases.push_back({kernel, {"group=3"}, {"seq_q=2", "seq_k=100", "splits=1"}}); // writes O itself
   }
+  // Packed sequences of ragged lengths (empty ones, queries without keys,
+  // N_q != N_k both ways) for every variant; row groups, overlap, GQA.
+  for (std::string suffix : {"", "_causal", "_sliding_window", "_gqa", "_alibi", "_softcap"}) {
+    std::string kernel = "flash_attention_varlen" + suffix;
+    cases.push_back({kernel, {}, {"batch=5", "seq_q=100", "seq_k=130"}});
+    cases.push_back({kernel, {"block_m=32", "block_n=16"}, {"batch=7", "seq_q=130", "seq_k=77"}});
+    cases.push_back({kernel, {"head_dim=128", "dtype=f16"}, {"batch=2", "heads=3", "seq_q=70", "seq_k=90"}});
+  }
+  cases.push_back({"flash_attention_varlen_causal", {"row_groups=2"}, {"batch=4", "seq_q=150", "seq_k=290"}});
+  cases.push_back({"flash_attention_varlen", {"overlap=on", "block_n=32"}, {"batch=6", "seq_q=130", "seq_k=77"}});
+  cases.push_back({"flash_attention_varlen_gqa", {"group=3"}, {"heads=6", "batch=3", "seq_q=77", "seq_k=130"}});
   cases.push_back({"flash_attention_decode_combine", {"group=4"}, {"seq_q=1", "splits=5"}});
   cases.push_back({"flash_attention_decode_combine", {"group=2"}, {"seq_q=3", "splits=9"}});
   cases.push_back({"flash_attention_decode_combine", {"head_dim=128", "dtype=f16", "group=3", "block_m=32"}, {"batch=3", "seq_q=5", "splits=1"}});

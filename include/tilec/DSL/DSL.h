@@ -199,6 +199,13 @@ public:
   unsigned rank() const { return static_cast<unsigned>(dims.size()); }
   /// A descriptor that moves blocks of shape `block` (rank equal to the tensor's).
   TensorDesc desc(Shape block, Where where = Where::current()) const;
+  /// Rows [start, start + size) of dimension `dim` (i32 scalars) as a tensor
+  /// of their own: its base advanced by start·stride, that dimension `size`
+  /// long. A block read past its end is padding and one written past it is
+  /// dropped, as at the edges of the whole tensor (one sequence of a packed
+  /// batch, say). The caller keeps the part inside the tensor.
+  TensorArg slice(unsigned dim, Operand start, Operand size,
+                  Where where = Where::current()) const;
 
 private:
   friend class KernelBuilder;
