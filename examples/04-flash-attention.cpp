@@ -110,26 +110,41 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       tune(cfg, p);
     return cfg;
   };
+  // The packed kernel keeps the dense schedules but one: on mma.sync at
+  // d = 128 its sequence offsets (live beside the 128-row tile's registers)
+  // made it spill, 64-row programs do not.
+  auto varlenSchedule = [=](const Params &p) {
+    AttentionSchedule s = schedule(p);
+    if (!p.target().wgmma && std::stoll(p.get("head_dim")) > 64)
+      s.blockM = std::min<int64_t>(s.blockM, 64);
+    return s;
+  };
+  auto varlenConfig = [=](const Params &p) {
+    AttentionConfig cfg = configFrom(p, varlenSchedule(p));
+    if (tune)
+      tune(cfg, p);
+    return cfg;
+  };
   Registry::global().add({
       .name = "flash_attention_varlen" + suffix,
       .summary = "packed sequences of any lengths (cu_seqlens): " + summary,
       .params = params,
       .build = [=](KernelBuilder &k, const Params &p) {
-        buildAttentionVarlen(k, config(p), variant(p));
+        buildAttentionVarlen(k, varlenConfig(p), variant(p));
       },
       .sizes = attentionVarlenSizes(),
       .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttentionVarlen(config(p), variant(p), sizes, seed);
+        return planAttentionVarlen(varlenConfig(p), variant(p), sizes, seed);
       },
       .grid = [=](const Params &p) {
-        return GridRule{GridDim::scalar("max_seqlen_q", config(p).blockM),
-                        GridDim::shape("q", 1), GridDim::shape("cu_seqlens_q", 0)};
+        return GridRule{GridDim::scalar("max_seqlen_q", varlenConfig(p).blockM),
+                        GridDim::shape("q", 0), GridDim::shape("cu_seqlens_q", 0)};
       },
-      .numWarps = [=](const Params &p) { return schedule(p).warps; },
+      .numWarps = [=](const Params &p) { return varlenSchedule(p).warps; },
       .alignedByDefault = true,
-      .aInShared = [=](const Params &p) { return schedule(p).qInShared; },
-      .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
-      .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
+      .aInShared = [=](const Params &p) { return varlenSchedule(p).qInShared; },
+      .pipelineStages = [=](const Params &p) { return varlenSchedule(p).stages; },
+      .sm90Pipeline = [=](const Params &p) { return varlenSchedule(p).sm90; },
   });
   Registry::global().add({
       .name = "flash_attention_fwd" + suffix,

@@ -175,6 +175,33 @@ def Tile_LoadOp : Tile_Op<"load", [
   let hasVerifier = 1;
 }
 
+def Tile_LoadScalarOp : Tile_Op<"load_scalar", [
+    MemoryEffects<[MemRead]>, AttrSizedOperandSegments,
+    TypesMatchWith<"result is the pointee of ptr", "ptr", "result",
+                   "getPointeeScalarType($_self)">,
+    OptionalTypesMatchWith<"other has the pointee type", "ptr", "other",
+                           "getPointeeScalarType($_self)">]> {
+  let summary = "load one value through a pointer";
+  let description = [{
+    Reads the element `ptr` points at: one value for the whole program (a
+    sequence's offset in a packed batch, an entry of a block table). Where
+    `mask` is false the pointer is not dereferenced and the result is
+    `other` (zero when `other` is absent).
+
+    Example:
+    ```mlir
+    %start = tile.load_scalar %p mask %inside other %c0 : !tile.ptr<i32>
+    ```
+  }];
+  let arguments = (ins Tile_PointerType:$ptr, Optional<I1>:$mask,
+                       Optional<Tile_Scalar>:$other);
+  let results = (outs Tile_Scalar:$result);
+  let assemblyFormat = [{
+    $ptr (`mask` $mask^)? (`other` $other^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_StoreOp : Tile_Op<"store", [
     MemoryEffects<[MemWrite]>,
     TypesMatchWith<"value holds the pointees of ptr", "ptr", "value",

@@ -298,8 +298,10 @@ AttentionSchedule defaultDecodeSchedule(int64_t headDim, const TargetInfo &targe
 //===----------------------------------------------------------------------===//
 //
 // flash_attention_varlen<variant>: sequences of different lengths packed
-// end to end, no padding. Parameters q [total_q, Hq, d], k, v [total_k,
-// Hkv, d], o [total_q, Hq, d], lse [Hq, total_q] (natural log),
+// end to end, no padding: Q, O [total_q, Hq, d] and K, V [total_k, Hkv, d]
+// in memory, passed as their [H, total, d] views (strides d, H·d, 1; in
+// PyTorch `x.transpose(0, 1)`). Parameters q [Hq, total_q, d], k, v [Hkv,
+// total_k, d], o [Hq, total_q, d], lse [Hq, total_q] (natural log),
 // cu_seqlens_q, cu_seqlens_k [B + 1] i32 (sequence b is rows [cu[b],
 // cu[b + 1])), max_seqlen_q (the longest query length: sizes the grid).
 // Grid: (ceil(max_seqlen_q / blockM), Hq, B + 1); the last z index has no

@@ -3,6 +3,9 @@
 // A batch of sequences of different lengths packed end to end (no padding):
 // Q, O [total_q, Hq, d], K, V [total_k, Hkv, d], with cumulative offsets
 // cu_seqlens_q / cu_seqlens_k [B + 1] saying where each sequence starts.
+// The kernel takes them as their [H, total, d] views (strides d, H·d, 1:
+// PyTorch's `x.transpose(0, 1)`, no copy), so a block of one head is the
+// dense kernel's [1, rows, d] block at another row.
 // A program takes one block of one head of one sequence; its loops run over
 // the tensors' rows from the sequence's first key (so the rings stream them
 // as the dense kernel's), and the variant sees positions in the sequence.
@@ -28,13 +31,9 @@ namespace {
 /// offsets' end is empty, so no program reads or writes outside its tensors.
 std::pair<Tile, Tile> sequenceRows(KernelBuilder &k, const TensorArg &cu, Tile b, Tile rows) {
   Tile zero = k.constant(0, DType::I32);
-  auto at = [&](Tile i) {
-    Tile inside = (i + k.iota(1)) < cu.dim(0);
-    return rowMax(load(cu.base() + (i + k.iota(1)), inside, 0));
-  };
   Tile known = b + 1 < cu.dim(0);
-  Tile end = min(max(where(known, at(b + 1), zero), zero), rows);
-  Tile first = min(max(where(known, at(b), zero), zero), end);
+  Tile end = min(max(load(cu.base() + (b + 1), known, 0), zero), rows);
+  Tile first = min(max(load(cu.base() + b, known, 0), zero), end);
   return {first, end};
 }
 
@@ -59,37 +58,38 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
 
   Tile head = k.programId(1), sequence = k.programId(2);
   Tile kvHead = cfg.group == 1 ? head : head / cfg.group;
-  auto [qFirst, qEnd] = sequenceRows(k, cuQ, sequence, q.dim(0));
-  auto [kFirst, kEnd] = sequenceRows(k, cuK, sequence, key.dim(0));
+  auto [qFirst, qEnd] = sequenceRows(k, cuQ, sequence, q.dim(1));
+  auto [kFirst, kEnd] = sequenceRows(k, cuK, sequence, key.dim(1));
   Tile seqQ = qEnd - qFirst, seqK = kEnd - kFirst;
   // Longest blocks first, as the dense kernel (programs past the sequence's
   // end visit no key and write nothing).
   Tile row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
 
-  TensorDesc qBlocks = q.desc({gm, 1, d});
+  // The K/V descriptors before Q's load, as the dense kernel makes them: the
+  // tile-to-llvm lowering decides Q's shared-memory layout when it meets the
+  // load, from the streams of descriptors it has seen.
+  TensorDesc kBlocks = key.desc({1, bn, d}), vBlocks = v.desc({1, bn, d});
+  TensorDesc qBlocks = q.desc({1, gm, d});
   std::vector<QueryRows> queries;
   for (int64_t g = 0; g < groups; ++g) {
     Tile rows = row0 + g * gm + k.iota(gm);
-    queries.push_back({qBlocks.load({qFirst + row0 + g * gm, head, 0}).reshape({gm, d}), rows,
-                       head});
+    queries.push_back({qBlocks.load({head, qFirst + row0 + g * gm, 0}), rows, head});
   }
 
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
   KeyRange range = variant.keyRange ? variant.keyRange(rangeCtx) : allKeys(rangeCtx);
   Tile live = row0 < seqQ;
   range.hi = where(live, range.hi, range.lo);
-  TensorDesc kBlocks = key.desc({bn, 1, d}), vBlocks = v.desc({bn, 1, d});
-  KeyBlocks keys{[&](Tile j) { return kBlocks.load({j, kvHead, 0}).reshape({bn, d}); },
-                 [&](Tile j) { return vBlocks.load({j, kvHead, 0}).reshape({bn, d}); }, kFirst};
+  KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j, 0}); },
+                 [&](Tile j) { return vBlocks.load({kvHead, j, 0}); }, kFirst};
   std::vector<KeyLoopState> state = attendKeys(k, cfg, variant, queries, keys, seqQ, seqK, range);
 
   // The sequence's own rows of O and LSE: rows past its end are dropped.
-  TensorDesc oBlocks = o.slice(0, qFirst, seqQ).desc({gm, 1, d});
+  TensorDesc oBlocks = o.slice(1, qFirst, seqQ).desc({1, gm, d});
   TensorDesc lseBlocks = lse.slice(1, qFirst, seqQ).desc({1, gm});
   for (int64_t g = 0; g < groups; ++g) {
     const KeyLoopState &s = state[g];
-    Tile out = (s.acc / where(s.l == 0.0, 1.0, s.l).col()).to(cfg.dtype);
-    oBlocks.store({row0 + g * gm, head, 0}, out.reshape({gm, 1, d}));
+    oBlocks.store({head, row0 + g * gm, 0}, (s.acc / where(s.l == 0.0, 1.0, s.l).col()).to(cfg.dtype));
     lseBlocks.store({head, row0 + g * gm}, (s.m + log2(s.l)) * M_LN2);
   }
 }
@@ -139,8 +139,9 @@ RunPlan planAttentionVarlen(const AttentionConfig &cfg, const AttentionVariant &
                  examples::outputBuffer("lse", DType::F32, heads * totalQ),
                  HostBuffer{"cu_seqlens_q", DType::I32, cuQ},
                  HostBuffer{"cu_seqlens_k", DType::I32, cuK}};
+  // [total, h, d] memory as its [h, total, d] view.
   auto packed = [&](int buffer, int64_t total, int64_t h) {
-    return TensorBinding{buffer, {total, h, d}, {h * d, d, 1}};
+    return TensorBinding{buffer, {h, total, d}, {d, h * d, 1}};
   };
   const int64_t longestQ = *std::max_element(lensQ.begin(), lensQ.end());
   plan.args = {packed(0, totalQ, heads), packed(1, totalK, kvHeads), packed(2, totalK, kvHeads),

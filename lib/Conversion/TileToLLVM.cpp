@@ -430,6 +430,17 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       .Case([&](tile::LoadBlockOp load) { return lowerLoadBlock(load); })
       .Case([&](tile::StoreBlockOp store) { return lowerStoreBlock(store); })
       .Case([&](tile::LoadOp load) { return lowerLoad(load); })
+      .Case([&](tile::LoadScalarOp load) -> LogicalResult {
+        Type element = load.getType();
+        Value other = load.getOther() ? scalars[load.getOther()] : constOf(element, 0.0);
+        Value keep = load.getMask() ? scalars[load.getMask()]
+                                    : Value(arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+        Value v = predicatedLoad(scalars[load.getPtr()], keep, element, other, load);
+        if (!v)
+          return failure();
+        scalars[load] = v;
+        return success();
+      })
       .Case([&](tile::StoreOp store) { return lowerStore(store); })
       .Case([&](tile::DotOp dot) { return lowerDot(dot); })
       .Case([&](tile::ReduceOp reduce) { return lowerReduce(reduce); })

@@ -717,10 +717,30 @@ Tile load(Operand pointers, std::optional<Operand> mask, std::optional<Operand> 
   if (!pointers.tile.valid())
     return Tile();
   Lowerer l(*pointers.tile.builder(), pointers.where);
-  if (!pointers.tile.isPointer() || pointers.tile.isScalar())
-    return l.fail("load() reads through a tile of pointers (ptr + iota offsets), got " +
-                      typeString(pointers.tile.value().getType()),
+  if (!pointers.tile.isPointer())
+    return l.fail("load() reads through a pointer or a tile of pointers (ptr + iota offsets), "
+                  "got " + typeString(pointers.tile.value().getType()),
                   pointers.tile);
+  if (pointers.tile.isScalar()) {
+    // One value for the whole program.
+    Value maskValue, otherValue;
+    Type pointee = tile::getPointeeScalarType(pointers.tile.value().getType());
+    if (mask) {
+      if (!mask->tile.valid() || !mask->tile.isScalar() ||
+          !elementOf(mask->tile.value()).isInteger(1))
+        return l.fail("load() of one value takes a scalar i1 mask", pointers.tile);
+      maskValue = mask->tile.value();
+    }
+    if (other) {
+      if (!mask)
+        return l.fail("load() takes a fill value only together with a mask", pointers.tile);
+      otherValue = l.value(*other, pointee);
+      if (otherValue.getType() != pointee)
+        return l.fail("load() fill value must be a scalar " + typeString(pointee), pointers.tile);
+    }
+    return l.wrap(tile::LoadScalarOp::create(l.b(), l.loc, pointee, pointers.tile.value(),
+                                             maskValue, otherValue));
+  }
   Shape shape = pointers.tile.shape();
   Value maskValue, otherValue;
   if (mask) {

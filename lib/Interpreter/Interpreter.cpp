@@ -561,6 +561,19 @@ LogicalResult Machine::run(Operation *op) {
         set(load.getResult(), std::move(out));
         return success();
       })
+      .Case([&](tile::LoadScalarOp load) -> LogicalResult {
+        const RtValue &ptr = get(load.getPtr());
+        RtValue out = make(load.getType());
+        if (load.getMask() && get(load.getMask()).scalar() == 0) {
+          out.num[0] = load.getOther() ? get(load.getOther()).scalar() : 0.0;
+        } else {
+          if (failed(checkAccess(load, ptr.ptr[0], "load")))
+            return failure();
+          out.num[0] = memory[ptr.ptr[0].buffer].data[ptr.ptr[0].index];
+        }
+        set(load.getResult(), std::move(out));
+        return success();
+      })
       .Case([&](tile::StoreOp store) -> LogicalResult {
         const RtValue &ptrs = get(store.getPtr()), &value = get(store.getValue());
         const RtValue *mask = store.getMask() ? &get(store.getMask()) : nullptr;

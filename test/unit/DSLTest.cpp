@@ -158,14 +158,44 @@ TEST_F(DSLTest, TransposeOfAVector) {
   expectErrorAt(line, ".t() transposes 2-D tiles; this one is 8");
 }
 
-TEST_F(DSLTest, LoadThroughAScalarPointer) {
+TEST_F(DSLTest, LoadThroughANumber) {
   KernelBuilder k(context, "bad_load");
-  Tile p = k.pointer("p", DType::F32);
+  Tile n = k.scalar("n", DType::F32);
   unsigned line = __LINE__ + 1;
-  Tile x = load(p);
+  Tile x = load(n);
   (void)x;
   EXPECT_FALSE(k.finish());
-  expectErrorAt(line, "load() reads through a tile of pointers");
+  expectErrorAt(line, "load() reads through a pointer or a tile of pointers");
+}
+
+TEST_F(DSLTest, LoadOfOneValueTakesAScalarMask) {
+  KernelBuilder k(context, "bad_scalar_load");
+  Tile p = k.pointer("p", DType::I32);
+  unsigned line = __LINE__ + 1;
+  Tile x = load(p, k.iota(4) < 2);
+  (void)x;
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, "load() of one value takes a scalar i1 mask");
+}
+
+TEST_F(DSLTest, LoadOfOneValueRunsGuarded) {
+  // out[0] = p[1] when n > 1, else -7: one value for the whole program.
+  KernelBuilder k(context, "scalar_load");
+  Tile p = k.pointer("p", DType::I32), out = k.pointer("out", DType::I32);
+  Tile n = k.scalar("n", DType::I32);
+  Tile v = load(p + 1, n > 1, -7);
+  EXPECT_TRUE(v.isScalar());
+  store(out + k.iota(1), v + k.zeros({1}, DType::I32));
+  KernelSignature signature = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  for (int64_t size : {3, 1}) {
+    std::vector<HostBuffer> memory = {{"p", DType::I32, {5, 6, 7}}, {"out", DType::I32, {0}}};
+    ASSERT_TRUE(interpret(*module, "scalar_load", signature,
+                          {PointerBinding{0}, PointerBinding{1}, static_cast<double>(size)},
+                          {1, 1, 1}, memory));
+    EXPECT_EQ(memory[1].data[0], size > 1 ? 6 : -7);
+  }
 }
 
 TEST_F(DSLTest, BroadcastingOperatorsBuildBroadcasts) {

@@ -160,7 +160,8 @@ struct SoftmaxStep {
 SoftmaxStep onlineSoftmax(Operand scores, Operand runningMax, double scale);
 
 /// Loads and stores through a tile of pointers; masked-off lanes are not
-/// touched and read `other` (0 without it).
+/// touched and read `other` (0 without it). load() of a single pointer
+/// reads one value for the whole program (a scalar mask may guard it).
 Tile load(Operand pointers, std::optional<Operand> mask = std::nullopt,
           std::optional<Operand> other = std::nullopt);
 void store(Operand pointers, Operand value, std::optional<Operand> mask = std::nullopt);

@@ -217,6 +217,21 @@ struct GatherLoadLowering : OpConversionPattern<tile::LoadOp> {
   }
 };
 
+/// One value for the program: a load where the mask (if any) holds.
+struct ScalarLoadLowering : OpConversionPattern<tile::LoadScalarOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::LoadScalarOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = getTypeConverter()->convertType(op.getType());
+    Value other = adaptor.getOther() ? adaptor.getOther()
+                                     : paddingValue(rewriter, loc, element, tile::PaddingOption::zero);
+    rewriter.replaceOp(op, guardedLoad(rewriter, loc, element, adaptor.getPtr(), adaptor.getMask(),
+                                       other));
+    return success();
+  }
+};
+
 /// One store per register, where the mask (if any) is true.
 struct ScatterStoreLowering : OpConversionPattern<tile::StoreOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -244,5 +259,5 @@ void tilec::tilegpu::populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConver
                GridQueryLowering<tile::NumProgramsOp, NVVM::GridDimXOp, NVVM::GridDimYOp,
                                  NVVM::GridDimZOp>,
                LoadBlockLowering, StoreBlockLowering, AddPtrLowering, GatherLoadLowering,
-               ScatterStoreLowering>(converter, patterns.getContext());
+               ScalarLoadLowering, ScatterStoreLowering>(converter, patterns.getContext());
 }

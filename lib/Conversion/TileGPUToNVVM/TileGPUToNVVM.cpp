@@ -83,7 +83,8 @@ struct UnsupportedTileOp : ConversionPattern {
                           tilec::tile::BroadcastOp, tilec::tile::LoadBlockOp,
                           tilec::tile::StoreBlockOp, tilec::tile::SplatOp, tilec::tile::IotaOp,
                           tilec::tile::CastOp, tilec::tile::ReshapeOp, tilec::tile::TransOp,
-                          tilec::tile::AddPtrOp, tilec::tile::LoadOp, tilec::tile::StoreOp>(op);
+                          tilec::tile::AddPtrOp, tilec::tile::LoadOp, tilec::tile::LoadScalarOp,
+                          tilec::tile::StoreOp>(op);
     if (!touchesTiles(op) || hasPattern || op->hasTrait<OpTrait::IsTerminator>() ||
         op->getNumRegions())
       return failure();
@@ -276,7 +277,7 @@ struct ConvertTileGPUToNVVM
     target.markUnknownOpDynamicallyLegal([](Operation *op) { return !touchesTiles(op); });
     target.addIllegalOp<tilec::tile::MakeDescOp, tilec::tile::ProgramIdOp,
                         tilec::tile::NumProgramsOp, tilec::tile::CastOp,
-                        tilec::tile::AddPtrOp>();
+                        tilec::tile::AddPtrOp, tilec::tile::LoadScalarOp>();
     // Kernel signatures, calls, returns and loops that carry tilegpu values
     // take their LLVM types.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);

@@ -110,7 +110,9 @@ Type getMaskType(Type ptrTensor) {
 }
 
 Type getPointeeScalarType(Type ptrTensor) {
-  PointerType ptr = getPointerElement(ptrTensor);
+  PointerType ptr = dyn_cast<PointerType>(ptrTensor);
+  if (!ptr)
+    ptr = getPointerElement(ptrTensor);
   return ptr ? ptr.getPointeeType() : Type();
 }
 

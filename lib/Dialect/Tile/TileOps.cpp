@@ -129,6 +129,12 @@ LogicalResult LoadOp::verify() {
   return success();
 }
 
+LogicalResult LoadScalarOp::verify() {
+  if (getOther() && !getMask())
+    return emitOpError("expected a mask when a fill value ('other') is given");
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Making and reshaping tiles
 //===----------------------------------------------------------------------===//

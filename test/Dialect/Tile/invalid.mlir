@@ -109,6 +109,22 @@ func.func @load_other_without_mask(%p: tensor<4x!tile.ptr<f32>>, %f: f32) {
 
 // -----
 
+func.func @load_scalar_other_without_mask(%p: !tile.ptr<i32>, %f: i32) {
+  // expected-error @+1 {{'tile.load_scalar' op expected a mask when a fill value ('other') is given}}
+  %v = tile.load_scalar %p other %f : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+func.func @load_scalar_of_pointers(%p: tensor<4x!tile.ptr<i32>>) {
+  // expected-error @+1 {{'tile.load_scalar' op operand #0 must be}}
+  %v = "tile.load_scalar"(%p) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x!tile.ptr<i32>>) -> i32
+  return
+}
+
+// -----
+
 func.func @load_mask_shape(%p: tensor<4x!tile.ptr<f32>>, %m: tensor<8xi1>) {
   // expected-error @+1 {{'tile.load' op failed to verify that mask has the shape of ptr}}
   %v = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<4x!tile.ptr<f32>>, tensor<8xi1>) -> tensor<4xf32>

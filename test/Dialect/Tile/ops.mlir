@@ -41,8 +41,15 @@ func.func @pointers(%base: !tile.ptr<f32>, %fill: f32, %n: i32) {
   %p = tile.splat %base : tensor<128x!tile.ptr<f32>>
   // CHECK: %[[Q:.+]] = tile.addptr %[[P]], %[[I]] : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
   %ptrs = tile.addptr %p, %offs : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
-  // CHECK: tile.addptr %{{.+}}, %{{.+}} : !tile.ptr<f32>, i32
+  // CHECK: %[[S:.+]] = tile.addptr %{{.+}}, %{{.+}} : !tile.ptr<f32>, i32
   %s = tile.addptr %base, %n : !tile.ptr<f32>, i32
+  // One value: unguarded, and guarded with a fill.
+  // CHECK: tile.load_scalar %[[S]] : <f32>
+  %one = tile.load_scalar %s : !tile.ptr<f32>
+  %c0 = arith.constant 0 : i32
+  %inside = arith.cmpi sgt, %n, %c0 : i32
+  // CHECK: tile.load_scalar %[[S]] mask %{{.+}} other %{{.+}} : <f32>
+  %guarded = tile.load_scalar %s mask %inside other %fill : !tile.ptr<f32>
   %limit = tile.splat %n : tensor<128xi32>
   %inb = arith.cmpi slt, %offs, %limit : tensor<128xi32>
   // CHECK: %[[V:.+]] = tile.load %[[Q]] mask %{{.+}} other %{{.+}} : tensor<128x!tile.ptr<f32>>

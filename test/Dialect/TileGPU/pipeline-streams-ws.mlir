@@ -173,3 +173,69 @@ func.func @too_many_warps(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %
   }
   return
 }
+
+// -----
+
+// A loop bound loaded from an argument the kernel never writes (a packed
+// sequence's length): the producer loads it again (the same value).
+#swz = #tilegpu.swizzled<128>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#acc = #tilegpu.mma<warps = [4, 1]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// CHECK-LABEL: func.func @loaded_bound
+// CHECK: tilegpu.warp_specialize
+// CHECK-NEXT: role warps = 4 registers = 24 {
+// CHECK: %[[PN:.*]] = tile.load_scalar %arg5 : <i32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[PN]]
+// CHECK: tilegpu.tma_load
+// CHECK: role warps = 4 registers = 240 {
+// CHECK: %[[CN:.*]] = tile.load_scalar %arg5 : <i32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[CN]]
+func.func @loaded_bound(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64, %lens: !tile.ptr<i32>, %q: tensor<64x64xbf16, #a>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %s1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %kbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %n = tile.load_scalar %lens : !tile.ptr<i32>
+  %dk = tile.make_desc %pk, [%kn, %kd], [%kns, %kds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    %k = tile.load_block %dk[%i, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #b2>
+    tilegpu.local_store %k, %kbuf : tensor<64x64xbf16, #b2>, !tilegpu.smem<64x64xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %q, %kbuf, %zero transpose_b : tensor<64x64xbf16, #a>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #acc>
+    %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+  }
+  return
+}
+
+// -----
+
+// The same, but the kernel also writes through that argument: the producer
+// could read another value than the consumers did, so no roles.
+// WARN: warning: not warp-specialized: a loop bound is not computed from kernel arguments by pure ops (or loads of arguments the kernel does not write)
+#swz = #tilegpu.swizzled<128>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#acc = #tilegpu.mma<warps = [4, 1]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+#v = #tilegpu.blocked<size_per_thread = [1], threads = [32], warps = [4], order = [0]>
+// CHECK-LABEL: func.func @written_bound
+// CHECK-NOT: warp_specialize
+func.func @written_bound(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64, %lens: !tile.ptr<i32>, %q: tensor<64x64xbf16, #a>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %s1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %kbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %n = tile.load_scalar %lens : !tile.ptr<i32>
+  %dk = tile.make_desc %pk, [%kn, %kd], [%kns, %kds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    %k = tile.load_block %dk[%i, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #b2>
+    tilegpu.local_store %k, %kbuf : tensor<64x64xbf16, #b2>, !tilegpu.smem<64x64xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %q, %kbuf, %zero transpose_b : tensor<64x64xbf16, #a>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #acc>
+    %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+  }
+  %ps = tile.splat %lens : tensor<128x!tile.ptr<i32>, #v>
+  %ones = arith.constant dense<1> : tensor<128xi32, #v>
+  tile.store %ps, %ones : tensor<128x!tile.ptr<i32>, #v>
+  return
+}

@@ -24,7 +24,9 @@
 //     }                                               // the iteration's reads
 //
 // The producer recomputes what it needs (loop bounds, coordinates) from
-// kernel arguments and grid queries: pure ops of the body, cloned.
+// kernel arguments and grid queries: pure ops of the body, and one-value
+// loads of arguments the kernel never writes (a packed sequence's
+// offsets), cloned.
 // Consecutive loops that stream the same descriptors (attention's key-range
 // loops: masked, full, masked) share one set of rings and barriers, their
 // iterations numbered on from the previous loops' (so slots and phases run
@@ -37,6 +39,8 @@
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 using namespace mlir;
 using namespace tilec::tilegpu;
 using namespace tilec::tilegpu::streams;
@@ -46,15 +50,34 @@ namespace {
 /// The values of the kernel's body the producer role recomputes.
 class ProducerValues {
 public:
-  explicit ProducerValues(Block &body) : body(body) {}
+  explicit ProducerValues(Block &body) : body(body) {
+    // The kernel arguments written through (all, when a write's target is
+    // not traced to one).
+    body.getParentOp()->walk([&](Operation *op) {
+      Value target;
+      if (auto store = dyn_cast<tilec::tile::StoreOp>(op))
+        target = store.getPtr();
+      else if (auto store = dyn_cast<tilec::tile::StoreBlockOp>(op))
+        if (auto make = store.getDesc().getDefiningOp<tilec::tile::MakeDescOp>())
+          target = make.getBase();
+      if (!isa<tilec::tile::StoreOp, tilec::tile::StoreBlockOp, TMAStoreOp>(op))
+        return;
+      if (BlockArgument arg = target ? rootArgument(target) : BlockArgument())
+        written.insert(arg);
+      else
+        writesUntraced = true;
+    });
+  }
 
   /// Whether `value` follows from kernel arguments through pure ops of the
-  /// body (checked before the body moves into the consumer role).
+  /// body, and one-value loads of arguments the kernel never writes (a
+  /// sequence's offsets: the same in the producer as in the consumers);
+  /// checked before the body moves into the consumer role.
   bool computable(Value value) {
     if (auto arg = dyn_cast<BlockArgument>(value))
       return arg.getOwner() == &body;
     Operation *def = value.getDefiningOp();
-    if (def->getBlock() != &body || !isPure(def) || def->getNumRegions())
+    if (def->getBlock() != &body || def->getNumRegions() || !(isPure(def) || readsConstant(def)))
       return false;
     auto [known, inserted] = checked.try_emplace(def, true);
     if (!inserted)
@@ -81,9 +104,36 @@ public:
   const IRMapping &clones() const { return mapping; }
 
 private:
+  /// The argument of the body `pointer` advances from, if it is one.
+  BlockArgument rootArgument(Value pointer) const {
+    while (pointer) {
+      if (auto arg = dyn_cast<BlockArgument>(pointer))
+        return arg.getOwner() == &body ? arg : BlockArgument();
+      Operation *def = pointer.getDefiningOp();
+      if (auto add = dyn_cast<tilec::tile::AddPtrOp>(def))
+        pointer = add.getPtr();
+      else if (isa<tilec::tile::SplatOp, tilec::tile::BroadcastOp, tilec::tile::ExpandDimsOp,
+                   tilec::tile::ReshapeOp,
+                   ConvertLayoutOp>(def))
+        pointer = def->getOperand(0);
+      else
+        return {};
+    }
+    return {};
+  }
+
+  /// A one-value load from an argument nothing in the kernel writes.
+  bool readsConstant(Operation *op) const {
+    auto load = dyn_cast<tilec::tile::LoadScalarOp>(op);
+    BlockArgument root = load ? rootArgument(load.getPtr()) : BlockArgument();
+    return root && !writesUntraced && !written.contains(root);
+  }
+
   Block &body;
   llvm::DenseMap<Operation *, bool> checked;
   IRMapping mapping;
+  llvm::DenseSet<BlockArgument> written;
+  bool writesUntraced = false;
 };
 
 /// The rings of one loop and their barriers.
@@ -147,11 +197,13 @@ std::optional<std::string> whyNot(FunctionOpInterface kernel, Block &body,
       return "a streamed block does not fill a swizzled wgmma buffer (no TMA box)";
     for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
       if (!producer.computable(bound))
-        return "a loop bound is not computed from kernel arguments by pure ops";
+        return "a loop bound is not computed from kernel arguments by pure ops (or loads of "
+               "arguments the kernel does not write)";
     for (Stream &stream : streamed.streams)
       for (Value input : outsideInputs(stream, loop))
         if (!producer.computable(input))
-          return "a block coordinate is not computed from kernel arguments by pure ops";
+          return "a block coordinate is not computed from kernel arguments by pure ops (or "
+                 "loads of arguments the kernel does not write)";
   }
   return std::nullopt;
 }
