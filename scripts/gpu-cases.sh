@@ -18,11 +18,13 @@
 # d = 256: warp-specialized with ping-pong; the heavy variants on their
 # cp.async schedules) into gpu-cases-defaults/.
 #
-# DECODE=1 writes the decoding kernels (split KV, packed GQA) of every
-# variant and the combine for sm_80 and sm_90a (prefix sm90a_) with their
-# default schedules into gpu-cases-decode/: one query token and several
-# (speculative decoding, causal), GQA groups 1, 4, 5 and 8, more splits than
-# key blocks, ragged seq_k, d = 128 f16.
+# INFER=1 writes the inference kernels of every variant for sm_80 and
+# sm_90a (prefix sm90a_) with their default schedules into
+# gpu-cases-infer/: decoding (split KV, packed GQA) and its combine, with
+# one query token and several (speculative decoding, causal), GQA groups 1,
+# 4, 5 and 8, more splits than key blocks, one split, ragged seq_k, d = 128
+# f16; and packed batches of ragged lengths (varlen: empty sequences,
+# queries without keys, N_q != N_k) at d = 64, 128 and 256.
 #
 # BWD=1 writes the backward kernels (delta, dK/dV, dQ) of every variant for
 # sm_80 and sm_90a (prefix sm90a_) with their default schedules into
@@ -57,8 +59,8 @@ fi
 if [ "${BWD:-0}" = 1 ]; then
   out=${1:-$root/gpu-cases-bwd}
 fi
-if [ "${DECODE:-0}" = 1 ]; then
-  out=${1:-$root/gpu-cases-decode}
+if [ "${INFER:-0}" = 1 ]; then
+  out=${1:-$root/gpu-cases-infer}
 fi
 rm -rf "$out"
 mkdir -p "$out"
@@ -115,13 +117,13 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
   exit 0
 fi
 
-if [ "${DECODE:-0}" = 1 ]; then
+if [ "${INFER:-0}" = 1 ]; then
   for arch in sm_80 sm_90a; do
     prefix=$([ "$arch" = sm_90a ] && echo sm90a_ || true)
     for v in "" _causal _sliding_window _alibi _softcap; do
       k=flash_attention_decode$v
       case_ decode${v}_g4 $k --set group=4 --size batch=2 --size seq_q=1 --size seq_k=333 --size splits=3
-      case_ decode${v}_g5_q5 $k --set group=5 --size kv_heads=3 --size seq_q=5 --size seq_k=200 --size splits=9
+      case_ decode${v}_g5_q5 $k --set group=5 --size kv_heads=2 --size seq_q=5 --size seq_k=150 --size splits=5
       case_ decode${v}_d128_f16 $k --set head_dim=128 --set dtype=f16 --set group=8 --size batch=1 --size seq_q=2 --size seq_k=300 --size splits=4
     done
     case_ decode_causal_g1_q16 flash_attention_decode_causal --set group=1 --size seq_q=16 --size seq_k=40 --size splits=2
@@ -130,8 +132,17 @@ if [ "${DECODE:-0}" = 1 ]; then
     case_ decode_combine flash_attention_decode_combine --set group=4 --size batch=3 --size splits=5
     case_ decode_combine_many flash_attention_decode_combine --set group=2 --size seq_q=3 --size splits=11
     case_ decode_combine_d128_f16 flash_attention_decode_combine --set head_dim=128 --set dtype=f16 --set group=5 --size seq_q=3 --size splits=1
+    for v in "" _causal _sliding_window _gqa _alibi _softcap; do
+      k=flash_attention_varlen$v
+      case_ varlen${v}_ragged $k --size batch=4 --size heads=2 --size seq_q=130 --size seq_k=150
+      case_ varlen${v}_d128_f16 $k --set head_dim=128 --set dtype=f16 --size batch=4 --size heads=2 --size seq_q=70 --size seq_k=130
+    done
+    case_ varlen_causal_d256 flash_attention_varlen_causal --set head_dim=256 --size batch=3 --size heads=1 --size seq_q=130 --size seq_k=77
+    case_ varlen_d256 flash_attention_varlen --set head_dim=256 --size batch=3 --size heads=1 --size seq_q=100 --size seq_k=150
+    case_ varlen_gqa3_d128 flash_attention_varlen_gqa --set head_dim=128 --set group=3 --size batch=3 --size heads=6 --size seq_q=77 --size seq_k=130
+    case_ varlen_causal_one flash_attention_varlen_causal --size batch=1 --size seq_q=5 --size seq_k=3
   done
-  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), decoding"
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), decoding and packed batches"
   exit 0
 fi
 

@@ -19,7 +19,7 @@ status=0
 # through --lowering=tilegpu) where it was carried along; either may be
 # absent (64 MiB per device call: one set per call).
 # gpu-cases-bwd/ (the attention backward) must also repeat bitwise.
-for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-decode; do
+for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer; do
   [ -d "$cases" ] || continue
   repeat=$([ "$cases" = gpu-cases-bwd ] && echo --repeatable || true)
   "$runner" $repeat --cases-in="$cases" 2>&1 | tee "$out/$cases.log"
@@ -65,8 +65,9 @@ for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_r
   sm90a_d256_fwd_causal_ragged sm90a_d256_fwd_alibi_ragged sm90a_d256_causal_f16_bh sm90a_d64_fwd_gqa_ragged sm90a_d64_fwd_softcap_ragged \
   bwd_prep bwd_dkdv_causal_empty_rows bwd_dq_sliding_window_d128_f16 bwd_dkdv_gqa3 \
   sm90a_bwd_prep_d128 sm90a_bwd_dq_alibi_ragged sm90a_bwd_dkdv_softcap_d128_f16 sm90a_bwd_dkdv_causal_tiny sm90a_bwd_dq_gqa3 \
-  decode_causal_g5_q5 decode_combine sm90a_decode_g4 sm90a_decode_sliding_window_g5_q5 sm90a_decode_alibi_d128_f16 sm90a_decode_causal_g1_q16 sm90a_decode_combine_d128_f16; do
-  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-decode; do
+  decode_causal_g5_q5 decode_combine sm90a_decode_g4 sm90a_decode_sliding_window_g5_q5 sm90a_decode_alibi_d128_f16 sm90a_decode_causal_g1_q16 sm90a_decode_combine_d128_f16 \
+  varlen_causal_ragged sm90a_varlen_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_causal_d256 sm90a_varlen_gqa3_d128 sm90a_varlen_sliding_window_ragged sm90a_varlen_causal_one; do
+  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer; do
     [ -d "$cases/$c" ] || continue
     echo "== memcheck $cases/$c" >>"$out/memcheck.log"
     "$sanitizer" --tool memcheck --error-exitcode 3 "$runner" "$cases/$c" >>"$out/memcheck.log" 2>&1
@@ -89,8 +90,9 @@ for c in sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_stages3_fwd_d128 sm9
   sm90a_d256_fwd_sliding_window_ragged sm90a_d256_gqa3_empty_rows sm90a_d256_tiny sm90a_d64_fwd_causal_ragged sm90a_d64_causal_tiny \
   sm90a_ov_d64_causal sm90a_ov_d64_tiny sm90a_ov_pp_n128_causal_d128 sm90a_ov_d256_n32_causal \
   bwd_dkdv_causal_ragged sm90a_bwd_dkdv_sliding_window_ragged sm90a_bwd_dq_causal_d128_f16 \
-  sm90a_decode_g4 sm90a_decode_causal_g5_q5 sm90a_decode_combine; do
-  for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-decode; do
+  sm90a_decode_g4 sm90a_decode_causal_g5_q5 sm90a_decode_combine \
+  sm90a_varlen_causal_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_d256 sm90a_varlen_alibi_d128_f16; do
+  for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer; do
     [ -d "$cases/$c" ] || continue
     for tool in racecheck synccheck; do
       echo "== $tool $cases/$c" >>"$out/memcheck.log"
@@ -101,7 +103,7 @@ for c in sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_stages3_fwd_d128 sm9
 done
 # The runtime refuses a launch whose buffer is one element short (its
 # bounds check against the allocation, cuMemGetAddressRange), memcheck clean.
-for c in gpu-cases-decode/sm90a_decode_g4:k gpu-cases-decode/decode_combine:o gpu-cases/fwd_ragged:o; do
+for c in gpu-cases-infer/sm90a_decode_g4:k gpu-cases-infer/decode_combine:o gpu-cases/fwd_ragged:o; do
   dir=${c%%:*} buffer=${c#*:}
   [ -d "$dir" ] || continue
   echo "== memcheck --short-by-one=$buffer $dir" >>"$out/memcheck.log"

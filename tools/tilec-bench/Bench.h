@@ -38,6 +38,16 @@ std::vector<std::string> decodeKernels(const DecodeOptions &opts, std::string &e
 /// Checks and times every decoding kernel on every --seqlens; exit code.
 int runDecode(rt::Device &gpu, const DecodeOptions &opts, const std::vector<std::string> &kernels);
 
+/// --pass=varlen (Varlen.cpp).
+struct VarlenOptions {
+  std::string ptxDir, filter, json;
+  std::vector<int64_t> seqlens;
+};
+/// The packed-batch kernels of the directory, sorted.
+std::vector<std::string> varlenKernels(const VarlenOptions &opts, std::string &error);
+/// Checks and times every packed-batch kernel next to its dense kernel; exit code.
+int runVarlen(rt::Device &gpu, const VarlenOptions &opts, const std::vector<std::string> &kernels);
+
 } // namespace tilec::bench
 
 #endif // TILEC_TOOLS_TILEC_BENCH_BENCH_H

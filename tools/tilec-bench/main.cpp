@@ -48,6 +48,7 @@ struct Options {
   std::string ptxDir = "bench-ptx", filter, json;
   bool backward = false; ///< --pass=bwd
   bool decode = false;   ///< --pass=decode
+  bool varlen = false;   ///< --pass=varlen
   std::vector<int64_t> seqlens = {1024, 4096};
   DecodeOptions decoding;
 };
@@ -63,7 +64,7 @@ int usage(const std::string &why) {
   std::fprintf(stderr,
                "tilec-bench: %s\n"
                "usage: tilec-bench --ptx-dir=DIR [--seqlens=N,N,...] [--filter=TEXT] "
-               "[--json=FILE] [--pass=fwd|bwd|decode]\n"
+               "[--json=FILE] [--pass=fwd|bwd|decode|varlen]\n"
                "  times every DIR/flash_attention*_d{D}_*.ptx (with its .json metadata) on "
                "the BENCHMARKS.md grid\n"
                "  --pass=bwd: every DIR/flash_attention_bwd_dkdv<rest>.ptx with\n"
@@ -89,12 +90,14 @@ bool parseOptions(int argc, char **argv, Options &opts, std::string &error) {
     } else if (const char *v = value("--json")) {
       opts.json = v;
     } else if (const char *v = value("--pass")) {
-      if (std::string(v) != "fwd" && std::string(v) != "bwd" && std::string(v) != "decode") {
-        error = "--pass is fwd, bwd or decode, got '" + std::string(v) + "'";
+      const std::string pass = v;
+      if (pass != "fwd" && pass != "bwd" && pass != "decode" && pass != "varlen") {
+        error = "--pass is fwd, bwd, decode or varlen, got '" + pass + "'";
         return false;
       }
-      opts.backward = std::string(v) == "bwd";
-      opts.decode = std::string(v) == "decode";
+      opts.backward = pass == "bwd";
+      opts.decode = pass == "decode";
+      opts.varlen = pass == "varlen";
       if (opts.decode && !seqlensGiven)
         opts.seqlens = {2048, 8192, 32768};
     } else if (const char *v = value("--splits")) {
@@ -606,8 +609,10 @@ int main(int argc, char **argv) {
     opts.decoding.json = opts.json;
     opts.decoding.seqlens = opts.seqlens;
   }
-  std::vector<std::string> kernels =
-      opts.decode ? decodeKernels(opts.decoding, error) : attentionKernels(opts, error);
+  VarlenOptions varlen{opts.ptxDir, opts.filter, opts.json, opts.seqlens};
+  std::vector<std::string> kernels = opts.decode   ? decodeKernels(opts.decoding, error)
+                                     : opts.varlen ? varlenKernels(varlen, error)
+                                                   : attentionKernels(opts, error);
   if (kernels.empty())
     return usage(error);
   rt::Device *gpu = rt::Device::open(error);
@@ -619,6 +624,8 @@ int main(int argc, char **argv) {
     return runBackward(*gpu, opts, kernels);
   if (opts.decode)
     return runDecode(*gpu, opts.decoding, kernels);
+  if (opts.varlen)
+    return runVarlen(*gpu, varlen, kernels);
   std::printf("# %s: tilec attention forward, bf16, TFLOP/s (tilec-bench)\n",
               gpu->name().c_str());
   std::printf("kernel\td\tN\tB\tH\tcausal\tms\tTFLOP/s\trelerr\n");
