@@ -93,6 +93,22 @@ class AttentionOnGpu(unittest.TestCase):
                         with self.subTest(variant=variant, dtype=dtype, d=d, n_q=n_q, n_k=n_k):
                             self.run_case(variant, dtype, d, b, h, n_q, n_k)
 
+    def test_launch_past_an_allocation_is_refused(self):
+        # An output whose strides reach 512 MiB past its storage, beyond the
+        # driver allocation (a segment of PyTorch's caching allocator) it
+        # lies in: refused (cuMemGetAddressRange) before the launch. The
+        # check guards the allocation, not a tensor's own storage inside it.
+        import tilec.attention as ta
+        from tilec.metadata import LaunchError, TensorArg
+        kernels = ta.AttentionKernels(PTX_DIR, variant="", dtype="bf16", head_dim=64)
+        q = torch.randn(1, 2, 64, 64, device="cuda", dtype=torch.bfloat16)
+        lse = torch.empty(2, 64, device="cuda", dtype=torch.float32)
+        args = [TensorArg(q.data_ptr(), (2, 64, 64), (64 * 64, 64, 1))] * 3
+        args += [TensorArg(q.data_ptr(), (2, 64, 64), (1 << 28, 64, 1)),
+                 TensorArg(lse.data_ptr(), (2, 64), (64, 1))]
+        with self.assertRaisesRegex(LaunchError, "past the end of its allocation|not in a device"):
+            kernels.forward(*args)
+
     def test_wrong_inputs_are_refused(self):
         import tilec.attention as ta
         from tilec.metadata import LaunchError

@@ -16,8 +16,8 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from tilec.metadata import (LaunchError, PointerArg, TensorArg, check_arguments,  # noqa: E402
-                            launch_grid, load_metadata, pack_arguments, parse_metadata,
-                            tensor_map_encodings)
+                            check_reach, launch_grid, load_metadata, pack_arguments,
+                            parse_metadata, tensor_map_encodings, tensor_reach)
 
 PTX_DIR = os.environ.get("TILEC_TEST_PTX_DIR")
 
@@ -51,6 +51,26 @@ class ToyKernel(unittest.TestCase):
         a = {"x": contiguous(0x10000, (130, 64)), "p": PointerArg(0x20000), "n": 7, "alpha": 0.5}
         a.update(changes)
         return [a["x"], a["p"], a["n"], a["alpha"]]
+
+    def test_reach_covers_every_element_the_shape_and_strides_touch(self):
+        meta = toy_metadata()
+        # 130 x 64 bf16, rows 64 apart: the last element ends 130 * 64 * 2 bytes on.
+        self.assertEqual(tensor_reach(meta, self.args()), [(0, 0x10000, 0x10000 + 130 * 64 * 2)])
+        # Rows 128 elements apart (a view of every other row block): 129 * 128 + 64 elements.
+        strided = TensorArg(0x10000, (130, 64), (128, 1))
+        self.assertEqual(tensor_reach(meta, self.args(x=strided))[0][2], 0x10000 + (129 * 128 + 64) * 2)
+        # A negative stride reaches below the address; an empty tensor reaches nothing.
+        flipped = TensorArg(0x10000 + 129 * 64 * 2, (130, 64), (-64, 1))
+        self.assertEqual(tensor_reach(meta, self.args(x=flipped))[0][1:], (0x10000, 0x10000 + 129 * 64 * 2 + 128))
+        self.assertEqual(tensor_reach(meta, self.args(x=contiguous(0x10000, (0, 64)))), [])
+
+    def test_reach_past_the_allocation_is_refused_naming_the_argument(self):
+        meta = toy_metadata()
+        check_reach(meta, 0, 0x10000, 0x10000 + 100, 0x10000, 100)  # fits exactly
+        with self.assertRaisesRegex(LaunchError, r"argument 0 \('x'.*2 bytes past the end of its allocation"):
+            check_reach(meta, 0, 0x10000, 0x10000 + 100, 0x10000, 98)
+        with self.assertRaisesRegex(LaunchError, "not in a device allocation"):
+            check_reach(meta, 0, 0x10000, 0x10000 + 100, None, 0)
 
     def test_grid_follows_the_rule(self):
         meta = toy_metadata()

@@ -13,8 +13,8 @@ import ctypes
 import os
 from typing import Optional, Sequence
 
-from .metadata import Arg, Metadata, LaunchError, launch_grid, load_metadata, pack_arguments, \
-    tensor_map_encodings
+from .metadata import Arg, Metadata, LaunchError, check_reach, launch_grid, load_metadata, \
+    pack_arguments, tensor_map_encodings, tensor_reach
 
 _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 _STATIC_SHARED_LIMIT = 48 * 1024
@@ -108,9 +108,21 @@ class Driver:
             maps.append(storage)
         return maps
 
+    def check_allocations(self, meta: Metadata, args: Sequence[Arg]) -> None:
+        """Every tensor's reach lies inside the device allocation it starts
+        in (from any allocator that goes through the driver: PyTorch's
+        caching allocator, CuPy, cuMemAlloc), so no launch reads or writes
+        past its buffers."""
+        for i, first, end in tensor_reach(meta, args):
+            base, size = ctypes.c_uint64(), ctypes.c_size_t()
+            found = 0 <= first < 2**64 and self.lib.cuMemGetAddressRange_v2(
+                ctypes.byref(base), ctypes.byref(size), ctypes.c_uint64(first)) == 0
+            check_reach(meta, i, first, end, base.value if found else None, size.value)
+
     def launch(self, function, meta: Metadata, grid: Sequence[int], args: Sequence[Arg],
                stream: int = 0) -> None:
         slots = pack_arguments(meta, args)
+        self.check_allocations(meta, args)
         maps = self.encode_tensor_maps(meta, args)
         for g in grid:
             if not 0 < g <= 2**31 - 1:

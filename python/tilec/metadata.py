@@ -200,6 +200,36 @@ def _argument_error(meta: Metadata, i: int, what: str) -> LaunchError:
     return LaunchError(f"{meta.kernel} argument {i} ('{p.name}', a {p.kind}): {what}")
 
 
+def tensor_reach(meta: Metadata, args: Sequence[Arg]) -> list:
+    """(index, first byte address, end byte address) of every tensor
+    argument with elements: the bytes its shape and strides reach (strides
+    may be negative). The driver checks each range against the device
+    allocation its first byte lies in."""
+    reach = []
+    for i, (p, a) in enumerate(zip(meta.params, args)):
+        if p.kind != "tensor" or not isinstance(a, TensorArg) or 0 in tuple(a.shape):
+            continue
+        size = DTYPE_BYTES[p.dtype]
+        low = sum(min(0, (n - 1) * s * size) for n, s in zip(a.shape, a.strides))
+        high = size + sum(max(0, (n - 1) * s * size) for n, s in zip(a.shape, a.strides))
+        reach.append((i, a.address + low, a.address + high))
+    return reach
+
+
+def check_reach(meta: Metadata, i: int, first: int, end: int, base: Optional[int],
+                size: int) -> None:
+    """Raises LaunchError unless bytes [first, end) of argument `i` lie in
+    the allocation [base, base + size) (`base` None: no allocation holds
+    `first`)."""
+    if base is None:
+        raise _argument_error(meta, i, f"its first element ({first:#x}) is not in a device "
+                                       "allocation")
+    if end > base + size:
+        raise _argument_error(meta, i, f"its shape and strides reach {end - first} bytes from "
+                                       f"{first:#x}, {end - base - size} bytes past the end of its "
+                                       f"allocation ({size} bytes at {base:#x})")
+
+
 def check_arguments(meta: Metadata, args: Sequence[Arg]) -> None:
     """Raises LaunchError unless `args` fit the kernel's parameters: count,
     kinds, ranks, sizes, and the 16-byte rule of aligned tensors and of
