@@ -45,7 +45,7 @@ static RegisterKernel registration({
     .name = "vector_add",
     .summary = "out = x + y over f32 vectors, masked tail",
     .params = {{.name = "block", .type = ParamSpec::Type::Int, .defaultValue = "1024",
-                .help = "elements per program", .min = 1, .max = 65536}},
+                .help = "elements per program", .min = 1, .max = 65536, .powerOfTwo = true}},
     .build = vectorAdd,
     .sizes = {{.name = "n", .type = ParamSpec::Type::Int, .defaultValue = "3000",
                .help = "vector length", .min = 1}},

@@ -14,7 +14,7 @@ namespace tilec {
 
 std::string ParamSpec::typeName() const {
   switch (type) {
-  case Type::Int: return "int";
+  case Type::Int: return powerOfTwo ? "int (power of 2)" : "int";
   case Type::Bool: return "bool";
   case Type::Float: return "float";
   case Type::Choice: return fmt::format("one of {}", fmt::join(choices, "|"));
@@ -51,6 +51,9 @@ std::string ParamSpec::check(const std::string &value) const {
     if ((min && *v < *min) || (max && *v > *max))
       return fmt::format("'{}' must be in [{}, {}], got {}", name,
                          min ? std::to_string(*min) : "-inf", max ? std::to_string(*max) : "inf",
+                         *v);
+    if (powerOfTwo && *v != 0 && (*v < 0 || (*v & (*v - 1)) != 0))
+      return fmt::format("'{}' must be a power of two (tile sizes are, on the GPU), got {}", name,
                          *v);
     return "";
   }

@@ -48,6 +48,9 @@ struct ParamSpec {
   std::vector<std::string> choices; ///< Choice only
   /// Int only: inclusive bounds.
   std::optional<int64_t> min, max;
+  /// Int only: a value other than 0 must be a power of two (tile sizes:
+  /// the GPU lowering's layouts are built on them).
+  bool powerOfTwo = false;
 
   /// "int", "bool", "float" or "one of a|b|c".
   std::string typeName() const;
