@@ -77,6 +77,19 @@ buildLLVMModule(ModuleOp module, const GpuTarget &target, llvm::LLVMContext &llv
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
   registerNVVMDialectTranslation(*module.getContext());
+  // An op the lowering left behind (one no pattern converts, e.g. math.erf)
+  // is named at its location, not as a missing translation interface.
+  WalkResult unconverted = module.walk([](Operation *op) {
+    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    if (isa<ModuleOp>(op) || dialect == "llvm" || dialect == "nvvm")
+      return WalkResult::advance();
+    op->emitError("'") << op->getName()
+                       << "' is not supported by the GPU lowering (nothing converts it to "
+                          "LLVM or NVVM)";
+    return WalkResult::interrupt();
+  });
+  if (unconverted.wasInterrupted())
+    return failure();
   std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule) {
     module.emitError("translation to LLVM IR failed");
