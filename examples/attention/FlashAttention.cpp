@@ -132,19 +132,24 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   return result;
 }
 
+int64_t rowGroupRows(KernelBuilder &k, const AttentionConfig &cfg) {
+  const int64_t groups = cfg.rowGroups, bm = cfg.blockM;
+  if (groups >= 1 && bm % groups == 0 && (bm / groups) % 16 == 0)
+    return bm / groups;
+  k.error(Where::current(), "row_groups = " + std::to_string(groups) + " must split block_m = " +
+                                std::to_string(bm) + " into groups of a multiple of 16 rows");
+  return 0;
+}
+
 void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
                          const AttentionVariant &variant) {
   const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
   // The program's rows in `groups` independent groups of `gm` rows that share
   // each K and V block: one group's softmax runs while the next group's
   // Q·Kᵀ (or the previous one's P·V) is still on the tensor cores.
-  const int64_t groups = cfg.rowGroups, gm = bm / groups;
-  if (groups < 1 || bm % groups != 0 || gm % 16 != 0) {
-    k.error(Where::current(), "row_groups = " + std::to_string(groups) +
-                                  " must split block_m = " + std::to_string(bm) +
-                                  " into groups of a multiple of 16 rows");
+  const int64_t groups = cfg.rowGroups, gm = rowGroupRows(k, cfg);
+  if (!gm)
     return;
-  }
   TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
   TensorArg v = k.tensor("v", cfg.dtype, 3), o = k.tensor("o", cfg.dtype, 3);
   TensorArg lse = k.tensor("lse", DType::F32, 2);

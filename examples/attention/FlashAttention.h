@@ -103,6 +103,10 @@ struct QueryRows {
 struct KeyLoopState {
   dsl::Tile acc, m, l;
 };
+/// Rows per row group (cfg.blockM / cfg.rowGroups), or 0 after reporting
+/// that row_groups does not split block_m into multiples of 16 rows.
+int64_t rowGroupRows(dsl::KernelBuilder &k, const AttentionConfig &cfg);
+
 /// Where a program's keys come from: the [blockN, d] blocks of K and V that
 /// start at row j of the tensors, the sequence's key 0 being row `base`
 /// (none: row 0; a packed sequence's first row otherwise).

@@ -42,13 +42,9 @@ std::pair<Tile, Tile> sequenceRows(KernelBuilder &k, const TensorArg &cu, Tile b
 void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
                           const AttentionVariant &variant) {
   const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
-  const int64_t groups = cfg.rowGroups, gm = bm / groups;
-  if (groups < 1 || bm % groups != 0 || gm % 16 != 0) {
-    k.error(Where::current(), "row_groups = " + std::to_string(groups) +
-                                  " must split block_m = " + std::to_string(bm) +
-                                  " into groups of a multiple of 16 rows");
+  const int64_t groups = cfg.rowGroups, gm = rowGroupRows(k, cfg);
+  if (!gm)
     return;
-  }
   TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
   TensorArg v = k.tensor("v", cfg.dtype, 3), o = k.tensor("o", cfg.dtype, 3);
   TensorArg lse = k.tensor("lse", DType::F32, 2);

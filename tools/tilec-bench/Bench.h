@@ -21,6 +21,13 @@ int64_t headDimFromName(const std::string &name);
 bool timeKernel(rt::Device &gpu, const rt::Kernel &kernel, std::array<int64_t, 3> grid,
                 const std::vector<rt::Arg> &args, double &median, std::string &error);
 
+/// The kernels DIR/PREFIX*.ptx whose names contain `filter` and not
+/// `exclude` (when given), without ".ptx", sorted; when there are none,
+/// `error` says so.
+std::vector<std::string> listKernels(const std::string &dir, const std::string &prefix,
+                                     const std::string &filter, const std::string &exclude,
+                                     std::string &error);
+
 /// Loads DIR/NAME.ptx with its NAME.json metadata.
 bool loadKernel(rt::Device &gpu, const std::string &dir, const std::string &name,
                 rt::Kernel &kernel, std::string &error);

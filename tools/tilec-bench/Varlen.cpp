@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <dirent.h>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -231,21 +230,7 @@ void writeJson(const std::string &path, const std::string &device,
 } // namespace
 
 std::vector<std::string> varlenKernels(const VarlenOptions &opts, std::string &error) {
-  std::vector<std::string> names;
-  if (DIR *dir = opendir(opts.ptxDir.c_str())) {
-    while (dirent *entry = readdir(dir)) {
-      std::string name = entry->d_name;
-      if (name.rfind("flash_attention_varlen", 0) == 0 && name.size() > 4 &&
-          name.substr(name.size() - 4) == ".ptx" && name.find(opts.filter) != std::string::npos)
-        names.push_back(name.substr(0, name.size() - 4));
-    }
-    closedir(dir);
-  }
-  std::sort(names.begin(), names.end());
-  if (names.empty())
-    error = "no flash_attention_varlen*.ptx in '" + opts.ptxDir + "'" +
-            (opts.filter.empty() ? "" : " matching '" + opts.filter + "'");
-  return names;
+  return listKernels(opts.ptxDir, "flash_attention_varlen", opts.filter, "", error);
 }
 
 int runVarlen(rt::Device &gpu, const VarlenOptions &opts, const std::vector<std::string> &kernels) {

@@ -11,11 +11,14 @@
 //   tilec-bench --ptx-dir=bench-ptx [--seqlens=1024,4096] [--filter=d128]
 //               [--json=out.json]
 //
-// Kernels: every flash_attention*.ptx in the directory with its metadata
+// Kernels: every flash_attention_fwd*.ptx in the directory with its metadata
 // beside it, named ..._d{head_dim}_... (bench/compile.sh writes them).
 // --pass=bwd times the backward instead: prep + dK/dV + dQ after the
 // forward made O and lse, FLOPs 2.5x the forward's, sampled rows of dQ, dK
 // and dV checked against gradients in double precision.
+// --pass=decode (Decode.cpp) and --pass=varlen (Varlen.cpp): decoding with
+// split KV next to peer_sdpa.py --decode's shapes, and packed batches next
+// to the dense kernel.
 // Exit: 0 all checked and timed, 1 a failure, 77 no GPU.
 //
 //===----------------------------------------------------------------------===//
@@ -65,12 +68,18 @@ int usage(const std::string &why) {
                "tilec-bench: %s\n"
                "usage: tilec-bench --ptx-dir=DIR [--seqlens=N,N,...] [--filter=TEXT] "
                "[--json=FILE] [--pass=fwd|bwd|decode|varlen]\n"
-               "  times every DIR/flash_attention*_d{D}_*.ptx (with its .json metadata) on "
+               "  times every DIR/flash_attention_fwd*_d{D}_*.ptx (with its .json metadata) on "
                "the BENCHMARKS.md grid\n"
                "  --pass=bwd: every DIR/flash_attention_bwd_dkdv<rest>.ptx with\n"
                "  flash_attention_fwd<rest>, flash_attention_bwd_dq<rest> and\n"
                "  flash_attention_bwd_prep_d{D} beside it (forward, then prep + dK/dV + dQ "
-               "timed)\n",
+               "timed)\n"
+               "  --pass=decode: every DIR/flash_attention_decode*_d{D}*.ptx (compiled with\n"
+               "  group=4) with flash_attention_decode_combine_d{D}.ptx beside it, B = 64\n"
+               "  (--batch), 32 query heads on 8 K/V heads, --seqlens of cached keys (default\n"
+               "  2048,8192,32768); --splits=auto,1,2,... --queries=N (tokens per sequence)\n"
+               "  --pass=varlen: every DIR/flash_attention_varlen<rest>.ptx next to\n"
+               "  flash_attention_fwd<rest>.ptx: 16384 tokens in equal and ragged lengths\n",
                why.c_str());
   return 2;
 }
@@ -449,27 +458,10 @@ private:
 };
 
 std::vector<std::string> attentionKernels(const Options &opts, std::string &error) {
-  std::vector<std::string> names;
-  DIR *dir = opendir(opts.ptxDir.c_str());
-  if (!dir) {
-    error = "cannot open --ptx-dir '" + opts.ptxDir + "'";
-    return names;
-  }
-  while (dirent *entry = readdir(dir)) {
-    std::string name = entry->d_name;
-    const char *prefix = opts.backward ? "flash_attention_bwd_dkdv" : "flash_attention";
-    if (name.rfind(prefix, 0) == 0 && name.find("_decode") == std::string::npos &&
-        name.size() > 4 &&
-        name.substr(name.size() - 4) == ".ptx" && name.find(opts.filter) != std::string::npos)
-      names.push_back(name.substr(0, name.size() - 4));
-  }
-  closedir(dir);
-  std::sort(names.begin(), names.end());
-  if (names.empty())
-    error = std::string(opts.backward ? "no flash_attention_bwd_dkdv*.ptx" : "no flash_attention*.ptx") +
-            (opts.filter.empty() ? std::string() : " matching '" + opts.filter + "'") + " in " +
-            opts.ptxDir;
-  return names;
+  // A directory may hold other families (bench-ptx-varlen has both): only
+  // the pass's own.
+  return listKernels(opts.ptxDir, opts.backward ? "flash_attention_bwd_dkdv" : "flash_attention_fwd",
+                     opts.filter, "", error);
 }
 
 void writeJson(const std::string &path, const std::string &device, const std::vector<Row> &rows) {
@@ -553,6 +545,30 @@ int runBackward(rt::Device &gpu, const Options &opts, const std::vector<std::str
 } // namespace
 
 namespace tilec::bench {
+
+std::vector<std::string> listKernels(const std::string &dir, const std::string &prefix,
+                                     const std::string &filter, const std::string &exclude,
+                                     std::string &error) {
+  std::vector<std::string> names;
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *entry = readdir(d)) {
+      std::string name = entry->d_name;
+      if (name.rfind(prefix, 0) == 0 && name.size() > 4 &&
+          name.substr(name.size() - 4) == ".ptx" && name.find(filter) != std::string::npos &&
+          (exclude.empty() || name.find(exclude) == std::string::npos))
+        names.push_back(name.substr(0, name.size() - 4));
+    }
+    closedir(d);
+  } else {
+    error = "cannot open --ptx-dir '" + dir + "'";
+    return names;
+  }
+  std::sort(names.begin(), names.end());
+  if (names.empty())
+    error = "no " + prefix + "*.ptx" + (exclude.empty() ? "" : " (but " + exclude + ")") +
+            (filter.empty() ? std::string() : " matching '" + filter + "'") + " in " + dir;
+  return names;
+}
 
 /// The head dimension from a name like flash_attention_fwd_d128_m128_....
 int64_t headDimFromName(const std::string &name) {
