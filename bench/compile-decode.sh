@@ -4,7 +4,8 @@
 # PTX + metadata into bench-ptx-decode/ (or $1) for
 #   tilec-bench --pass=decode --ptx-dir=bench-ptx-decode [--splits=auto,1,2,4]
 # Names carry the schedule: m (packed rows per program), n (keys per step),
-# s (ring slots), tma / cpasync (how the rings fill), mma (mma.sync).
+# s (ring slots), tma / cpasync (how the rings fill), mma (mma.sync); the
+# paged kernels p (keys per page).
 # SWEEP=1 adds the schedules the default was picked from.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +25,14 @@ for d in 128; do
   # The default schedule (defaultDecodeSchedule: 64x64 tiles, three
   # cp.async slots; _m64_n64_s3_cpasync in the sweep).
   compile flash_attention_decode_d${d}_default flash_attention_decode --set head_dim=$d --set group=4
+  # The same on TMA rings (the paged kernels' pipeline), and from a paged
+  # cache (tilec-bench reads the page size from _p{P}).
+  compile flash_attention_decode_d${d}_m64_n64_s3_tma flash_attention_decode --set head_dim=$d \
+    --set group=4 --lowering=tilegpu --tma
+  for p in 16 64 256; do
+    compile flash_attention_decode_paged_d${d}_p$p flash_attention_decode_paged --set head_dim=$d \
+      --set group=4 --set page_size=$p
+  done
   if [ "${SWEEP:-0}" = 1 ]; then
     f=flash_attention_decode
     g="--set head_dim=$d --set group=4"

@@ -57,6 +57,40 @@ void registerDecode(const std::string &suffix, const std::string &summary,
       .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
       .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
   });
+  std::vector<ParamSpec> pagedParams = attentionPagedDecodeParams();
+  pagedParams.insert(pagedParams.end(), extra.begin(), extra.end());
+  auto pagedSchedule = [](const Params &p) {
+    return defaultDecodeSchedule(std::stoll(p.get("head_dim")), p.target(), /*paged=*/true);
+  };
+  auto pagedConfig = [=](const Params &p) {
+    AttentionConfig cfg = tileConfigFrom(p, pagedSchedule(p));
+    cfg.group = p.getInt("group");
+    if (!p.getInt("block_n")) // a key block lies in one page
+      cfg.blockN = std::min(cfg.blockN, p.getInt("page_size"));
+    return cfg;
+  };
+  Registry::global().add({
+      .name = "flash_attention_decode_paged" + suffix,
+      .summary = "decoding from a paged K/V cache (block table): " + summary,
+      .params = pagedParams,
+      .build = [=](KernelBuilder &k, const Params &p) {
+        buildAttentionDecodePaged(k, pagedConfig(p), variant(p), p.getInt("page_size"));
+      },
+      .sizes = attentionDecodeSizes(),
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionDecodePaged(pagedConfig(p), variant(p), p.getInt("page_size"), sizes,
+                                        seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::shape("o_part", 0), GridDim::shape("q", 0),
+                        GridDim::shape("q", 1, pagedConfig(p).blockM)};
+      },
+      .numWarps = [=](const Params &p) { return pagedSchedule(p).warps; },
+      .alignedByDefault = true,
+      .aInShared = [=](const Params &p) { return pagedSchedule(p).qInShared; },
+      .pipelineStages = [=](const Params &p) { return pagedSchedule(p).stages; },
+      .sm90Pipeline = [=](const Params &p) { return pagedSchedule(p).sm90; },
+  });
 }
 
 /// Merges the split outputs of every decoding kernel.

@@ -20,7 +20,8 @@
 #
 # INFER=1 writes the inference kernels of every variant for sm_80 and
 # sm_90a (prefix sm90a_) with their default schedules into
-# gpu-cases-infer/: decoding (split KV, packed GQA) and its combine, with
+# gpu-cases-infer/: decoding (split KV, packed GQA; contiguous and from a
+# paged cache with shuffled pages) and its combine, with
 # one query token and several (speculative decoding, causal), GQA groups 1,
 # 4, 5 and 8, more splits than key blocks, one split, ragged seq_k, d = 128
 # f16; and packed batches of ragged lengths (varlen: empty sequences,
@@ -129,6 +130,10 @@ if [ "${INFER:-0}" = 1 ]; then
     case_ decode_causal_g1_q16 flash_attention_decode_causal --set group=1 --size seq_q=16 --size seq_k=40 --size splits=2
     case_ decode_one_split flash_attention_decode --set group=4 --size batch=2 --size seq_q=1 --size seq_k=333 --size splits=1
     case_ decode_causal_one_split flash_attention_decode_causal --set group=5 --size seq_q=3 --size seq_k=100 --size splits=1
+    for v in "" _causal _alibi; do
+      case_ decode_paged${v}_p16 flash_attention_decode_paged$v --set group=4 --set page_size=16 --size batch=4 --size seq_q=1 --size seq_k=100 --size splits=3
+      case_ decode_paged${v}_p64_q3 flash_attention_decode_paged$v --set head_dim=128 --set group=5 --set page_size=64 --size batch=3 --size kv_heads=2 --size seq_q=3 --size seq_k=200 --size splits=1
+    done
     case_ decode_combine flash_attention_decode_combine --set group=4 --size batch=3 --size splits=5
     case_ decode_combine_many flash_attention_decode_combine --set group=2 --size seq_q=3 --size splits=11
     case_ decode_combine_d128_f16 flash_attention_decode_combine --set head_dim=128 --set dtype=f16 --set group=5 --size seq_q=3 --size splits=1

@@ -66,6 +66,7 @@ for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_r
   bwd_prep bwd_dkdv_causal_empty_rows bwd_dq_sliding_window_d128_f16 bwd_dkdv_gqa3 \
   sm90a_bwd_prep_d128 sm90a_bwd_dq_alibi_ragged sm90a_bwd_dkdv_softcap_d128_f16 sm90a_bwd_dkdv_causal_tiny sm90a_bwd_dq_gqa3 \
   decode_causal_g5_q5 decode_combine sm90a_decode_g4 sm90a_decode_sliding_window_g5_q5 sm90a_decode_alibi_d128_f16 sm90a_decode_causal_g1_q16 sm90a_decode_combine_d128_f16 \
+  sm90a_decode_paged_p16 sm90a_decode_paged_causal_p64_q3 decode_paged_alibi_p16 \
   varlen_causal_ragged sm90a_varlen_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_causal_d256 sm90a_varlen_gqa3_d128 sm90a_varlen_sliding_window_ragged sm90a_varlen_causal_one; do
   for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer; do
     [ -d "$cases/$c" ] || continue
@@ -90,7 +91,7 @@ for c in sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_stages3_fwd_d128 sm9
   sm90a_d256_fwd_sliding_window_ragged sm90a_d256_gqa3_empty_rows sm90a_d256_tiny sm90a_d64_fwd_causal_ragged sm90a_d64_causal_tiny \
   sm90a_ov_d64_causal sm90a_ov_d64_tiny sm90a_ov_pp_n128_causal_d128 sm90a_ov_d256_n32_causal \
   bwd_dkdv_causal_ragged sm90a_bwd_dkdv_sliding_window_ragged sm90a_bwd_dq_causal_d128_f16 \
-  sm90a_decode_g4 sm90a_decode_causal_g5_q5 sm90a_decode_combine \
+  sm90a_decode_g4 sm90a_decode_causal_g5_q5 sm90a_decode_combine sm90a_decode_paged_causal_p64_q3 \
   sm90a_varlen_causal_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_d256 sm90a_varlen_alibi_d128_f16; do
   for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer; do
     [ -d "$cases/$c" ] || continue

@@ -218,6 +218,8 @@ struct ReferenceAttention {
   /// Only keys in [keyLo, keyHi) are seen (one split of a decoding step);
   /// the others count as masked.
   int64_t keyLo = 0, keyHi = INT64_MAX;
+  /// The head index scoreModRef sees for head 0 (one sequence of a batch).
+  int64_t firstHead = 0;
 
   /// O and the natural-log LSE (-inf, with O = 0, for a row that sees no key).
   void forward(const std::vector<double> &q, const std::vector<double> &k,
@@ -283,6 +285,18 @@ int64_t decodeSplitKeys(int64_t seqK, int64_t splits, int64_t blockN);
 void buildAttentionDecode(dsl::KernelBuilder &k, const AttentionConfig &cfg,
                           const AttentionVariant &variant);
 void buildAttentionDecodeCombine(dsl::KernelBuilder &k, const AttentionConfig &cfg);
+/// flash_attention_decode_paged<variant>: decoding from a paged K/V cache.
+/// Parameters q (as above), k_cache, v_cache ([num_pages, page_size, Hkv,
+/// d] in memory, passed as their [Hkv, num_pages·page_size, d] views:
+/// strides d, Hkv·d, 1), block_table [B, max_pages] i32 (sequence b's key
+/// i is in page block_table[b, i / page_size]), seq_lens [B] i32, then o,
+/// lse, o_part, lse_part as above. Program (split, b·Hkv + h, row block).
+/// `pageSize` (compile time) is a multiple of blockN; table entries and
+/// lengths are clamped into the cache, so no launch reads outside it.
+void buildAttentionDecodePaged(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                               const AttentionVariant &variant, int64_t pageSize);
+RunPlan planAttentionDecodePaged(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                 int64_t pageSize, const Params &sizes, uint64_t seed);
 /// CPU runs: random Q, K, V (or random split outputs, some runs empty) for
 /// the decoding sizes, and the reference's per-split (or combined) outputs.
 RunPlan planAttentionDecode(const AttentionConfig &cfg, const AttentionVariant &variant,
@@ -293,9 +307,12 @@ RunPlan planAttentionDecodeCombine(const AttentionConfig &cfg, const Params &siz
 std::vector<ParamSpec> attentionDecodeSizes();
 /// head_dim, block_m (packed rows), block_n, dtype, group.
 std::vector<ParamSpec> attentionDecodeParams();
-/// Tiles, warps and ring slots of the decoding kernel when the command line
-/// does not say.
-AttentionSchedule defaultDecodeSchedule(int64_t headDim, const TargetInfo &target);
+/// ... and page_size, for the paged kernel.
+std::vector<ParamSpec> attentionPagedDecodeParams();
+/// Tiles, warps and ring slots of the decoding kernels when the command line
+/// does not say (`paged`: the paged cache's).
+AttentionSchedule defaultDecodeSchedule(int64_t headDim, const TargetInfo &target,
+                                        bool paged = false);
 
 //===----------------------------------------------------------------------===//
 // Variable-length (packed) batches (FlashAttentionVarlen.cpp)

@@ -16,8 +16,10 @@
 
 #include "../ExampleSupport.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace tilec::attention {
 
@@ -30,18 +32,25 @@ int64_t decodeSplitKeys(int64_t seqK, int64_t splits, int64_t blockN) {
   return examples::ceilDiv(blocks, std::max<int64_t>(splits, 1)) * blockN;
 }
 
-void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
-                          const AttentionVariant &variant) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN, group = cfg.group;
-  TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
-  TensorArg v = k.tensor("v", cfg.dtype, 3), o = k.tensor("o", cfg.dtype, 3);
-  TensorArg lse = k.tensor("lse", DType::F32, 2);
-  TensorArg oPart = k.tensor("o_part", DType::F32, 4);
-  TensorArg lsePart = k.tensor("lse_part", DType::F32, 3);
+namespace {
 
+/// The decoding kernels' outputs.
+struct DecodeOutputs {
+  TensorArg o, lse, oPart, lsePart;
+};
+
+/// The body every decoding kernel shares, after its parameters: the packed
+/// query rows, the variant's key range cut into this program's run, the key
+/// loop, the result or the run's part. `seqKOf` gives the keys of K/V head
+/// `kvHead`'s sequence, `keysOf` its blocks (made just before the loop).
+void decodeBody(KernelBuilder &k, const AttentionConfig &cfg, const AttentionVariant &variant,
+                const TensorArg &q, const DecodeOutputs &out,
+                const std::function<Tile(Tile kvHead)> &seqKOf,
+                const std::function<KeyBlocks(Tile kvHead)> &keysOf) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN, group = cfg.group;
   Tile split = k.programId(0), splits = k.numPrograms(0);
   Tile kvHead = k.programId(1), row0 = k.programId(2) * bm;
-  Tile seqK = key.dim(1);
+  Tile seqK = seqKOf(kvHead);
   // Packed row r is query position r mod seq_q of query head r div seq_q
   // within the group (seq_q = 0 only for an empty q, whose rows are none).
   Tile seqQ = max(q.dim(1) / group, k.constant(1, DType::I32));
@@ -70,23 +79,91 @@ void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
   AttentionConfig loopCfg = cfg;
   loopCfg.rowGroups = 1;
   loopCfg.overlap = false;
-  TensorDesc kBlocks = key.desc({1, bn, d}), vBlocks = v.desc({1, bn, d});
-  KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j, 0}); },
-                 [&](Tile j) { return vBlocks.load({kvHead, j, 0}); }};
+  KeyBlocks keys = keysOf(kvHead);
   KeyLoopState state = attendKeys(k, loopCfg, variant, {queries}, keys, seqQ, seqK, run)[0];
   // The run's normalized output and log-sum-exp (0 and -inf for a run with
   // no visible key: the combine gives it no weight); with one run, the
   // result itself.
-  Tile out = state.acc / where(state.l == 0.0, 1.0, state.l).col();
-  Tile outLse = (state.m + log2(state.l)) * M_LN2;
+  Tile result = state.acc / where(state.l == 0.0, 1.0, state.l).col();
+  Tile resultLse = (state.m + log2(state.l)) * M_LN2;
   k.ifThen(splits == 1, [&] {
-    o.desc({1, bm, d}).store({kvHead, row0, 0}, out.to(cfg.dtype));
-    lse.desc({1, bm}).store({kvHead, row0}, outLse);
+    out.o.desc({1, bm, d}).store({kvHead, row0, 0}, result.to(cfg.dtype));
+    out.lse.desc({1, bm}).store({kvHead, row0}, resultLse);
   });
   k.ifThen(splits > 1, [&] {
-    oPart.desc({1, 1, bm, d}).store({split, kvHead, row0, 0}, out);
-    lsePart.desc({1, 1, bm}).store({split, kvHead, row0}, outLse);
+    out.oPart.desc({1, 1, bm, d}).store({split, kvHead, row0, 0}, result);
+    out.lsePart.desc({1, 1, bm}).store({split, kvHead, row0}, resultLse);
   });
+}
+
+DecodeOutputs decodeOutputs(KernelBuilder &k, const AttentionConfig &cfg) {
+  TensorArg o = k.tensor("o", cfg.dtype, 3), lse = k.tensor("lse", DType::F32, 2);
+  TensorArg oPart = k.tensor("o_part", DType::F32, 4);
+  return {o, lse, oPart, k.tensor("lse_part", DType::F32, 3)};
+}
+
+} // namespace
+
+void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
+                          const AttentionVariant &variant) {
+  const int64_t d = cfg.headDim, bn = cfg.blockN;
+  TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
+  TensorArg v = k.tensor("v", cfg.dtype, 3);
+  DecodeOutputs out = decodeOutputs(k, cfg);
+  TensorDesc kBlocks, vBlocks;
+  decodeBody(
+      k, cfg, variant, q, out, [&](Tile) { return key.dim(1); },
+      [&](Tile kvHead) {
+        kBlocks = key.desc({1, bn, d});
+        vBlocks = v.desc({1, bn, d});
+        return KeyBlocks{[&, kvHead](Tile j) { return kBlocks.load({kvHead, j, 0}); },
+                         [&, kvHead](Tile j) { return vBlocks.load({kvHead, j, 0}); }};
+      });
+}
+
+void buildAttentionDecodePaged(KernelBuilder &k, const AttentionConfig &cfg,
+                               const AttentionVariant &variant, int64_t pageSize) {
+  const int64_t d = cfg.headDim, bn = cfg.blockN;
+  if (pageSize < bn || pageSize % bn != 0) {
+    k.error(Where::current(), "page_size = " + std::to_string(pageSize) +
+                                  " must be a multiple of block_n = " + std::to_string(bn) +
+                                  " (a key block lies in one page)");
+    return;
+  }
+  TensorArg q = k.tensor("q", cfg.dtype, 3);
+  TensorArg kCache = k.tensor("k_cache", cfg.dtype, 3), vCache = k.tensor("v_cache", cfg.dtype, 3);
+  TensorArg table = k.tensor("block_table", DType::I32, 2);
+  TensorArg lens = k.tensor("seq_lens", DType::I32, 1);
+  DecodeOutputs out = decodeOutputs(k, cfg);
+  // K/V head `kvHead` = b·Hkv + h: sequence b, head h of the cache.
+  Tile zero = k.constant(0, DType::I32);
+  auto sequence = [&](Tile kvHead) { return kvHead / max(kCache.dim(0), 1); };
+  TensorDesc kBlocks, vBlocks;
+  decodeBody(
+      k, cfg, variant, q, out,
+      [&](Tile kvHead) {
+        // The sequence's cached keys, at most what its table row holds.
+        Tile b = sequence(kvHead);
+        Tile length = load(lens.base() + b.to(DType::I64) * lens.stride(0), b < lens.dim(0), 0);
+        return min(max(length, zero), table.dim(1) * pageSize);
+      },
+      [&](Tile kvHead) {
+        Tile b = sequence(kvHead), h = kvHead % max(kCache.dim(0), 1);
+        Tile tableRow = table.base() + b.to(DType::I64) * table.stride(0);
+        Tile known = b < table.dim(0), lastPage = max(kCache.dim(1) / pageSize - 1, zero);
+        // Key j's row of the cache: its page's (from the table, clamped
+        // into the cache), then its slot in the page.
+        auto cacheRow = [=](Tile j) {
+          Tile slot = j / pageSize;
+          Tile page = load(tableRow + slot.to(DType::I64) * table.stride(1),
+                           known && slot < table.dim(1), 0);
+          return max(min(page, lastPage), zero) * pageSize + j % pageSize;
+        };
+        kBlocks = kCache.desc({1, bn, d});
+        vBlocks = vCache.desc({1, bn, d});
+        return KeyBlocks{[&, h, cacheRow](Tile j) { return kBlocks.load({h, cacheRow(j), 0}); },
+                         [&, h, cacheRow](Tile j) { return vBlocks.load({h, cacheRow(j), 0}); }};
+      });
 }
 
 void buildAttentionDecodeCombine(KernelBuilder &k, const AttentionConfig &cfg) {
@@ -203,6 +280,92 @@ RunPlan planAttentionDecode(const AttentionConfig &cfg, const AttentionVariant &
   return plan;
 }
 
+RunPlan planAttentionDecodePaged(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                 int64_t pageSize, const Params &sizes, uint64_t seed) {
+  const DecodeShape s = decodeShape(cfg, sizes);
+  const int64_t d = s.headDim, r = s.rows(), hkv = s.kvHeads, hq = hkv * s.group;
+  const int64_t batch = s.batch, P = pageSize;
+  std::mt19937_64 rng(seed);
+  // Ragged lengths: the longest, none, one key, and between.
+  std::vector<int64_t> lengths;
+  for (int64_t b = 0; b < batch; ++b)
+    lengths.push_back(b == 0 ? s.seqK : b == 1 ? 0 : b == 2 ? 1 : s.seqK * (b + 1) / (batch + 1));
+  const int64_t maxPages = std::max<int64_t>(1, examples::ceilDiv(s.seqK, P));
+  int64_t used = 0;
+  for (int64_t l : lengths)
+    used += examples::ceilDiv(l, P);
+  // Pages in shuffled order, three more than needed (never read).
+  const int64_t numPages = used + 3;
+  std::vector<int64_t> order(numPages);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<double> table(batch * maxPages, 0.0);
+  for (int64_t b = 0, next = 0; b < batch; ++b)
+    for (int64_t slot = 0; slot < examples::ceilDiv(lengths[b], P); ++slot)
+      table[b * maxPages + slot] = static_cast<double>(order[next++]);
+
+  const double amplitude = sizes.getFloat("amplitude");
+  RunPlan plan;
+  plan.memory = {
+      examples::randomBuffer("q", cfg.dtype, batch * hq * s.seqQ * d, rng, amplitude),
+      examples::randomBuffer("k_cache", cfg.dtype, numPages * P * hkv * d, rng, amplitude),
+      examples::randomBuffer("v_cache", cfg.dtype, numPages * P * hkv * d, rng),
+      HostBuffer{"block_table", DType::I32, table},
+      HostBuffer{"seq_lens", DType::I32, std::vector<double>(lengths.begin(), lengths.end())},
+      examples::outputBuffer("o", cfg.dtype, batch * hkv * r * d),
+      examples::outputBuffer("lse", DType::F32, batch * hkv * r),
+      examples::outputBuffer("o_part", DType::F32, s.splits * batch * hkv * r * d),
+      examples::outputBuffer("lse_part", DType::F32, s.splits * batch * hkv * r)};
+  // The caches [num_pages, page_size, Hkv, d] as [Hkv, num_pages·page_size, d].
+  auto cache = [&](int buffer) {
+    return TensorBinding{buffer, {hkv, numPages * P, d}, {d, hkv * d, 1}};
+  };
+  plan.args = {TensorBinding{0, {batch * hkv, r, d}, {r * d, d, 1}},
+               cache(1),
+               cache(2),
+               TensorBinding{3, {batch, maxPages}, {maxPages, 1}},
+               TensorBinding{4, {batch}, {1}},
+               TensorBinding{5, {batch * hkv, r, d}, {r * d, d, 1}},
+               TensorBinding{6, {batch * hkv, r}, {r, 1}}};
+  for (ArgBinding &part : partBindings(s, 7, 8))
+    plan.args.push_back(part);
+  plan.grid = {s.splits, batch * hkv, examples::ceilDiv(r, cfg.blockM)};
+
+  // Per sequence and split: the reference over that sequence's keys,
+  // gathered from its pages.
+  std::vector<double> oWant(s.splits * batch * hkv * r * d), lseWant(s.splits * batch * hkv * r);
+  for (int64_t b = 0; b < batch; ++b) {
+    const int64_t n = lengths[b];
+    std::vector<double> q(plan.memory[0].data.begin() + b * hq * s.seqQ * d,
+                          plan.memory[0].data.begin() + (b + 1) * hq * s.seqQ * d);
+    std::vector<double> k(hkv * n * d), v(hkv * n * d);
+    for (int64_t h = 0; h < hkv; ++h)
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t row = static_cast<int64_t>(table[b * maxPages + i / P]) * P + i % P;
+        for (int64_t t = 0; t < d; ++t) {
+          k[(h * n + i) * d + t] = plan.memory[1].data[(row * hkv + h) * d + t];
+          v[(h * n + i) * d + t] = plan.memory[2].data[(row * hkv + h) * d + t];
+        }
+      }
+    const int64_t runKeys = decodeSplitKeys(n, s.splits, cfg.blockN);
+    for (int64_t split = 0; split < s.splits; ++split) {
+      ReferenceAttention ref{hq, s.seqQ, n, d, s.group, cfg.softmaxScale(), &variant};
+      ref.keyLo = split * runKeys;
+      ref.keyHi = std::min(ref.keyLo + runKeys, n);
+      ref.firstHead = b * hq;
+      std::vector<double> out, lse;
+      ref.forward(q, k, v, out, lse);
+      const int64_t at = (split * batch + b) * hkv * r; // [hq, seq_q] = [hkv, rows]
+      std::copy(out.begin(), out.end(), oWant.begin() + at * d);
+      std::copy(lse.begin(), lse.end(), lseWant.begin() + at);
+    }
+  }
+  plan.expected = s.splits == 1 ? std::vector<RunPlan::Expected>{{5, oWant}, {6, lseWant}}
+                                : std::vector<RunPlan::Expected>{{7, oWant}, {8, lseWant}};
+  plan.tolerance = 2e-2; // bf16 P
+  return plan;
+}
+
 RunPlan planAttentionDecodeCombine(const AttentionConfig &cfg, const Params &sizes,
                                    uint64_t seed) {
   const DecodeShape s = decodeShape(cfg, sizes);
@@ -260,18 +423,30 @@ std::vector<ParamSpec> attentionDecodeParams() {
   return params;
 }
 
-AttentionSchedule defaultDecodeSchedule(int64_t headDim, const TargetInfo &target) {
+AttentionSchedule defaultDecodeSchedule(int64_t headDim, const TargetInfo &target, bool paged) {
   // Decoding reads K and V once and computes little on them: the tiles are
   // sized for bytes in flight, not for the tensor cores. 64 packed rows
   // (one wgmma row block; 16 rows per warp for mma.sync), 64-key blocks in
   // three cp.async slots (two programs per SM at d = 128): on the H200 at
   // 0.95-1.0x cuDNN's bytes per second, ahead of TMA rings (2-8 %) and of
   // two or four slots (bench/RESULTS.md, session 11).
-  (void)target;
   AttentionSchedule s{64, 64, 4, false, 3};
   if (headDim > 128)
     s.blockN = 32;
+  // A paged cache's blocks are found through its page table: only the
+  // tilegpu streams compute coordinates from loaded values (TMA rings on
+  // sm_90a); tile-to-llvm loads such blocks without a ring.
+  if (paged && target.tma)
+    s.sm90 = Sm90Pipeline::TMA;
   return s;
+}
+
+std::vector<ParamSpec> attentionPagedDecodeParams() {
+  std::vector<ParamSpec> params = attentionDecodeParams();
+  params.push_back({.name = "page_size", .type = ParamSpec::Type::Int, .defaultValue = "64",
+                    .help = "keys per page of the K/V cache (a multiple of block_n)", .min = 16,
+                    .max = 1024, .powerOfTwo = true});
+  return params;
 }
 
 std::vector<ParamSpec> attentionDecodeSizes() {

@@ -30,7 +30,8 @@ RowScores rowScores(const ReferenceAttention &ref, const std::vector<double> &q,
       s += q[(h * ref.seqQ + i) * d + t] * k[(kh * ref.seqK + j) * d + t];
     s *= ref.scale;
     row.scaled[j] = s;
-    row.modified[j] = ref.variant->scoreModRef ? ref.variant->scoreModRef(s, i, j, h) : s;
+    row.modified[j] =
+        ref.variant->scoreModRef ? ref.variant->scoreModRef(s, i, j, ref.firstHead + h) : s;
     if ((ref.variant->maskRef && !ref.variant->maskRef(i, j, ref.seqQ, ref.seqK)) ||
         j < ref.keyLo || j >= ref.keyHi)
       row.kept[j] = 0;
@@ -112,8 +113,8 @@ void ReferenceAttention::backward(const std::vector<double> &q, const std::vecto
         double slope = 1;
         if (variant->scoreModRef) {
           double u = row.scaled[j], step = 1e-5 * std::max(1.0, std::fabs(u));
-          slope = (variant->scoreModRef(u + step, i, j, h) -
-                   variant->scoreModRef(u - step, i, j, h)) / (2 * step);
+          slope = (variant->scoreModRef(u + step, i, j, firstHead + h) -
+                   variant->scoreModRef(u - step, i, j, firstHead + h)) / (2 * step);
         }
         double dz = p[j] * (dp[j] - delta) * slope * scale; // d/d(q·k)
         for (int64_t t = 0; t < d; ++t) {

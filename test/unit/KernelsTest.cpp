@@ -169,6 +169,14 @@ std::vector<Case> allCases() {
   cases.push_back({"flash_attention_varlen_causal", {"row_groups=2"}, {"batch=4", "seq_q=150", "seq_k=290"}});
   cases.push_back({"flash_attention_varlen", {"overlap=on", "block_n=32"}, {"batch=6", "seq_q=130", "seq_k=77"}});
   cases.push_back({"flash_attention_varlen_gqa", {"group=3"}, {"heads=6", "batch=3", "seq_q=77", "seq_k=130"}});
+  // Decoding from a paged cache (shuffled pages, ragged lengths: an empty
+  // sequence, one key) for every variant; pages of 16 to 256 keys.
+  for (std::string suffix : {"", "_causal", "_sliding_window", "_alibi", "_softcap"}) {
+    std::string kernel = "flash_attention_decode_paged" + suffix;
+    cases.push_back({kernel, {"group=4", "page_size=16"}, {"batch=4", "seq_q=1", "seq_k=100", "splits=3"}});
+    cases.push_back({kernel, {"group=5", "page_size=32", "block_n=16"}, {"batch=5", "kv_heads=2", "seq_q=3", "seq_k=150", "splits=1"}});
+    cases.push_back({kernel, {"head_dim=128", "dtype=f16", "group=2", "page_size=256"}, {"batch=3", "seq_q=2", "seq_k=300", "splits=2"}});
+  }
   cases.push_back({"flash_attention_decode_combine", {"group=4"}, {"seq_q=1", "splits=5"}});
   cases.push_back({"flash_attention_decode_combine", {"group=2"}, {"seq_q=3", "splits=9"}});
   cases.push_back({"flash_attention_decode_combine", {"head_dim=128", "dtype=f16", "group=3", "block_m=32"}, {"batch=3", "seq_q=5", "splits=1"}});

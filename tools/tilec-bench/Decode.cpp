@@ -7,7 +7,8 @@
 // combine); reported as the K/V
 // bytes read per second, as the peers are. Every run is checked first: O
 // and LSE of every packed row of three K/V heads against attention in
-// double precision over all keys.
+// double precision over all keys. Kernels named _paged_..._p{P} read the
+// same K and V as a paged cache of P-key pages, shuffled across sequences.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,7 +47,7 @@ public:
         rows(kGroup * queries) {}
   ~DecodeProblem() {
     std::string ignored;
-    for (uint64_t address : {q, k, v, o, lse, oPart, lsePart})
+    for (uint64_t address : {q, k, v, o, lse, oPart, lsePart, table, lengths})
       if (address)
         gpu.free(address, ignored);
   }
@@ -88,10 +89,14 @@ public:
     return gpu.alloc(bhK * rows * d * 2, o, error) && gpu.alloc(bhK * rows * 4, lse, error);
   }
 
-  /// Checks and times `decode` + `combine` with `splits` runs.
+  /// Checks and times `decode` + `combine` with `splits` runs; `pageSize`
+  /// > 0: `decode` reads K and V as a paged cache (the same buffers as
+  /// [num_pages, page_size, Hkv, d], the pages of all sequences shuffled).
   bool run(const std::string &name, const rt::Kernel &decode, const rt::Kernel &combine,
-           int64_t splits, DecodeRow &row, std::string &error) {
+           int64_t splits, int64_t pageSize, DecodeRow &row, std::string &error) {
     std::string ignored;
+    if (pageSize != pagedBy && !makePageTable(pageSize, error))
+      return false;
     for (uint64_t *part : {&oPart, &lsePart})
       if (*part) {
         gpu.free(*part, ignored);
@@ -108,6 +113,22 @@ public:
     rt::TensorArg lses{lse, {bhK, rows}, {rows, 1}};
     std::vector<rt::Arg> decodeArgs = {tensor3(q, rows), tensor3(k, n), tensor3(v, n),
                                        tensor3(o, rows), lses, oParts, lseParts};
+    if (pageSize) {
+      const int64_t hkv = kKvHeads, rowsOfCache = bhK * n;
+      auto cache = [&](uint64_t address) {
+        return rt::TensorArg{address, {hkv, rowsOfCache, d}, {d, hkv * d, 1}};
+      };
+      const int64_t maxPages = n / pageSize;
+      decodeArgs = {tensor3(q, rows),
+                    cache(k),
+                    cache(v),
+                    rt::TensorArg{table, {batch, maxPages}, {maxPages, 1}},
+                    rt::TensorArg{lengths, {batch}, {1}},
+                    tensor3(o, rows),
+                    lses,
+                    oParts,
+                    lseParts};
+    }
     std::vector<rt::Arg> combineArgs = {oParts, lseParts, tensor3(o, rows), lses};
     std::optional<std::array<int64_t, 3>> decodeGrid = rt::launchGrid(decode.meta, decodeArgs, error);
     if (!decodeGrid)
@@ -134,6 +155,45 @@ public:
   }
 
 private:
+  /// The page table of `pageSize` (0: none): sequence b's page p is a
+  /// shuffled page of the whole cache.
+  bool makePageTable(int64_t pageSize, std::string &error) {
+    pagedBy = pageSize;
+    pageOf.clear();
+    if (!pageSize)
+      return true;
+    if (n % pageSize) {
+      error = "N = " + std::to_string(n) + " is not a multiple of the page size " +
+              std::to_string(pageSize);
+      return false;
+    }
+    std::vector<int32_t> pages(batch * (n / pageSize));
+    for (size_t i = 0; i < pages.size(); ++i)
+      pages[i] = static_cast<int32_t>(i);
+    std::shuffle(pages.begin(), pages.end(), std::mt19937_64(pageSize));
+    pageOf.assign(pages.begin(), pages.end());
+    std::vector<int32_t> lens(batch, static_cast<int32_t>(n));
+    std::string ignored;
+    for (uint64_t *buffer : {&table, &lengths})
+      if (*buffer) {
+        gpu.free(*buffer, ignored);
+        *buffer = 0;
+      }
+    return gpu.alloc(pages.size() * 4, table, error) &&
+           gpu.copyToDevice(table, pages.data(), pages.size() * 4, error) &&
+           gpu.alloc(lens.size() * 4, lengths, error) &&
+           gpu.copyToDevice(lengths, lens.data(), lens.size() * 4, error);
+  }
+
+  /// Where element t of key j of K/V head h (of B·Hkv) is in the buffers.
+  int64_t kvIndex(int64_t h, int64_t j, int64_t t) const {
+    if (!pagedBy)
+      return (h * n + j) * d + t;
+    const int64_t b = h / kKvHeads, head = h % kKvHeads, perSequence = n / pagedBy;
+    const int64_t row = pageOf[b * perSequence + j / pagedBy] * pagedBy + j % pagedBy;
+    return (row * kKvHeads + head) * d + t;
+  }
+
   static constexpr int64_t kPattern = int64_t{4} << 20, kShift = 12345;
   double kAt(int64_t index) const { return pattern[index % kPattern]; }
   double vAt(int64_t index) const { return pattern[(index + kShift) % kPattern]; }
@@ -158,7 +218,7 @@ private:
         for (int64_t j = 0; j < n; ++j) {
           double dot = 0;
           for (int64_t t = 0; t < d; ++t)
-            dot += qHost[(h * rows + r) * d + t] * kAt((h * n + j) * d + t);
+            dot += qHost[(h * rows + r) * d + t] * kAt(kvIndex(h, j, t));
           mx = std::max(mx, s[j] = dot * scale);
         }
         double sum = 0;
@@ -167,7 +227,7 @@ private:
         std::vector<double> ref(d, 0.0);
         for (int64_t j = 0; j < n; ++j)
           for (int64_t t = 0; t < d; ++t)
-            ref[t] += s[j] / sum * vAt((h * n + j) * d + t);
+            ref[t] += s[j] / sum * vAt(kvIndex(h, j, t));
         want.insert(want.end(), ref.begin(), ref.end());
         lseWant.push_back(mx + std::log(sum));
       }
@@ -186,7 +246,9 @@ private:
   rt::Device &gpu;
   const int64_t d, n, batch, queries, bhK, rows;
   std::vector<double> qHost, pattern;
-  uint64_t q = 0, k = 0, v = 0, o = 0, lse = 0, oPart = 0, lsePart = 0;
+  uint64_t q = 0, k = 0, v = 0, o = 0, lse = 0, oPart = 0, lsePart = 0, table = 0, lengths = 0;
+  int64_t pagedBy = 0;         ///< the page table's page size (0: none)
+  std::vector<int64_t> pageOf; ///< [B, N / page size] pages
 };
 
 void writeJson(const std::string &path, const std::string &device,
@@ -204,6 +266,19 @@ void writeJson(const std::string &path, const std::string &device,
   out << "\n ]\n}\n";
 }
 
+/// The page size from a name like flash_attention_decode_paged_d128_p64; 0
+/// when there is none.
+int64_t pageSizeFromName(const std::string &name) {
+  for (size_t at = name.find("_p"); at != std::string::npos; at = name.find("_p", at + 1)) {
+    size_t digits = at + 2, end = digits;
+    while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end])))
+      ++end;
+    if (end > digits && (end == name.size() || name[end] == '_'))
+      return std::stoll(name.substr(digits, end - digits));
+  }
+  return 0;
+}
+
 } // namespace
 
 std::vector<std::string> decodeKernels(const DecodeOptions &opts, std::string &error) {
@@ -218,17 +293,19 @@ int runDecode(rt::Device &gpu, const DecodeOptions &opts, const std::vector<std:
   std::printf("kernel\td\tN\tB\tseq_q\tsplits\tus\tGB/s\tcombine_us\trelerr\n");
   struct Loaded {
     std::string name;
-    int64_t d;
+    int64_t d, pageSize; ///< _paged kernels: _p{P} in the name
     rt::Kernel decode, combine;
   };
   std::vector<Loaded> loaded;
   int failures = 0;
   std::string error;
   for (const std::string &name : kernels) {
-    Loaded entry{name, headDimFromName(name), {}, {}};
+    Loaded entry{name, headDimFromName(name), pageSizeFromName(name), {}, {}};
     std::string combine = "flash_attention_decode_combine_d" + std::to_string(entry.d);
     if (entry.d < 8)
       error = "no head dimension _d{D}_ in the name";
+    else if (name.find("_paged") != std::string::npos && entry.pageSize <= 0)
+      error = "a paged kernel needs its page size as _p{P} in the name";
     else if (loadKernel(gpu, opts.ptxDir, name, entry.decode, error) &&
              loadKernel(gpu, opts.ptxDir, combine, entry.combine, error)) {
       loaded.push_back(std::move(entry));
@@ -256,7 +333,7 @@ int runDecode(rt::Device &gpu, const DecodeOptions &opts, const std::vector<std:
           if (splits == 0)
             splits = rt::decodeSplits(opts.batch * kKvHeads, n, gpu.multiprocessors());
           DecodeRow row{};
-          if (!problem.run(l.name, l.decode, l.combine, splits, row, error)) {
+          if (!problem.run(l.name, l.decode, l.combine, splits, l.pageSize, row, error)) {
             std::fprintf(stderr, "tilec-bench: %s at N=%lld, %lld splits: %s\n", l.name.c_str(),
                          static_cast<long long>(n), static_cast<long long>(splits),
                          error.c_str());

@@ -51,10 +51,58 @@ namespace tile = tilec::tile;
 // Streams
 //===----------------------------------------------------------------------===//
 
-/// The pure ops of `loop`'s body that `values` are computed from, in
-/// program order, if they depend on nothing else of the body than the
-/// induction variable.
-static std::optional<SmallVector<Operation *>> indexSlice(scf::ForOp loop, ValueRange values) {
+streams::ReadOnlyArguments::ReadOnlyArguments(FunctionOpInterface kernel)
+    : body(&kernel.getFunctionBody().front()) {
+  // The argument of the body `pointer` advances from, if it is one.
+  auto root = [&](Value pointer) -> BlockArgument {
+    while (pointer) {
+      if (auto arg = dyn_cast<BlockArgument>(pointer))
+        return arg.getOwner() == body ? arg : BlockArgument();
+      Operation *def = pointer.getDefiningOp();
+      if (auto add = dyn_cast<tile::AddPtrOp>(def))
+        pointer = add.getPtr();
+      else if (isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp, tile::ReshapeOp,
+                   ConvertLayoutOp>(def))
+        pointer = def->getOperand(0);
+      else
+        return {};
+    }
+    return {};
+  };
+  // The arguments written through (all, when a write's target is not traced
+  // to one).
+  kernel->walk([&](Operation *op) {
+    if (!isa<tile::StoreOp, tile::StoreBlockOp, TMAStoreOp>(op))
+      return;
+    Value target;
+    if (auto store = dyn_cast<tile::StoreOp>(op))
+      target = store.getPtr();
+    else if (auto store = dyn_cast<tile::StoreBlockOp>(op))
+      if (auto make = store.getDesc().getDefiningOp<tile::MakeDescOp>())
+        target = make.getBase();
+    if (BlockArgument arg = target ? root(target) : BlockArgument())
+      written.insert(arg);
+    else
+      writesUntraced = true;
+  });
+  // Loads name their root through the same chains.
+  kernel->walk([&](tile::LoadScalarOp load) {
+    if (BlockArgument arg = root(load.getPtr()))
+      roots[load] = arg;
+  });
+}
+
+bool streams::ReadOnlyArguments::loadsConstant(Operation *op) const {
+  auto load = dyn_cast<tile::LoadScalarOp>(op);
+  auto found = load ? roots.find(op) : roots.end();
+  return found != roots.end() && !writesUntraced && !written.contains(found->second);
+}
+
+/// The ops of `loop`'s body that `values` are computed from, in program
+/// order, if they are pure or one-value loads of read-only arguments and
+/// depend on nothing else of the body than the induction variable.
+static std::optional<SmallVector<Operation *>> indexSlice(scf::ForOp loop, ValueRange values,
+                                                          const streams::ReadOnlyArguments &readOnly) {
   llvm::SetVector<Operation *> ops;
   SmallVector<Value> work(values.begin(), values.end());
   Block *body = loop.getBody();
@@ -73,7 +121,7 @@ static std::optional<SmallVector<Operation *>> indexSlice(scf::ForOp loop, Value
         return std::nullopt; // nested in another op of the body
       continue;              // defined before the loop
     }
-    if (!isPure(def) || def->getNumRegions())
+    if (!(isPure(def) || readOnly.loadsConstant(def)) || def->getNumRegions())
       return std::nullopt;
     if (ops.insert(def))
       llvm::append_range(work, def->getOperands());
@@ -142,10 +190,12 @@ SmallVector<Stream> streams::collectStreams(scf::ForOp loop, FunctionOpInterface
   SmallVector<Stream> streams;
   if (!loop.getInductionVar().getType().isInteger(32))
     return streams;
+  ReadOnlyArguments readOnly(kernel);
   for (auto load : loop.getBody()->getOps<tile::LoadBlockOp>()) {
     if (whyNotStreamed(loop, load, kernel))
       continue;
-    std::optional<SmallVector<Operation *>> slice = indexSlice(loop, load.getOffsets());
+    std::optional<SmallVector<Operation *>> slice =
+        indexSlice(loop, load.getOffsets(), readOnly);
     if (!slice)
       continue;
     tile::ReshapeOp reshape = unitDimReshape(load);

@@ -17,10 +17,29 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <optional>
 
 namespace tilec::tilegpu::streams {
+
+/// The kernel arguments nothing in the kernel writes through, so a value
+/// loaded from one is the same wherever it is loaded (a packed sequence's
+/// offsets, a page table): the stream passes may load it again (to
+/// compute a block's coordinates ahead, or in the producer role).
+class ReadOnlyArguments {
+public:
+  explicit ReadOnlyArguments(mlir::FunctionOpInterface kernel);
+  /// Whether `op` is a one-value load (`tile.load_scalar`) from such an
+  /// argument.
+  bool loadsConstant(mlir::Operation *op) const;
+
+private:
+  mlir::Block *body;
+  llvm::DenseSet<mlir::BlockArgument> written;
+  llvm::DenseMap<mlir::Operation *, mlir::BlockArgument> roots; ///< of each one-value load
+  bool writesUntraced = false;
+};
 
 /// One block load of a loop turned into a ring.
 struct Stream {
@@ -38,7 +57,8 @@ struct Stream {
 
 /// The block loads of `loop` that can be streamed (i32 induction variable,
 /// descriptor on a kernel argument made before the loop, coordinates from
-/// the induction variable, 16-byte rows).
+/// the induction variable through pure ops and loads of read-only
+/// arguments, 16-byte rows).
 llvm::SmallVector<Stream> collectStreams(mlir::scf::ForOp loop, mlir::FunctionOpInterface kernel);
 
 /// The kernel argument `stream`'s descriptor is made on.

@@ -50,24 +50,7 @@ namespace {
 /// The values of the kernel's body the producer role recomputes.
 class ProducerValues {
 public:
-  explicit ProducerValues(Block &body) : body(body) {
-    // The kernel arguments written through (all, when a write's target is
-    // not traced to one).
-    body.getParentOp()->walk([&](Operation *op) {
-      Value target;
-      if (auto store = dyn_cast<tilec::tile::StoreOp>(op))
-        target = store.getPtr();
-      else if (auto store = dyn_cast<tilec::tile::StoreBlockOp>(op))
-        if (auto make = store.getDesc().getDefiningOp<tilec::tile::MakeDescOp>())
-          target = make.getBase();
-      if (!isa<tilec::tile::StoreOp, tilec::tile::StoreBlockOp, TMAStoreOp>(op))
-        return;
-      if (BlockArgument arg = target ? rootArgument(target) : BlockArgument())
-        written.insert(arg);
-      else
-        writesUntraced = true;
-    });
-  }
+  ProducerValues(Block &body, FunctionOpInterface kernel) : body(body), readOnly(kernel) {}
 
   /// Whether `value` follows from kernel arguments through pure ops of the
   /// body, and one-value loads of arguments the kernel never writes (a
@@ -77,7 +60,8 @@ public:
     if (auto arg = dyn_cast<BlockArgument>(value))
       return arg.getOwner() == &body;
     Operation *def = value.getDefiningOp();
-    if (def->getBlock() != &body || def->getNumRegions() || !(isPure(def) || readsConstant(def)))
+    if (def->getBlock() != &body || def->getNumRegions() ||
+        !(isPure(def) || readOnly.loadsConstant(def)))
       return false;
     auto [known, inserted] = checked.try_emplace(def, true);
     if (!inserted)
@@ -104,36 +88,10 @@ public:
   const IRMapping &clones() const { return mapping; }
 
 private:
-  /// The argument of the body `pointer` advances from, if it is one.
-  BlockArgument rootArgument(Value pointer) const {
-    while (pointer) {
-      if (auto arg = dyn_cast<BlockArgument>(pointer))
-        return arg.getOwner() == &body ? arg : BlockArgument();
-      Operation *def = pointer.getDefiningOp();
-      if (auto add = dyn_cast<tilec::tile::AddPtrOp>(def))
-        pointer = add.getPtr();
-      else if (isa<tilec::tile::SplatOp, tilec::tile::BroadcastOp, tilec::tile::ExpandDimsOp,
-                   tilec::tile::ReshapeOp,
-                   ConvertLayoutOp>(def))
-        pointer = def->getOperand(0);
-      else
-        return {};
-    }
-    return {};
-  }
-
-  /// A one-value load from an argument nothing in the kernel writes.
-  bool readsConstant(Operation *op) const {
-    auto load = dyn_cast<tilec::tile::LoadScalarOp>(op);
-    BlockArgument root = load ? rootArgument(load.getPtr()) : BlockArgument();
-    return root && !writesUntraced && !written.contains(root);
-  }
-
   Block &body;
   llvm::DenseMap<Operation *, bool> checked;
   IRMapping mapping;
-  llvm::DenseSet<BlockArgument> written;
-  bool writesUntraced = false;
+  ReadOnlyArguments readOnly;
 };
 
 /// The rings of one loop and their barriers.
@@ -265,7 +223,7 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
                                     int64_t slots, TensorMaps &maps, int32_t producerRegisters,
                                     int32_t consumerRegisters) {
   Block &body = kernel.getFunctionBody().front();
-  ProducerValues producer(body);
+  ProducerValues producer(body, kernel);
   if (loops.empty())
     return false; // nothing to produce (vector add, row softmax)
   if (std::optional<std::string> why =
