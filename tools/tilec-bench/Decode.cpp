@@ -114,7 +114,7 @@ public:
     std::vector<rt::Arg> decodeArgs = {tensor3(q, rows), tensor3(k, n), tensor3(v, n),
                                        tensor3(o, rows), lses, oParts, lseParts};
     if (pageSize) {
-      const int64_t hkv = kKvHeads, rowsOfCache = bhK * n;
+      const int64_t hkv = kKvHeads, rowsOfCache = batch * n; // tokens of all sequences
       auto cache = [&](uint64_t address) {
         return rt::TensorArg{address, {hkv, rowsOfCache, d}, {d, hkv * d, 1}};
       };
