@@ -138,3 +138,85 @@ func.func @mixed_loop(%pa: !tile.ptr<bf16>, %pb: !tile.ptr<bf16>, %a: tensor<64x
   }
   return %r : tensor<64x64xf32, #acc>
 }
+
+// -----
+
+// A paged cache: block i's row is a page from a table (a one-value load)
+// plus its slot. The table is never written, so the coordinates of the
+// block stages - 1 iterations ahead are computed there, the table loaded
+// again for it; a kernel that writes the table gets no ring.
+#swz = #tilegpu.swizzled<128>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#acc = #tilegpu.mma<warps = [4, 1]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+#v = #tilegpu.blocked<size_per_thread = [1], threads = [32], warps = [4], order = [0]>
+// CHECK-LABEL: func.func @paged
+// The prologue's copies: the table read for iterations 0 and 1.
+// CHECK: tile.load_scalar
+// CHECK: tilegpu.tma_load
+// CHECK: tile.load_scalar
+// CHECK: tilegpu.tma_load
+// CHECK: scf.for %[[I:[^ ]*]] =
+// The copy two iterations ahead reads its own table entry.
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[I]]
+// CHECK: arith.divsi %[[AHEAD]]
+// CHECK: tile.load_scalar
+// CHECK: tilegpu.tma_load
+// CPASYNC-LABEL: func.func @paged
+// CPASYNC: tilegpu.async_copy
+// CPASYNC-LABEL: func.func @written_table
+// CPASYNC-NOT: tilegpu.async_copy
+// CPASYNC: tile.load_block
+func.func @paged(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64, %table: !tile.ptr<i32>, %n: i32, %q: tensor<64x64xbf16, #a>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c256 = arith.constant 256 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %kbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %dk = tile.make_desc %pk, [%kn, %kd], [%kns, %kds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    %slot = arith.divsi %i, %c256 : i32
+    %entry = tile.addptr %table, %slot : !tile.ptr<i32>, i32
+    %page = tile.load_scalar %entry : !tile.ptr<i32>
+    %first = arith.muli %page, %c256 : i32
+    %within = arith.remsi %i, %c256 : i32
+    %row = arith.addi %first, %within : i32
+    %k = tile.load_block %dk[%row, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #b2>
+    tilegpu.local_store %k, %kbuf : tensor<64x64xbf16, #b2>, !tilegpu.smem<64x64xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %q, %kbuf, %zero transpose_b : tensor<64x64xbf16, #a>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #acc>
+    %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+  }
+  return
+}
+
+// -----
+
+#swz = #tilegpu.swizzled<128>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#acc = #tilegpu.mma<warps = [4, 1]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+#v = #tilegpu.blocked<size_per_thread = [1], threads = [32], warps = [4], order = [0]>
+func.func @written_table(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64, %table: !tile.ptr<i32>, %n: i32, %q: tensor<64x64xbf16, #a>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c256 = arith.constant 256 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %kbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %dk = tile.make_desc %pk, [%kn, %kd], [%kns, %kds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    %slot = arith.divsi %i, %c256 : i32
+    %entry = tile.addptr %table, %slot : !tile.ptr<i32>, i32
+    %page = tile.load_scalar %entry : !tile.ptr<i32>
+    %first = arith.muli %page, %c256 : i32
+    %within = arith.remsi %i, %c256 : i32
+    %row = arith.addi %first, %within : i32
+    %k = tile.load_block %dk[%row, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #b2>
+    tilegpu.local_store %k, %kbuf : tensor<64x64xbf16, #b2>, !tilegpu.smem<64x64xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %q, %kbuf, %zero transpose_b : tensor<64x64xbf16, #a>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #acc>
+    %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+  }
+  %ps = tile.splat %table : tensor<128x!tile.ptr<i32>, #v>
+  %ones = arith.constant dense<1> : tensor<128xi32, #v>
+  tile.store %ps, %ones : tensor<128x!tile.ptr<i32>, #v>
+  return
+}
