@@ -22,6 +22,11 @@
 // INDEX: dense-array-of-index.mlir:5:52: error: dense arrays of 'index' are not supported (MLIR's parser crashes on them); use i32 or i64 elements
 // A blocked layout of 65536 elements per thread took over 10 s to verify.
 // PERTHREAD: blocked-65536-per-thread.mlir:13:23: error: expected size_per_thread to multiply to at most 256
+// RUN: not tilec-opt %S/regressions/huge-result-number.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=RESULT
+// RUN: not tilec %S/regressions/huge-result-number.mlir --emit=ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=RESULT
+// A result number of 2^31 made MLIR's parser run out of memory: refused before parsing.
+// RESULT: huge-result-number.mlir:12:43: error: result number 2147483648 is over 65535 (MLIR's parser runs out of memory on such numbers)
+// RESULT-NOT: PLEASE submit
 // RUN: not tilec %S/regressions/nvvm-op-at-module-level.mlir --arch=sm_80 --emit=ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOPLEVEL
 // An NVVM op outside any function crashed the translation to LLVM IR.
 // TOPLEVEL: nvvm-op-at-module-level.mlir:8:2: error: expected only the kernel's func.func at the top level of the module, got 'nvvm.wgmma.commit.group.sync.aligned'
