@@ -7,10 +7,19 @@
 // RUN: not tilec-bench --ptx-dir=%t/missing 2>&1 | FileCheck %s --check-prefix=NODIR
 // NODIR: tilec-bench: cannot open --ptx-dir '{{.*}}missing'
 // RUN: not tilec-bench --ptx-dir=%t/empty 2>&1 | FileCheck %s --check-prefix=NOKERNELS
-// NOKERNELS: tilec-bench: no flash_attention*.ptx in {{.*}}empty
+// NOKERNELS: tilec-bench: no flash_attention_fwd*.ptx in {{.*}}empty
 // RUN: not tilec-bench --ptx-dir=%t/empty --filter=d128 2>&1 | FileCheck %s --check-prefix=FILTER
-// FILTER: no flash_attention*.ptx matching 'd128' in
+// FILTER: no flash_attention_fwd*.ptx matching 'd128' in
 // RUN: not tilec-bench --seqlens=1024,0 2>&1 | FileCheck %s --check-prefix=SEQ
-// SEQ: tilec-bench: --seqlens wants lengths in [1, 16384], got '0'
+// SEQ: tilec-bench: --seqlens wants lengths in [1, 131072], got '0'
 // RUN: not tilec-bench --seqlens=64k 2>&1 | FileCheck %s --check-prefix=SEQ2
-// SEQ2: --seqlens wants lengths in [1, 16384], got '64k'
+// SEQ2: --seqlens wants lengths in [1, 131072], got '64k'
+// Each pass lists its own kernels, and says which it looked for.
+// RUN: not tilec-bench --pass=decode --ptx-dir=%t/empty 2>&1 | FileCheck %s --check-prefix=DECODE
+// DECODE: tilec-bench: no flash_attention_decode*.ptx (but _combine) in {{.*}}empty
+// RUN: not tilec-bench --pass=varlen --ptx-dir=%t/empty 2>&1 | FileCheck %s --check-prefix=VARLEN
+// VARLEN: tilec-bench: no flash_attention_varlen*.ptx in {{.*}}empty
+// RUN: not tilec-bench --pass=prefill 2>&1 | FileCheck %s --check-prefix=PASS
+// PASS: tilec-bench: --pass is fwd, bwd, decode or varlen, got 'prefill'
+// RUN: not tilec-bench --pass=decode --splits=0 2>&1 | FileCheck %s --check-prefix=SPLITS
+// SPLITS: tilec-bench: --splits wants 'auto' or counts in [1, 1024], got '0'
