@@ -21,6 +21,16 @@ ParamSpec intParam(const char *name, const char *value, const char *help, int64_
           .min = lo};
 }
 
+/// Query heads that a GQA group of `group` divides (each K/V head serves
+/// `group` of them), as a checkSizes answer.
+std::string headsFitGroups(const Params &sizes, int64_t group) {
+  int64_t heads = sizes.getInt("heads");
+  if (heads % group == 0)
+    return "";
+  return "--size heads=" + std::to_string(heads) + " is not a multiple of group=" +
+         std::to_string(group) + " (query heads per K/V head)";
+}
+
 /// The decoding kernel of a variant, `flash_attention_decode<suffix>`
 /// (split KV, packed GQA): the decoding parameters plus `extra`.
 void registerDecode(const std::string &suffix, const std::string &summary,
@@ -170,6 +180,9 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
         return planAttentionVarlen(varlenConfig(p), variant(p), sizes, seed);
       },
+      .checkSizes = [=](const Params &p, const Params &sizes) {
+        return headsFitGroups(sizes, varlenConfig(p).group);
+      },
       .grid = [=](const Params &p) {
         return GridRule{GridDim::scalar("max_seqlen_q", varlenConfig(p).blockM),
                         GridDim::shape("q", 0), GridDim::shape("cu_seqlens_q", 0)};
@@ -190,6 +203,9 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       .sizes = attentionSizes(),
       .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
         return planAttention(config(p), variant(p), sizes, seed);
+      },
+      .checkSizes = [=](const Params &p, const Params &sizes) {
+        return headsFitGroups(sizes, config(p).group);
       },
       .grid = [=](const Params &p) {
         return GridRule{GridDim::shape("q", 1, config(p).blockM), GridDim::shape("q", 0),
@@ -225,6 +241,9 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       .sizes = attentionSizes(),
       .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
         return planAttentionBackwardKV(bwdConfig(KV, p), variant(p), sizes, seed);
+      },
+      .checkSizes = [=](const Params &p, const Params &sizes) {
+        return headsFitGroups(sizes, bwdConfig(KV, p).group);
       },
       .grid = [=](const Params &p) {
         return GridRule{GridDim::shape("k", 1, bwdConfig(KV, p).blockN), GridDim::shape("k", 0),

@@ -135,6 +135,10 @@ struct KernelDef {
   /// Runtime problem sizes for CPU runs (`--size key=value`), and the plan.
   std::vector<ParamSpec> sizes;
   std::function<RunPlan(const Params &params, const Params &sizes, uint64_t seed)> plan;
+  /// What is wrong with `sizes` for these parameters beyond each size's own
+  /// bounds (query heads a GQA group does not divide, say), or "". The
+  /// driver asks before planning a run.
+  std::function<std::string(const Params &params, const Params &sizes)> checkSizes;
   /// The launch grid as the launch metadata states it, in terms of the
   /// parameters' shapes and scalars, e.g. {GridDim::shape("q", 1, 64),
   /// GridDim::shape("q", 0), GridDim::fixed(1)} for

@@ -303,6 +303,11 @@ std::optional<RunPlan> runPlan(const KernelDef &def, const Params &params) {
   std::optional<Params> problem = problemSizes(def);
   if (!problem)
     return std::nullopt;
+  if (def.checkSizes)
+    if (std::string error = def.checkSizes(params, *problem); !error.empty()) {
+      printError(fmt::format("kernel '{}': {}", def.name, error));
+      return std::nullopt;
+    }
   return def.plan(params, *problem, seed);
 }
 

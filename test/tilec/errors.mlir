@@ -4,6 +4,8 @@
 // RUN: not tilec --kernel=matmul --set block_m=big 2>&1 | FileCheck %s --check-prefix=TYPE
 // RUN: not tilec --kernel=matmul --set block_m=4 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: not tilec --kernel=flash_attention_fwd --set block_m=48 2>&1 | FileCheck %s --check-prefix=POW2
+// RUN: not tilec --kernel=flash_attention_fwd_gqa --set group=2 --size heads=3 --run=cpu 2>&1 | FileCheck %s --check-prefix=GROUP
+// RUN: not tilec --kernel=flash_attention_bwd_dq_gqa --set group=3 --size heads=4 --export-case=%t.case 2>&1 | FileCheck %s --check-prefix=GROUP3
 // RUN: not tilec --kernel=flash_attention_fwd --set head_dim=96 2>&1 | FileCheck %s --check-prefix=CHOICE
 // RUN: not tilec --kernel=matmul --set block_m 2>&1 | FileCheck %s --check-prefix=ASSIGN
 // RUN: not tilec 2>&1 | FileCheck %s --check-prefix=NOTHING
@@ -26,6 +28,8 @@
 // RANGE: tilec: error: kernel 'matmul': 'block_m' must be in [16, 256], got 4
 // POW2: tilec: error: kernel 'flash_attention_fwd': 'block_m' must be a power of two (tile sizes are, on the GPU), got 48
 // POW2: block_m        int (power of 2)
+// GROUP: tilec: error: kernel 'flash_attention_fwd_gqa': --size heads=3 is not a multiple of group=2 (query heads per K/V head)
+// GROUP3: tilec: error: kernel 'flash_attention_bwd_dq_gqa': --size heads=4 is not a multiple of group=3
 // CHOICE: tilec: error: kernel 'flash_attention_fwd': 'head_dim' expects one of 16, 32, 64, 128, 256, got '96'
 // ASSIGN: tilec: error: kernel 'matmul': expected key=value, got 'block_m'
 // NOTHING: tilec: error: give either --kernel=NAME or an input .mlir file
