@@ -10,6 +10,9 @@
 //   per run, so a batch of a few heads still fills every SM; a combine
 //   kernel merges the runs' (O, LSE) pairs by the online-softmax rule.
 //
+// The same body reads a contiguous cache or a paged one (pages found
+// through a block table, one-value loads the streams compute ahead).
+//
 //===----------------------------------------------------------------------===//
 
 #include "FlashAttention.h"
