@@ -4,6 +4,7 @@
 
 #include "tilec/Target/Pipeline.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -69,6 +70,20 @@ static void initializeNVPTX() {
   });
 }
 
+/// NVVM ops of Hopper (sm_90) that MLIR 22 does not mark with their SM
+/// version: on an older target the NVPTX backend aborts on them.
+static bool needsHopper(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  for (StringRef prefix :
+       {"nvvm.fence.mbarrier", "nvvm.fence.proxy", "nvvm.mbarrier.try_wait",
+        "nvvm.mbarrier.arrive.expect_tx", "nvvm.cp.async.bulk", "nvvm.wgmma", "nvvm.setmaxregister",
+        "nvvm.elect", "nvvm.stmatrix", "nvvm.prefetch", "nvvm.cluster", "nvvm.mapa",
+        "nvvm.griddepcontrol"})
+    if (name.starts_with(prefix))
+      return true;
+  return false;
+}
+
 /// The module in LLVM IR, optimized for `target`, with the target machine
 /// that emits it.
 static FailureOr<std::pair<std::unique_ptr<llvm::Module>, std::unique_ptr<llvm::TargetMachine>>>
@@ -78,9 +93,19 @@ buildLLVMModule(ModuleOp module, const GpuTarget &target, llvm::LLVMContext &llv
   registerLLVMDialectTranslation(*module.getContext());
   registerNVVMDialectTranslation(*module.getContext());
   // An op the lowering left behind (one no pattern converts, e.g. math.erf)
-  // is named at its location, not as a missing translation interface.
-  WalkResult unconverted = module.walk([](Operation *op) {
+  // is named at its location, not as a missing translation interface; an
+  // NVVM op the target lacks (an mbarrier fence on sm_80) likewise, not as
+  // an instruction-selection abort in the NVPTX backend.
+  const NVVM::NVVMCheckSMVersion targetSM =
+      NVVM::NVVMCheckSMVersion::getTargetSMVersionFromStr(target.arch);
+  WalkResult unconverted = module.walk([&](Operation *op) {
     StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    auto needs = dyn_cast<NVVM::RequiresSMInterface>(op);
+    if ((needs && !needs.getRequiredMinSMVersion().isCompatibleWith(targetSM)) ||
+        (!targetSM.archAccelerated && targetSM.smVersionList[0] < 90 && needsHopper(op))) {
+      op->emitError("'") << op->getName() << "' needs a newer GPU than " << target.arch;
+      return WalkResult::interrupt();
+    }
     if (isa<ModuleOp>(op) || dialect == "llvm" || dialect == "nvvm")
       return WalkResult::advance();
     op->emitError("'") << op->getName()

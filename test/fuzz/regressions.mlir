@@ -27,6 +27,9 @@
 // A result number of 2^31 made MLIR's parser run out of memory: refused before parsing.
 // RESULT: huge-result-number.mlir:12:43: error: result number 2147483648 is over 65535 (MLIR's parser runs out of memory on such numbers)
 // RESULT-NOT: PLEASE submit
+// RUN: not tilec %S/regressions/hopper-op-on-sm80.mlir --arch=sm_80 --emit=ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOPPER
+// HOPPER: hopper-op-on-sm80.mlir:6:3: error: 'nvvm.fence.mbarrier.init' needs a newer GPU than sm_80
+// HOPPER-NOT: PLEASE submit
 // RUN: not tilec %S/regressions/nvvm-op-at-module-level.mlir --arch=sm_80 --emit=ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOPLEVEL
 // An NVVM op outside any function crashed the translation to LLVM IR.
 // TOPLEVEL: nvvm-op-at-module-level.mlir:8:2: error: expected only the kernel's func.func at the top level of the module, got 'nvvm.wgmma.commit.group.sync.aligned'
