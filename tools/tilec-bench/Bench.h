@@ -12,9 +12,17 @@
 
 namespace tilec::bench {
 
-/// The head dimension from a name like flash_attention_fwd_d128_m128_...;
-/// 0 when there is none.
-int64_t headDimFromName(const std::string &name);
+/// The number N of the first `<tag>N` field of a name (fields split at
+/// '_'), e.g. 128 for tag "_d" in flash_attention_fwd_d128_m128_...; 0
+/// when there is none.
+int64_t numberInName(const std::string &name, const std::string &tag);
+inline int64_t headDimFromName(const std::string &name) { return numberInName(name, "_d"); }
+
+/// Sampled outputs against their reference: O within 2e-2 and (when given)
+/// LSE within 1e-3 normalized error; `worst` = O's. False, with why, else.
+bool matchesReference(const std::vector<double> &got, const std::vector<double> &want,
+                      const std::vector<double> &lseGot, const std::vector<double> &lseWant,
+                      double &worst, std::string &error);
 
 /// Median over 7 repeats of the mean of 20 back-to-back launches, after 5
 /// warm-up launches (milliseconds).

@@ -232,15 +232,7 @@ private:
         lseWant.push_back(mx + std::log(sum));
       }
     }
-    Comparison out = compareOutputs(got, want), lseCmp = compareOutputs(lseGot, lseWant);
-    worst = out.normalizedError;
-    if (out.within(2e-2) && lseCmp.within(1e-3))
-      return true;
-    std::ostringstream why;
-    why << "output differs from the reference: O normalized error " << out.normalizedError
-        << " (NaN " << out.nanCount << "), lse normalized error " << lseCmp.normalizedError;
-    error = why.str();
-    return false;
+    return matchesReference(got, want, lseGot, lseWant, worst, error);
   }
 
   rt::Device &gpu;
@@ -266,18 +258,6 @@ void writeJson(const std::string &path, const std::string &device,
   out << "\n ]\n}\n";
 }
 
-/// The page size from a name like flash_attention_decode_paged_d128_p64; 0
-/// when there is none.
-int64_t pageSizeFromName(const std::string &name) {
-  for (size_t at = name.find("_p"); at != std::string::npos; at = name.find("_p", at + 1)) {
-    size_t digits = at + 2, end = digits;
-    while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end])))
-      ++end;
-    if (end > digits && (end == name.size() || name[end] == '_'))
-      return std::stoll(name.substr(digits, end - digits));
-  }
-  return 0;
-}
 
 } // namespace
 
@@ -300,7 +280,7 @@ int runDecode(rt::Device &gpu, const DecodeOptions &opts, const std::vector<std:
   int failures = 0;
   std::string error;
   for (const std::string &name : kernels) {
-    Loaded entry{name, headDimFromName(name), pageSizeFromName(name), {}, {}};
+    Loaded entry{name, headDimFromName(name), numberInName(name, "_p"), {}, {}};
     std::string combine = "flash_attention_decode_combine_d" + std::to_string(entry.d);
     if (entry.d < 8)
       error = "no head dimension _d{D}_ in the name";

@@ -153,15 +153,7 @@ private:
           got.insert(got.end(), out.begin(), out.end());
           want.insert(want.end(), ref.begin(), ref.end());
         }
-    Comparison cmp = compareOutputs(got, want);
-    worst = cmp.normalizedError;
-    if (cmp.within(2e-2))
-      return true;
-    std::ostringstream why;
-    why << "output differs from the reference: O normalized error " << cmp.normalizedError
-        << " (NaN " << cmp.nanCount << ")";
-    error = why.str();
-    return false;
+    return matchesReference(got, want, {}, {}, worst, error);
   }
 
   rt::Device &gpu;

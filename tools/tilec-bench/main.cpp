@@ -258,15 +258,7 @@ private:
         lseGot.push_back(l);
         lseWant.push_back(refLse);
       }
-    Comparison out = compareOutputs(got, want), lseCmp = compareOutputs(lseGot, lseWant);
-    worst = out.normalizedError;
-    if (out.within(2e-2) && lseCmp.within(1e-3))
-      return true;
-    std::ostringstream why;
-    why << "output differs from the reference: O normalized error " << out.normalizedError
-        << " (NaN " << out.nanCount << "), lse normalized error " << lseCmp.normalizedError;
-    error = why.str();
-    return false;
+    return matchesReference(got, want, lseGot, lseWant, worst, error);
   }
 
   rt::Device &gpu;
@@ -571,15 +563,31 @@ std::vector<std::string> listKernels(const std::string &dir, const std::string &
 }
 
 /// The head dimension from a name like flash_attention_fwd_d128_m128_....
-int64_t headDimFromName(const std::string &name) {
-  for (size_t at = name.find("_d"); at != std::string::npos; at = name.find("_d", at + 1)) {
-    size_t digits = at + 2, end = digits;
+int64_t numberInName(const std::string &name, const std::string &tag) {
+  for (size_t at = name.find(tag); at != std::string::npos; at = name.find(tag, at + 1)) {
+    size_t digits = at + tag.size(), end = digits;
     while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end])))
       ++end;
     if (end > digits && (end == name.size() || name[end] == '_'))
       return std::stoll(name.substr(digits, end - digits));
   }
   return 0;
+}
+
+bool matchesReference(const std::vector<double> &got, const std::vector<double> &want,
+                      const std::vector<double> &lseGot, const std::vector<double> &lseWant,
+                      double &worst, std::string &error) {
+  Comparison out = compareOutputs(got, want), lseCmp = compareOutputs(lseGot, lseWant);
+  worst = out.normalizedError;
+  if (out.within(2e-2) && lseCmp.within(1e-3))
+    return true;
+  std::ostringstream why;
+  why << "output differs from the reference: O normalized error " << out.normalizedError
+      << " (NaN " << out.nanCount << ")";
+  if (!lseWant.empty())
+    why << ", lse normalized error " << lseCmp.normalizedError;
+  error = why.str();
+  return false;
 }
 
 /// Median over 7 repeats of the mean of 20 back-to-back launches, after 5
