@@ -51,8 +51,8 @@ namespace tile = tilec::tile;
 // Streams
 //===----------------------------------------------------------------------===//
 
-streams::ReadOnlyArguments::ReadOnlyArguments(FunctionOpInterface kernel)
-    : body(&kernel.getFunctionBody().front()) {
+streams::ReadOnlyArguments::ReadOnlyArguments(FunctionOpInterface kernel) {
+  Block *body = &kernel.getFunctionBody().front();
   // The argument of the body `pointer` advances from, if it is one.
   auto root = [&](Value pointer) -> BlockArgument {
     while (pointer) {
@@ -186,11 +186,11 @@ static std::optional<std::string> whyNotStreamed(scf::ForOp loop, tile::LoadBloc
   return std::nullopt;
 }
 
-SmallVector<Stream> streams::collectStreams(scf::ForOp loop, FunctionOpInterface kernel) {
+SmallVector<Stream> streams::collectStreams(scf::ForOp loop, FunctionOpInterface kernel,
+                                           const ReadOnlyArguments &readOnly) {
   SmallVector<Stream> streams;
   if (!loop.getInductionVar().getType().isInteger(32))
     return streams;
-  ReadOnlyArguments readOnly(kernel);
   for (auto load : loop.getBody()->getOps<tile::LoadBlockOp>()) {
     if (whyNotStreamed(loop, load, kernel))
       continue;
@@ -413,8 +413,9 @@ struct TileGPUPipelineStreams
       if (!kernel || kernel.isExternal())
         continue;
       SmallVector<StreamedLoop> loops;
+      ReadOnlyArguments readOnly(kernel); // once per kernel, for all its loops
       kernel.walk([&](scf::ForOp loop) {
-        SmallVector<Stream> streams = collectStreams(loop, kernel);
+        SmallVector<Stream> streams = collectStreams(loop, kernel, readOnly);
         if (!streams.empty())
           loops.push_back({loop, std::move(streams)});
       });

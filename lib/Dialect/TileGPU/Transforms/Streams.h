@@ -35,7 +35,6 @@ public:
   bool loadsConstant(mlir::Operation *op) const;
 
 private:
-  mlir::Block *body;
   llvm::DenseSet<mlir::BlockArgument> written;
   llvm::DenseMap<mlir::Operation *, mlir::BlockArgument> roots; ///< of each one-value load
   bool writesUntraced = false;
@@ -59,7 +58,8 @@ struct Stream {
 /// descriptor on a kernel argument made before the loop, coordinates from
 /// the induction variable through pure ops and loads of read-only
 /// arguments, 16-byte rows).
-llvm::SmallVector<Stream> collectStreams(mlir::scf::ForOp loop, mlir::FunctionOpInterface kernel);
+llvm::SmallVector<Stream> collectStreams(mlir::scf::ForOp loop, mlir::FunctionOpInterface kernel,
+                                         const ReadOnlyArguments &readOnly);
 
 /// The kernel argument `stream`'s descriptor is made on.
 unsigned baseArgument(Stream &stream);
