@@ -268,8 +268,38 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   };
   q.numWarps = [=](const Params &p) { return bwdSchedule(Q, p).warps; };
   q.aInShared = [=](const Params &p) { return bwdSchedule(Q, p).qInShared; };
-  Registry::global().add(std::move(kv));
-  Registry::global().add(std::move(q));
+
+  // The packed batch's backward: the same schedules, the offsets after the tensors.
+  KernelDef varlenKV = kv;
+  varlenKV.name = "flash_attention_varlen_bwd_dkdv" + suffix;
+  varlenKV.summary = "backward of flash_attention_varlen" + suffix + ": dK, dV per key block";
+  varlenKV.sizes = attentionVarlenSizes();
+  varlenKV.build = [=](KernelBuilder &k, const Params &p) {
+    buildAttentionVarlenBackwardKV(k, bwdConfig(KV, p), variant(p));
+  };
+  varlenKV.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+    return planAttentionVarlenBackwardKV(bwdConfig(KV, p), variant(p), sizes, seed);
+  };
+  varlenKV.grid = [=](const Params &p) {
+    return GridRule{GridDim::scalar("max_seqlen_k", bwdConfig(KV, p).blockN),
+                    GridDim::shape("k", 0), GridDim::shape("cu_seqlens_k", 0)};
+  };
+  KernelDef varlenQ = q;
+  varlenQ.name = "flash_attention_varlen_bwd_dq" + suffix;
+  varlenQ.summary = "backward of flash_attention_varlen" + suffix + ": dQ per query block";
+  varlenQ.sizes = attentionVarlenSizes();
+  varlenQ.build = [=](KernelBuilder &k, const Params &p) {
+    buildAttentionVarlenBackwardQ(k, bwdConfig(Q, p), variant(p));
+  };
+  varlenQ.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+    return planAttentionVarlenBackwardQ(bwdConfig(Q, p), variant(p), sizes, seed);
+  };
+  varlenQ.grid = [=](const Params &p) {
+    return GridRule{GridDim::scalar("max_seqlen_q", bwdConfig(Q, p).blockM),
+                    GridDim::shape("q", 0), GridDim::shape("cu_seqlens_q", 0)};
+  };
+  for (KernelDef *def : {&kv, &q, &varlenKV, &varlenQ})
+    Registry::global().add(std::move(*def));
 }
 
 /// delta = rowsum(dO ∘ O), the same for every variant.
@@ -295,6 +325,24 @@ void registerBackwardPrep() {
       .numWarps = [=](const Params &p) { return schedule(p).warps; },
       // Not aligned: the forward's lse rows ([B·H, seq_q]) need not be 16-byte
       // multiples, and nothing here streams.
+  });
+  Registry::global().add({
+      .name = "flash_attention_varlen_bwd_prep",
+      .summary = "first step of every packed (varlen) backward: delta = rowsum(dO * O)",
+      .params = attentionBackwardParams(),
+      .build = [=](KernelBuilder &k, const Params &p) {
+        buildAttentionVarlenBackwardPrep(k, config(p));
+      },
+      .sizes = attentionVarlenSizes(),
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionVarlenBackwardPrep(config(p), sizes, seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::scalar("max_seqlen_q", config(p).blockM), GridDim::shape("o", 0),
+                        GridDim::shape("cu_seqlens_q", 0)};
+      },
+      .numWarps = [=](const Params &p) { return schedule(p).warps; },
+      // Not aligned: a sequence's rows of lse start anywhere.
   });
 }
 

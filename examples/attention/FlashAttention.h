@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 
 namespace tilec::attention {
 
@@ -209,6 +210,44 @@ void buildAttentionBackwardKV(dsl::KernelBuilder &k, const AttentionConfig &cfg,
 void buildAttentionBackwardQ(dsl::KernelBuilder &k, const AttentionConfig &cfg,
                              const AttentionVariant &variant);
 
+/// The building blocks of the backward kernels, shared by the dense and the
+/// packed (varlen) ones.
+
+/// The inputs every backward kernel but prep takes first: q, k, v, do,
+/// lse_log2, delta.
+struct BackwardInputs {
+  dsl::TensorArg q, key, v, dO, lse2, delta;
+};
+BackwardInputs backwardInputs(dsl::KernelBuilder &k, const AttentionConfig &cfg);
+/// Where a program's sequence lies in the tensors: its queries are rows
+/// [qFirst, qFirst + seqQ) of Q and dO, its keys rows [kFirst, kFirst +
+/// seqK) of K and V, its statistics rows [statFirst, statFirst + seqQ) of
+/// lse_log2 and delta.
+struct BackwardSequence {
+  dsl::Tile qFirst, kFirst, statFirst, seqQ, seqK;
+  /// The rows past seqQ belong to other sequences (or to nobody), so the
+  /// statistics read there are replaced before use.
+  bool packed = false;
+};
+/// One sequence per batch·head: every first row 0, the tensors' lengths.
+BackwardSequence denseSequence(dsl::KernelBuilder &k, const BackwardInputs &in);
+/// dK (scaled) and dV, f32, of the blockN keys at sequence position `col0`
+/// of K/V head `kvHead`: the query blocks that see them, over the query
+/// heads of the group.
+std::pair<dsl::Tile, dsl::Tile> backwardKeyBlock(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                                                 const AttentionVariant &variant,
+                                                 const BackwardInputs &in,
+                                                 const BackwardSequence &seq, dsl::Tile kvHead,
+                                                 dsl::Tile col0);
+/// dQ (scaled), f32, of the blockM queries at sequence position `row0` of
+/// query head `head`, over the variant's key range.
+dsl::Tile backwardQueryBlock(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                             const AttentionVariant &variant, const BackwardInputs &in,
+                             const BackwardSequence &seq, dsl::Tile head, dsl::Tile row0);
+/// The forward's LSE in log2 units, +inf for rows that saw no key (so their
+/// P is 0 instead of exp(-inf + inf)).
+dsl::Tile log2Lse(dsl::Tile lse);
+
 /// Attention in double precision on [batch·heads, seq, d] arrays with the
 /// variant's scoreModRef / maskRef: the reference of every CPU run.
 struct ReferenceAttention {
@@ -339,6 +378,39 @@ std::vector<int64_t> varlenLengths(int64_t batch, int64_t longest, bool keys);
 RunPlan planAttentionVarlen(const AttentionConfig &cfg, const AttentionVariant &variant,
                             const Params &sizes, uint64_t seed);
 std::vector<ParamSpec> attentionVarlenSizes();
+
+// The packed batch's backward: the dense backward's three kernels with the
+// sequence offsets after their tensors.
+//
+// 1. flash_attention_varlen_bwd_prep: o, do [Hq, total_q, d], lse [Hq,
+//    total_q] (the forward's), delta, lse_log2 [Hq, varlenStatRows(total_q,
+//    B)], cu_seqlens_q, max_seqlen_q. Sequence b's statistics start at row
+//    4·(cu_seqlens_q[b] / 4 + b) (16-byte aligned, as the dK/dV kernel's
+//    loads need); the rows between sequences are not written.
+//    Grid: (ceil(max_seqlen_q / blockM), Hq, B + 1).
+// 2. flash_attention_varlen_bwd_dkdv<variant>: q, k, v, do, lse_log2,
+//    delta, dk, dv, cu_seqlens_q, cu_seqlens_k, max_seqlen_k.
+//    Grid: (ceil(max_seqlen_k / blockN), Hkv, B + 1).
+// 3. flash_attention_varlen_bwd_dq<variant>: q, k, v, do, lse_log2, delta,
+//    dq, cu_seqlens_q, cu_seqlens_k, max_seqlen_q.
+//    Grid: (ceil(max_seqlen_q / blockM), Hq, B + 1).
+
+/// Rows per head of the packed backward's statistics: room for every
+/// sequence's rows from its aligned first row.
+int64_t varlenStatRows(int64_t totalQ, int64_t batch);
+void buildAttentionVarlenBackwardPrep(dsl::KernelBuilder &k, const AttentionConfig &cfg);
+void buildAttentionVarlenBackwardKV(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                                    const AttentionVariant &variant);
+void buildAttentionVarlenBackwardQ(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                                   const AttentionVariant &variant);
+/// CPU runs: packed random inputs of varlenLengths, the reference per
+/// sequence (NaN statistics between the sequences, which no gradient may read).
+RunPlan planAttentionVarlenBackwardPrep(const AttentionConfig &cfg, const Params &sizes,
+                                        uint64_t seed);
+RunPlan planAttentionVarlenBackwardKV(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                      const Params &sizes, uint64_t seed);
+RunPlan planAttentionVarlenBackwardQ(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                     const Params &sizes, uint64_t seed);
 
 } // namespace tilec::attention
 

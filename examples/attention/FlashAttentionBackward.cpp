@@ -60,11 +60,9 @@ Tile scoreGradient(const Recomputed &r, Tile dP, Tile delta) {
   return ds;
 }
 
-/// The forward's LSE in log2 units, +inf for rows that saw no key (so their
-/// P is 0 instead of exp(-inf + inf)).
-Tile log2Lse(Tile lse) { return where(lse == -kInf, kInf, lse * M_LOG2E); }
-
 } // namespace
+
+Tile log2Lse(Tile lse) { return where(lse == -kInf, kInf, lse * M_LOG2E); }
 
 int64_t backwardStatRows(int64_t seqQ) { return (seqQ + 3) / 4 * 4; }
 
@@ -80,20 +78,27 @@ void buildAttentionBackwardPrep(KernelBuilder &k, const AttentionConfig &cfg) {
   lseLog2.desc({1, bm}).store({head, row0}, log2Lse(lse.desc({1, bm}).load({head, row0})));
 }
 
-void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
-                              const AttentionVariant &variant) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
-  TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
-  TensorArg v = k.tensor("v", cfg.dtype, 3), dO = k.tensor("do", cfg.dtype, 3);
-  TensorArg lse = k.tensor("lse_log2", DType::F32, 2), delta = k.tensor("delta", DType::F32, 2);
-  TensorArg dk = k.tensor("dk", cfg.dtype, 3), dv = k.tensor("dv", cfg.dtype, 3);
-  TensorDesc qBlocks = q.desc({1, bm, d}), dOBlocks = dO.desc({1, bm, d});
-  TensorDesc lseBlocks = lse.desc({1, bm}), deltaBlocks = delta.desc({1, bm});
-  Tile seqQ = q.dim(1), seqK = key.dim(1);
+BackwardInputs backwardInputs(KernelBuilder &k, const AttentionConfig &cfg) {
+  return {k.tensor("q", cfg.dtype, 3),           k.tensor("k", cfg.dtype, 3),
+          k.tensor("v", cfg.dtype, 3),           k.tensor("do", cfg.dtype, 3),
+          k.tensor("lse_log2", DType::F32, 2), k.tensor("delta", DType::F32, 2)};
+}
 
-  Tile kvHead = k.programId(1), col0 = k.programId(0) * bn;
-  Tile kBlock = key.desc({1, bn, d}).load({kvHead, col0, 0});
-  Tile vBlock = v.desc({1, bn, d}).load({kvHead, col0, 0});
+BackwardSequence denseSequence(KernelBuilder &k, const BackwardInputs &in) {
+  Tile zero = k.constant(0, DType::I32);
+  return {zero, zero, zero, in.q.dim(1), in.key.dim(1), /*packed=*/false};
+}
+
+std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
+                                       const AttentionVariant &variant, const BackwardInputs &in,
+                                       const BackwardSequence &seq, Tile kvHead, Tile col0) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
+  TensorDesc qBlocks = in.q.desc({1, bm, d}), dOBlocks = in.dO.desc({1, bm, d});
+  TensorDesc lseBlocks = in.lse2.desc({1, bm}), deltaBlocks = in.delta.desc({1, bm});
+  const Tile seqQ = seq.seqQ, seqK = seq.seqK;
+
+  Tile kBlock = in.key.desc({1, bn, d}).load({kvHead, seq.kFirst + col0, 0});
+  Tile vBlock = in.v.desc({1, bn, d}).load({kvHead, seq.kFirst + col0, 0});
   Tile kT = kBlock.t(), vT = vBlock.t(), cols = col0 + k.iota(bn);
 
   // The query blocks whose key range meets this key block, [first, end), and
@@ -113,20 +118,32 @@ void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
                                  where(startRun || extendRun, i + 1, st[3])};
       });
   Tile lo = scan[0] * bm, hi = scan[1] * bm;
+  if (seq.packed) // programs past the sequence's keys (the grid fits the longest) do nothing
+    hi = where(col0 < seqK, hi, lo);
   Tile b = min(max(scan[2] * bm, lo), hi), c = min(max(scan[3] * bm, b), hi);
 
-  // dK, dV over the query blocks of query head `head`.
+  // dK, dV over the query blocks of query head `head`. The loops run over
+  // the rows of Q and dO (so they stream as blocks at the induction
+  // variable); the variant sees positions in the sequence.
   auto overQueries = [&](Tile head, std::vector<Tile> grads) {
     auto step = [&](bool masked) {
-      return [&, masked](Tile i, std::vector<Tile> st) -> std::vector<Tile> {
-        Tile qBlock = qBlocks.load({head, i, 0}), dOBlock = dOBlocks.load({head, i, 0});
-        Tile lse2 = lseBlocks.load({head, i}), dlt = deltaBlocks.load({head, i});
+      return [&, masked](Tile r, std::vector<Tile> st) -> std::vector<Tile> {
+        Tile i = r - seq.qFirst;
+        Tile qBlock = qBlocks.load({head, r, 0}), dOBlock = dOBlocks.load({head, r, 0});
+        Tile lse2 = lseBlocks.load({head, seq.statFirst + i});
+        Tile dlt = deltaBlocks.load({head, seq.statFirst + i});
         BlockContext ctx{k, i + k.iota(bm), cols, head, seqQ, seqK};
+        if (masked && seq.packed) {
+          // Rows past the sequence read statistics that are not theirs.
+          Tile inside = ctx.rows < seqQ;
+          lse2 = where(inside, lse2, kInf);
+          dlt = where(inside, dlt, 0.0);
+        }
         if (variant.scoreMod) {
           // The modifier is written on [queries, keys] score tiles.
-          Recomputed r = recompute(cfg, variant, qBlock, kT, lse2, ctx, masked, /*maskRows=*/true);
-          Tile dV = dot(r.p.to(cfg.dtype).t(), dOBlock, st[1]);
-          Tile ds = scoreGradient(r, dot(dOBlock, vT, 0.0), dlt);
+          Recomputed rc = recompute(cfg, variant, qBlock, kT, lse2, ctx, masked, /*maskRows=*/true);
+          Tile dV = dot(rc.p.to(cfg.dtype).t(), dOBlock, st[1]);
+          Tile ds = scoreGradient(rc, dot(dOBlock, vT, 0.0), dlt);
           Tile dK = dot(ds.to(cfg.dtype).t(), qBlock, st[0]);
           return {dK, dV};
         }
@@ -147,9 +164,10 @@ void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
         return {dK, dV};
       };
     };
-    grads = k.forRange(lo, b, bm, grads, step(true));
-    grads = k.forRange(b, c, bm, grads, step(false));
-    return k.forRange(c, hi, bm, grads, step(true));
+    Tile first = seq.qFirst;
+    grads = k.forRange(first + lo, first + b, bm, grads, step(true));
+    grads = k.forRange(first + b, first + c, bm, grads, step(false));
+    return k.forRange(first + c, first + hi, bm, grads, step(true));
   };
   std::vector<Tile> grads = {k.zeros({bn, d}, DType::F32), k.zeros({bn, d}, DType::F32)};
   if (cfg.group == 1)
@@ -158,48 +176,68 @@ void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
     grads = k.forRange(0, cfg.group, 1, grads, [&](Tile g, std::vector<Tile> st) {
       return overQueries(kvHead * cfg.group + g, st);
     });
-  dk.desc({1, bn, d}).store({kvHead, col0, 0}, (grads[0] * cfg.softmaxScale()).to(cfg.dtype));
-  dv.desc({1, bn, d}).store({kvHead, col0, 0}, grads[1].to(cfg.dtype));
+  return {grads[0] * cfg.softmaxScale(), grads[1]};
 }
 
-void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
-                             const AttentionVariant &variant) {
+Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
+                        const AttentionVariant &variant, const BackwardInputs &in,
+                        const BackwardSequence &seq, Tile head, Tile row0) {
   const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
-  TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
-  TensorArg v = k.tensor("v", cfg.dtype, 3), dO = k.tensor("do", cfg.dtype, 3);
-  TensorArg lse = k.tensor("lse_log2", DType::F32, 2), delta = k.tensor("delta", DType::F32, 2);
-  TensorArg dq = k.tensor("dq", cfg.dtype, 3);
-  TensorDesc kBlocks = key.desc({1, bn, d}), vBlocks = v.desc({1, bn, d});
-  Tile seqQ = q.dim(1), seqK = key.dim(1);
-
-  // Longest programs first, as in the forward.
-  Tile head = k.programId(1), row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
+  TensorDesc kBlocks = in.key.desc({1, bn, d}), vBlocks = in.v.desc({1, bn, d});
+  const Tile seqQ = seq.seqQ, seqK = seq.seqK;
   Tile kvHead = cfg.group == 1 ? head : head / cfg.group;
-  Tile qBlock = q.desc({1, bm, d}).load({head, row0, 0});
-  Tile dOBlock = dO.desc({1, bm, d}).load({head, row0, 0});
-  Tile lse2 = lse.desc({1, bm}).load({head, row0});
-  Tile dlt = delta.desc({1, bm}).load({head, row0});
+  Tile qBlock = in.q.desc({1, bm, d}).load({head, seq.qFirst + row0, 0});
+  Tile dOBlock = in.dO.desc({1, bm, d}).load({head, seq.qFirst + row0, 0});
+  Tile lse2 = in.lse2.desc({1, bm}).load({head, seq.statFirst + row0});
+  Tile dlt = in.delta.desc({1, bm}).load({head, seq.statFirst + row0});
   Tile rows = row0 + k.iota(bm);
 
+  // The loops run over the rows of K and V (blocks at the induction
+  // variable stream); the variant sees positions in the sequence.
   auto step = [&](bool masked) {
-    return [&, masked](Tile j, std::vector<Tile> st) -> std::vector<Tile> {
-      Tile kBlock = kBlocks.load({kvHead, j, 0}), vBlock = vBlocks.load({kvHead, j, 0});
-      BlockContext ctx{k, rows, j + k.iota(bn), head, seqQ, seqK};
-      Recomputed r = recompute(cfg, variant, qBlock, kBlock.t(), lse2, ctx, masked,
-                               /*maskRows=*/false); // rows past seq_q are not stored
-      Tile ds = scoreGradient(r, dot(dOBlock, vBlock.t(), 0.0), dlt);
+    return [&, masked](Tile r, std::vector<Tile> st) -> std::vector<Tile> {
+      Tile kBlock = kBlocks.load({kvHead, r, 0}), vBlock = vBlocks.load({kvHead, r, 0});
+      BlockContext ctx{k, rows, r - seq.kFirst + k.iota(bn), head, seqQ, seqK};
+      Recomputed rc = recompute(cfg, variant, qBlock, kBlock.t(), lse2, ctx, masked,
+                                /*maskRows=*/false); // rows past seq_q are not stored
+      Tile ds = scoreGradient(rc, dot(dOBlock, vBlock.t(), 0.0), dlt);
       return {dot(ds.to(cfg.dtype), kBlock, st[0])};
     };
   };
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
   KeyRange range = variant.keyRange ? variant.keyRange(rangeCtx) : allKeys(rangeCtx);
+  if (seq.packed) // programs past the sequence's queries (the grid fits the longest) do nothing
+    range.hi = where(row0 < seqQ, range.hi, range.lo);
   Tile b = min(max(range.fullLo, range.lo), range.hi);
   Tile c = min(max(range.fullHi, b), range.hi);
+  Tile first = seq.kFirst;
   std::vector<Tile> acc = {k.zeros({bm, d}, DType::F32)};
-  acc = k.forRange(range.lo, b, bn, acc, step(true));
-  acc = k.forRange(b, c, bn, acc, step(false));
-  acc = k.forRange(c, range.hi, bn, acc, step(true));
-  dq.desc({1, bm, d}).store({head, row0, 0}, (acc[0] * cfg.softmaxScale()).to(cfg.dtype));
+  acc = k.forRange(first + range.lo, first + b, bn, acc, step(true));
+  acc = k.forRange(first + b, first + c, bn, acc, step(false));
+  acc = k.forRange(first + c, first + range.hi, bn, acc, step(true));
+  return acc[0] * cfg.softmaxScale();
+}
+
+void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
+                              const AttentionVariant &variant) {
+  const int64_t d = cfg.headDim, bn = cfg.blockN;
+  BackwardInputs in = backwardInputs(k, cfg);
+  TensorArg dk = k.tensor("dk", cfg.dtype, 3), dv = k.tensor("dv", cfg.dtype, 3);
+  Tile kvHead = k.programId(1), col0 = k.programId(0) * bn;
+  auto [dK, dV] = backwardKeyBlock(k, cfg, variant, in, denseSequence(k, in), kvHead, col0);
+  dk.desc({1, bn, d}).store({kvHead, col0, 0}, dK.to(cfg.dtype));
+  dv.desc({1, bn, d}).store({kvHead, col0, 0}, dV.to(cfg.dtype));
+}
+
+void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
+                             const AttentionVariant &variant) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM;
+  BackwardInputs in = backwardInputs(k, cfg);
+  TensorArg dq = k.tensor("dq", cfg.dtype, 3);
+  // Longest programs first, as in the forward.
+  Tile head = k.programId(1), row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
+  Tile dQ = backwardQueryBlock(k, cfg, variant, in, denseSequence(k, in), head, row0);
+  dq.desc({1, bm, d}).store({head, row0, 0}, dQ.to(cfg.dtype));
 }
 
 //===----------------------------------------------------------------------===//

@@ -24,6 +24,8 @@ namespace tilec::attention {
 
 using namespace tilec::dsl;
 
+static constexpr double kInf = std::numeric_limits<double>::infinity();
+
 namespace {
 
 /// Rows [first, end) of sequence `b` from cumulative offsets `cu` [B + 1],
@@ -35,6 +37,26 @@ std::pair<Tile, Tile> sequenceRows(KernelBuilder &k, const TensorArg &cu, Tile b
   Tile end = min(max(load(cu.base() + (b + 1), known, 0), zero), rows);
   Tile first = min(max(load(cu.base() + b, known, 0), zero), end);
   return {first, end};
+}
+
+/// The part of `t` along dimension 1 from row `first`, `size` rows long,
+/// kept inside the tensor whatever the two hold.
+TensorArg rowsInside(KernelBuilder &k, const TensorArg &t, Tile first, Tile size) {
+  Tile zero = k.constant(0, DType::I32);
+  Tile start = min(max(first, zero), t.dim(1));
+  return t.slice(1, start, min(max(size, zero), t.dim(1) - start));
+}
+
+/// Row of lse_log2 and delta that holds sequence b's query 0: 4·(first / 4
+/// + b), 16-byte aligned and past the previous sequence's rows.
+Tile statFirst(Tile qFirst, Tile b) { return (qFirst / 4 + b) * 4; }
+
+/// Sequence b of a packed batch, as the backward's building blocks see it.
+BackwardSequence packedSequence(KernelBuilder &k, const BackwardInputs &in, const TensorArg &cuQ,
+                                const TensorArg &cuK, Tile b) {
+  auto [qFirst, qEnd] = sequenceRows(k, cuQ, b, in.q.dim(1));
+  auto [kFirst, kEnd] = sequenceRows(k, cuK, b, in.key.dim(1));
+  return {qFirst, kFirst, statFirst(qFirst, b), qEnd - qFirst, kEnd - kFirst, /*packed=*/true};
 }
 
 } // namespace
@@ -91,6 +113,66 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
 }
 
 //===----------------------------------------------------------------------===//
+// Backward
+//===----------------------------------------------------------------------===//
+
+int64_t varlenStatRows(int64_t totalQ, int64_t batch) { return 4 * (totalQ / 4 + batch); }
+
+void buildAttentionVarlenBackwardPrep(KernelBuilder &k, const AttentionConfig &cfg) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM;
+  TensorArg o = k.tensor("o", cfg.dtype, 3), dO = k.tensor("do", cfg.dtype, 3);
+  TensorArg lse = k.tensor("lse", DType::F32, 2), delta = k.tensor("delta", DType::F32, 2);
+  TensorArg lseLog2 = k.tensor("lse_log2", DType::F32, 2);
+  TensorArg cuQ = k.tensor("cu_seqlens_q", DType::I32, 1);
+  k.scalar("max_seqlen_q", DType::I32); // sizes the grid only
+
+  Tile head = k.programId(1), b = k.programId(2), row0 = k.programId(0) * bm;
+  auto [first, end] = sequenceRows(k, cuQ, b, o.dim(1));
+  Tile seqQ = end - first, stat0 = statFirst(first, b);
+  // Only the sequence's rows: the others read as padding and are not written.
+  Tile oBlock = rowsInside(k, o, first, seqQ).desc({1, bm, d}).load({head, row0, 0});
+  Tile dOBlock = rowsInside(k, dO, first, seqQ).desc({1, bm, d}).load({head, row0, 0});
+  Tile lseBlock = rowsInside(k, lse, first, seqQ).desc({1, bm}).load({head, row0});
+  rowsInside(k, delta, stat0, seqQ)
+      .desc({1, bm})
+      .store({head, row0}, rowSum(oBlock.to(DType::F32) * dOBlock.to(DType::F32)));
+  rowsInside(k, lseLog2, stat0, seqQ).desc({1, bm}).store({head, row0}, log2Lse(lseBlock));
+}
+
+void buildAttentionVarlenBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
+                                    const AttentionVariant &variant) {
+  const int64_t d = cfg.headDim, bn = cfg.blockN;
+  BackwardInputs in = backwardInputs(k, cfg);
+  TensorArg dk = k.tensor("dk", cfg.dtype, 3), dv = k.tensor("dv", cfg.dtype, 3);
+  TensorArg cuQ = k.tensor("cu_seqlens_q", DType::I32, 1);
+  TensorArg cuK = k.tensor("cu_seqlens_k", DType::I32, 1);
+  k.scalar("max_seqlen_k", DType::I32); // sizes the grid only
+
+  Tile kvHead = k.programId(1), col0 = k.programId(0) * cfg.blockN;
+  BackwardSequence seq = packedSequence(k, in, cuQ, cuK, k.programId(2));
+  auto [dK, dV] = backwardKeyBlock(k, cfg, variant, in, seq, kvHead, col0);
+  // The sequence's own rows of dK and dV: rows past its end are dropped.
+  rowsInside(k, dk, seq.kFirst, seq.seqK).desc({1, bn, d}).store({kvHead, col0, 0}, dK.to(cfg.dtype));
+  rowsInside(k, dv, seq.kFirst, seq.seqK).desc({1, bn, d}).store({kvHead, col0, 0}, dV.to(cfg.dtype));
+}
+
+void buildAttentionVarlenBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
+                                   const AttentionVariant &variant) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM;
+  BackwardInputs in = backwardInputs(k, cfg);
+  TensorArg dq = k.tensor("dq", cfg.dtype, 3);
+  TensorArg cuQ = k.tensor("cu_seqlens_q", DType::I32, 1);
+  TensorArg cuK = k.tensor("cu_seqlens_k", DType::I32, 1);
+  k.scalar("max_seqlen_q", DType::I32); // sizes the grid only
+
+  // Longest blocks first, as the dense kernel.
+  Tile head = k.programId(1), row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
+  BackwardSequence seq = packedSequence(k, in, cuQ, cuK, k.programId(2));
+  Tile dQ = backwardQueryBlock(k, cfg, variant, in, seq, head, row0);
+  rowsInside(k, dq, seq.qFirst, seq.seqQ).desc({1, bm, d}).store({head, row0, 0}, dQ.to(cfg.dtype));
+}
+
+//===----------------------------------------------------------------------===//
 // CPU runs
 //===----------------------------------------------------------------------===//
 
@@ -112,66 +194,257 @@ std::vector<int64_t> varlenLengths(int64_t batch, int64_t longest, bool keys) {
   return lengths;
 }
 
-RunPlan planAttentionVarlen(const AttentionConfig &cfg, const AttentionVariant &variant,
-                            const Params &sizes, uint64_t seed) {
-  const int64_t batch = sizes.getInt("batch"), heads = sizes.getInt("heads");
-  const int64_t d = cfg.headDim, kvHeads = std::max<int64_t>(1, heads / cfg.group);
-  const std::vector<int64_t> lensQ = varlenLengths(batch, sizes.getInt("seq_q"), false);
-  const std::vector<int64_t> lensK = varlenLengths(batch, sizes.getInt("seq_k"), true);
-  std::vector<double> cuQ{0}, cuK{0};
-  for (int64_t b = 0; b < batch; ++b) {
-    cuQ.push_back(cuQ.back() + lensQ[b]);
-    cuK.push_back(cuK.back() + lensK[b]);
+namespace {
+
+/// A packed batch of ragged sequences (varlenLengths) for the CPU runs, with
+/// the conversions between its [total, h, d] arrays and the reference's
+/// per-sequence [h, n, d] ones.
+struct PackedBatch {
+  int64_t batch, heads, kvHeads, d;
+  std::vector<int64_t> lensQ, lensK, cuQ{0}, cuK{0};
+
+  PackedBatch(const AttentionConfig &cfg, const Params &sizes)
+      : batch(sizes.getInt("batch")), heads(sizes.getInt("heads")),
+        kvHeads(std::max<int64_t>(1, heads / cfg.group)), d(cfg.headDim),
+        lensQ(varlenLengths(batch, sizes.getInt("seq_q"), false)),
+        lensK(varlenLengths(batch, sizes.getInt("seq_k"), true)) {
+    for (int64_t b = 0; b < batch; ++b) {
+      cuQ.push_back(cuQ.back() + lensQ[b]);
+      cuK.push_back(cuK.back() + lensK[b]);
+    }
   }
-  const int64_t totalQ = static_cast<int64_t>(cuQ.back()), totalK = static_cast<int64_t>(cuK.back());
+  int64_t totalQ() const { return cuQ.back(); }
+  int64_t totalK() const { return cuK.back(); }
+  int64_t longestQ() const { return *std::max_element(lensQ.begin(), lensQ.end()); }
+  int64_t longestK() const { return *std::max_element(lensK.begin(), lensK.end()); }
+  /// Row of the backward's statistics that holds sequence b's query 0 (as
+  /// the kernels' statFirst).
+  int64_t statFirst(int64_t b) const { return 4 * (cuQ[b] / 4 + b); }
+  int64_t statRows() const { return varlenStatRows(totalQ(), batch); }
+
+  static HostBuffer offsets(const std::string &name, const std::vector<int64_t> &cu) {
+    return HostBuffer{name, DType::I32, std::vector<double>(cu.begin(), cu.end())};
+  }
+  /// A [total, h, d] buffer as the kernels' [h, total, d] view.
+  TensorBinding view(int buffer, int64_t total, int64_t h) const {
+    return TensorBinding{buffer, {h, total, d}, {d, h * d, 1}};
+  }
+  /// Rows [first, first + n) of a [total, h, d] array as [h, n, d].
+  std::vector<double> gather(const std::vector<double> &from, int64_t first, int64_t n,
+                             int64_t h) const {
+    std::vector<double> to(h * n * d);
+    for (int64_t hh = 0; hh < h; ++hh)
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t t = 0; t < d; ++t)
+          to[(hh * n + i) * d + t] = from[((first + i) * h + hh) * d + t];
+    return to;
+  }
+  /// ... and back.
+  void scatter(const std::vector<double> &from, std::vector<double> &to, int64_t first, int64_t n,
+               int64_t h) const {
+    for (int64_t hh = 0; hh < h; ++hh)
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t t = 0; t < d; ++t)
+          to[((first + i) * h + hh) * d + t] = from[(hh * n + i) * d + t];
+  }
+};
+
+/// Random packed Q, K, V, dO and, from the reference one sequence at a
+/// time, O, LSE ([heads, total_q], natural log) and the gradients.
+struct PackedProblem {
+  std::vector<HostBuffer> inputs; ///< q, k, v, do
+  std::vector<double> o, lse, dq, dk, dv;
+};
+
+PackedProblem solvePacked(const AttentionConfig &cfg, const AttentionVariant &variant,
+                          const PackedBatch &pb, const Params &sizes, uint64_t seed,
+                          bool gradients) {
+  const int64_t d = pb.d, heads = pb.heads, kvHeads = pb.kvHeads;
+  const int64_t totalQ = pb.totalQ(), totalK = pb.totalK();
   const double amplitude = sizes.getFloat("amplitude");
   std::mt19937_64 rng(seed);
-
-  RunPlan plan;
-  plan.memory = {examples::randomBuffer("q", cfg.dtype, totalQ * heads * d, rng, amplitude),
-                 examples::randomBuffer("k", cfg.dtype, totalK * kvHeads * d, rng, amplitude),
-                 examples::randomBuffer("v", cfg.dtype, totalK * kvHeads * d, rng),
-                 examples::outputBuffer("o", cfg.dtype, totalQ * heads * d),
-                 examples::outputBuffer("lse", DType::F32, heads * totalQ),
-                 HostBuffer{"cu_seqlens_q", DType::I32, cuQ},
-                 HostBuffer{"cu_seqlens_k", DType::I32, cuK}};
-  // [total, h, d] memory as its [h, total, d] view.
-  auto packed = [&](int buffer, int64_t total, int64_t h) {
-    return TensorBinding{buffer, {h, total, d}, {d, h * d, 1}};
-  };
-  const int64_t longestQ = *std::max_element(lensQ.begin(), lensQ.end());
-  plan.args = {packed(0, totalQ, heads), packed(1, totalK, kvHeads), packed(2, totalK, kvHeads),
-               packed(3, totalQ, heads), TensorBinding{4, {heads, totalQ}, {totalQ, 1}},
-               TensorBinding{5, {batch + 1}, {1}}, TensorBinding{6, {batch + 1}, {1}},
-               static_cast<double>(longestQ)};
-  plan.grid = {std::max<int64_t>(1, examples::ceilDiv(longestQ, cfg.blockM)), heads, batch + 1};
-
-  // The reference, one sequence at a time in the dense layout.
-  std::vector<double> oWant(totalQ * heads * d, 0.0), lseWant(heads * totalQ, 0.0);
-  for (int64_t b = 0; b < batch; ++b) {
-    const int64_t q0 = static_cast<int64_t>(cuQ[b]), k0 = static_cast<int64_t>(cuK[b]);
-    const int64_t nq = lensQ[b], nk = lensK[b];
-    auto gather = [&](const std::vector<double> &from, int64_t first, int64_t n, int64_t h) {
-      std::vector<double> to(h * n * d); // [h, n, d] from [total, h, d]
-      for (int64_t hh = 0; hh < h; ++hh)
-        for (int64_t i = 0; i < n; ++i)
-          for (int64_t t = 0; t < d; ++t)
-            to[(hh * n + i) * d + t] = from[((first + i) * h + hh) * d + t];
-      return to;
-    };
-    ReferenceAttention ref{heads, nq, nk, d, cfg.group, cfg.softmaxScale(), &variant};
-    std::vector<double> out, lse;
-    ref.forward(gather(plan.memory[0].data, q0, nq, heads), gather(plan.memory[1].data, k0, nk, kvHeads),
-                gather(plan.memory[2].data, k0, nk, kvHeads), out, lse);
-    for (int64_t h = 0; h < heads; ++h)
-      for (int64_t i = 0; i < nq; ++i) {
-        lseWant[h * totalQ + q0 + i] = lse[h * nq + i];
-        for (int64_t t = 0; t < d; ++t)
-          oWant[((q0 + i) * heads + h) * d + t] = out[(h * nq + i) * d + t];
-      }
+  PackedProblem p;
+  p.inputs = {examples::randomBuffer("q", cfg.dtype, totalQ * heads * d, rng, amplitude),
+              examples::randomBuffer("k", cfg.dtype, totalK * kvHeads * d, rng, amplitude),
+              examples::randomBuffer("v", cfg.dtype, totalK * kvHeads * d, rng)};
+  if (gradients)
+    p.inputs.push_back(examples::randomBuffer("do", cfg.dtype, totalQ * heads * d, rng));
+  p.o.assign(totalQ * heads * d, 0.0);
+  p.lse.assign(heads * totalQ, 0.0);
+  if (gradients) {
+    p.dq.assign(totalQ * heads * d, 0.0);
+    p.dk.assign(totalK * kvHeads * d, 0.0);
+    p.dv.assign(totalK * kvHeads * d, 0.0);
   }
-  plan.expected = {{3, oWant}, {4, lseWant}};
+  for (int64_t b = 0; b < pb.batch; ++b) {
+    const int64_t q0 = pb.cuQ[b], k0 = pb.cuK[b], nq = pb.lensQ[b], nk = pb.lensK[b];
+    ReferenceAttention ref{heads, nq, nk, d, cfg.group, cfg.softmaxScale(), &variant};
+    std::vector<double> Q = pb.gather(p.inputs[0].data, q0, nq, heads);
+    std::vector<double> K = pb.gather(p.inputs[1].data, k0, nk, kvHeads);
+    std::vector<double> V = pb.gather(p.inputs[2].data, k0, nk, kvHeads);
+    std::vector<double> out, lse;
+    ref.forward(Q, K, V, out, lse);
+    pb.scatter(out, p.o, q0, nq, heads);
+    for (int64_t h = 0; h < heads; ++h)
+      for (int64_t i = 0; i < nq; ++i)
+        p.lse[h * totalQ + q0 + i] = lse[h * nq + i];
+    if (!gradients)
+      continue;
+    std::vector<double> dq, dk, dv;
+    ref.backward(Q, K, V, pb.gather(p.inputs[3].data, q0, nq, heads), dq, dk, dv);
+    pb.scatter(dq, p.dq, q0, nq, heads);
+    pb.scatter(dk, p.dk, k0, nk, kvHeads);
+    pb.scatter(dv, p.dv, k0, nk, kvHeads);
+  }
+  return p;
+}
+
+} // namespace
+
+RunPlan planAttentionVarlen(const AttentionConfig &cfg, const AttentionVariant &variant,
+                            const Params &sizes, uint64_t seed) {
+  PackedBatch pb(cfg, sizes);
+  PackedProblem p = solvePacked(cfg, variant, pb, sizes, seed, /*gradients=*/false);
+  const int64_t heads = pb.heads, d = pb.d, totalQ = pb.totalQ(), totalK = pb.totalK();
+  RunPlan plan;
+  plan.memory = p.inputs;
+  plan.memory.push_back(examples::outputBuffer("o", cfg.dtype, totalQ * heads * d));
+  plan.memory.push_back(examples::outputBuffer("lse", DType::F32, heads * totalQ));
+  plan.memory.push_back(PackedBatch::offsets("cu_seqlens_q", pb.cuQ));
+  plan.memory.push_back(PackedBatch::offsets("cu_seqlens_k", pb.cuK));
+  plan.args = {pb.view(0, totalQ, heads), pb.view(1, totalK, pb.kvHeads),
+               pb.view(2, totalK, pb.kvHeads), pb.view(3, totalQ, heads),
+               TensorBinding{4, {heads, totalQ}, {totalQ, 1}},
+               TensorBinding{5, {pb.batch + 1}, {1}}, TensorBinding{6, {pb.batch + 1}, {1}},
+               static_cast<double>(pb.longestQ())};
+  plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestQ(), cfg.blockM)), heads,
+               pb.batch + 1};
+  plan.expected = {{3, p.o}, {4, p.lse}};
   plan.tolerance = 2e-2; // bf16 P and O
+  return plan;
+}
+
+RunPlan planAttentionVarlenBackwardPrep(const AttentionConfig &cfg, const Params &sizes,
+                                        uint64_t seed) {
+  PackedBatch pb(cfg, sizes);
+  const int64_t heads = pb.heads, d = pb.d, totalQ = pb.totalQ(), rows = pb.statRows();
+  std::mt19937_64 rng(seed);
+  RunPlan plan;
+  plan.memory = {examples::randomBuffer("o", cfg.dtype, totalQ * heads * d, rng),
+                 examples::randomBuffer("do", cfg.dtype, totalQ * heads * d, rng),
+                 examples::randomBuffer("lse", DType::F32, heads * totalQ, rng, 10.0),
+                 examples::outputBuffer("delta", DType::F32, heads * rows),
+                 examples::outputBuffer("lse_log2", DType::F32, heads * rows),
+                 PackedBatch::offsets("cu_seqlens_q", pb.cuQ)};
+  std::vector<double> &lse = plan.memory[2].data;
+  for (size_t r = 0; r < lse.size(); r += 7)
+    lse[r] = -kInf; // rows that saw no key
+  plan.args = {pb.view(0, totalQ, heads), pb.view(1, totalQ, heads),
+               TensorBinding{2, {heads, totalQ}, {totalQ, 1}},
+               TensorBinding{3, {heads, rows}, {rows, 1}}, TensorBinding{4, {heads, rows}, {rows, 1}},
+               TensorBinding{5, {pb.batch + 1}, {1}}, static_cast<double>(pb.longestQ())};
+  plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestQ(), cfg.blockM)), heads,
+               pb.batch + 1};
+  // Rows between the sequences' statistics stay as they were.
+  std::vector<double> delta = plan.memory[3].data, lse2 = plan.memory[4].data;
+  const std::vector<double> &o = plan.memory[0].data, &dO = plan.memory[1].data;
+  for (int64_t b = 0; b < pb.batch; ++b)
+    for (int64_t h = 0; h < heads; ++h)
+      for (int64_t i = 0; i < pb.lensQ[b]; ++i) {
+        const int64_t row = pb.cuQ[b] + i, stat = h * rows + pb.statFirst(b) + i;
+        double sum = 0;
+        for (int64_t t = 0; t < d; ++t)
+          sum += o[(row * heads + h) * d + t] * dO[(row * heads + h) * d + t];
+        delta[stat] = sum;
+        const double l = lse[h * totalQ + row];
+        lse2[stat] = l == -kInf ? kInf : l * M_LOG2E;
+      }
+  plan.expected = {{3, delta}, {4, lse2}};
+  plan.tolerance = 1e-5; // f32 sums of products of exact inputs
+  return plan;
+}
+
+namespace {
+
+/// The dK/dV and dQ runs: packed inputs, the statistics the prep kernel
+/// makes of the reference's O and LSE (NaN in the rows between sequences,
+/// which no gradient may read), and the reference gradients.
+struct PackedBackwardRun {
+  PackedBatch pb;
+  PackedProblem p;
+  RunPlan plan;
+};
+
+PackedBackwardRun packedBackwardRun(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                    const Params &sizes, uint64_t seed) {
+  PackedBackwardRun run{PackedBatch(cfg, sizes), {}, {}};
+  const PackedBatch &pb = run.pb;
+  run.p = solvePacked(cfg, variant, pb, sizes, seed, /*gradients=*/true);
+  const int64_t heads = pb.heads, d = pb.d, totalQ = pb.totalQ(), rows = pb.statRows();
+  std::vector<double> delta(heads * rows, std::nan("")), lse2(heads * rows, std::nan(""));
+  const std::vector<double> &dO = run.p.inputs[3].data;
+  for (int64_t b = 0; b < pb.batch; ++b)
+    for (int64_t h = 0; h < heads; ++h)
+      for (int64_t i = 0; i < pb.lensQ[b]; ++i) {
+        const int64_t row = pb.cuQ[b] + i, stat = h * rows + pb.statFirst(b) + i;
+        double sum = 0;
+        for (int64_t t = 0; t < d; ++t)
+          sum += dO[(row * heads + h) * d + t] * run.p.o[(row * heads + h) * d + t];
+        delta[stat] = roundTo(DType::F32, sum);
+        const double l = run.p.lse[h * totalQ + row];
+        lse2[stat] = l == -kInf ? kInf : roundTo(DType::F32, l * M_LOG2E);
+      }
+  run.plan.memory = run.p.inputs;
+  run.plan.memory.push_back(HostBuffer{"lse_log2", DType::F32, std::move(lse2)});
+  run.plan.memory.push_back(HostBuffer{"delta", DType::F32, std::move(delta)});
+  run.plan.args = {pb.view(0, totalQ, heads), pb.view(1, pb.totalK(), pb.kvHeads),
+                   pb.view(2, pb.totalK(), pb.kvHeads), pb.view(3, totalQ, heads),
+                   TensorBinding{4, {heads, rows}, {rows, 1}},
+                   TensorBinding{5, {heads, rows}, {rows, 1}}};
+  run.plan.tolerance = 1e-2; // as the dense backward's
+  return run;
+}
+
+/// Appends the offsets (buffers and arguments) and the grid's scalar.
+void appendOffsets(RunPlan &plan, const PackedBatch &pb, int64_t longest) {
+  const int first = static_cast<int>(plan.memory.size());
+  plan.memory.push_back(PackedBatch::offsets("cu_seqlens_q", pb.cuQ));
+  plan.memory.push_back(PackedBatch::offsets("cu_seqlens_k", pb.cuK));
+  plan.args.push_back(TensorBinding{first, {pb.batch + 1}, {1}});
+  plan.args.push_back(TensorBinding{first + 1, {pb.batch + 1}, {1}});
+  plan.args.push_back(static_cast<double>(longest));
+}
+
+} // namespace
+
+RunPlan planAttentionVarlenBackwardKV(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                      const Params &sizes, uint64_t seed) {
+  PackedBackwardRun run = packedBackwardRun(cfg, variant, sizes, seed);
+  const PackedBatch &pb = run.pb;
+  RunPlan &plan = run.plan;
+  const int64_t kvElements = pb.totalK() * pb.kvHeads * pb.d;
+  plan.memory.push_back(examples::outputBuffer("dk", cfg.dtype, kvElements));
+  plan.memory.push_back(examples::outputBuffer("dv", cfg.dtype, kvElements));
+  plan.args.push_back(pb.view(6, pb.totalK(), pb.kvHeads));
+  plan.args.push_back(pb.view(7, pb.totalK(), pb.kvHeads));
+  appendOffsets(plan, pb, pb.longestK());
+  plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestK(), cfg.blockN)), pb.kvHeads,
+               pb.batch + 1};
+  plan.expected = {{6, run.p.dk}, {7, run.p.dv}};
+  return plan;
+}
+
+RunPlan planAttentionVarlenBackwardQ(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                     const Params &sizes, uint64_t seed) {
+  PackedBackwardRun run = packedBackwardRun(cfg, variant, sizes, seed);
+  const PackedBatch &pb = run.pb;
+  RunPlan &plan = run.plan;
+  plan.memory.push_back(examples::outputBuffer("dq", cfg.dtype, pb.totalQ() * pb.heads * pb.d));
+  plan.args.push_back(pb.view(6, pb.totalQ(), pb.heads));
+  appendOffsets(plan, pb, pb.longestQ());
+  plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestQ(), cfg.blockM)), pb.heads,
+               pb.batch + 1};
+  plan.expected = {{6, run.p.dq}};
   return plan;
 }
 

@@ -169,6 +169,22 @@ std::vector<Case> allCases() {
   cases.push_back({"flash_attention_varlen_causal", {"row_groups=2"}, {"batch=4", "seq_q=150", "seq_k=290"}});
   cases.push_back({"flash_attention_varlen", {"overlap=on", "block_n=32"}, {"batch=6", "seq_q=130", "seq_k=77"}});
   cases.push_back({"flash_attention_varlen_gqa", {"group=3"}, {"heads=6", "batch=3", "seq_q=77", "seq_k=130"}});
+  // The packed batch's backward: the same ragged batches (a sequence with no
+  // query, a query with no key; NaN statistics between the sequences, which
+  // no gradient may read), every variant, GQA groups of 3 and 4.
+  cases.push_back({"flash_attention_varlen_bwd_prep", {}, {"batch=5", "heads=3", "seq_q=77"}});
+  cases.push_back({"flash_attention_varlen_bwd_prep", {"head_dim=128", "dtype=f16", "block_m=32"}, {"batch=7", "seq_q=33"}});
+  for (std::string suffix : {"", "_causal", "_sliding_window", "_gqa", "_alibi", "_softcap"}) {
+    for (std::string kernel : {"flash_attention_varlen_bwd_dkdv" + suffix, "flash_attention_varlen_bwd_dq" + suffix}) {
+      cases.push_back({kernel, {}, {"batch=5", "seq_q=100", "seq_k=130"}});
+      cases.push_back({kernel, {"block_m=32", "block_n=16"}, {"batch=7", "seq_q=130", "seq_k=77"}});
+      cases.push_back({kernel, {"head_dim=128", "dtype=f16"}, {"batch=3", "heads=4", "seq_q=70", "seq_k=90"}});
+    }
+  }
+  for (std::string kernel : {"flash_attention_varlen_bwd_dkdv_gqa", "flash_attention_varlen_bwd_dq_gqa"}) {
+    cases.push_back({kernel, {"group=3", "block_m=32", "block_n=32"}, {"batch=4", "heads=6", "seq_q=50", "seq_k=77"}});
+    cases.push_back({kernel, {"group=4"}, {"batch=3", "heads=4", "seq_q=64", "seq_k=40"}});
+  }
   // Decoding from a paged cache (shuffled pages, ragged lengths: an empty
   // sequence, one key) for every variant; pages of 16 to 256 keys.
   for (std::string suffix : {"", "_causal", "_sliding_window", "_alibi", "_softcap"}) {
