@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles the kernels python/tilec/attention.py loads into DIR (default
 # torch-ptx/): per dtype and head dim, the forward, prep, dK/dV and dQ of
-# each variant, as DIR/KERNEL-DTYPE-dD.ptx + .json (tilec --emit=ptx).
+# each variant, dense and packed (varlen), as DIR/KERNEL-DTYPE-dD.ptx + .json
+# (tilec --emit=ptx).
 #   scripts/compile-torch-kernels.sh [DIR]
 # Environment: ARCH (sm_90a), DTYPES ("bf16 f16"), DIMS ("64 128"),
 # VARIANTS ("'' causal"), TILEC (build/bin/tilec).
@@ -18,11 +19,12 @@ compile() { # kernel dtype d
 for dtype in ${DTYPES:-bf16 f16}; do
   for d in ${DIMS:-64 128}; do
     compile flash_attention_bwd_prep "$dtype" "$d"
+    compile flash_attention_varlen_bwd_prep "$dtype" "$d"
     for v in ${VARIANTS:-"" causal}; do
       suffix=${v:+_$v}
-      compile flash_attention_fwd$suffix "$dtype" "$d"
-      compile flash_attention_bwd_dkdv$suffix "$dtype" "$d"
-      compile flash_attention_bwd_dq$suffix "$dtype" "$d"
+      for kind in fwd bwd_dkdv bwd_dq varlen varlen_bwd_dkdv varlen_bwd_dq; do
+        compile flash_attention_$kind$suffix "$dtype" "$d"
+      done
     done
   done
 done

@@ -30,7 +30,8 @@
 # BWD=1 writes the backward kernels (delta, dK/dV, dQ) of every variant for
 # sm_80 and sm_90a (prefix sm90a_) with their default schedules into
 # gpu-cases-bwd/: ragged sizes, rows a causal mask leaves empty, d = 128
-# f16 with B, H > 1, GQA 3.
+# f16 with B, H > 1, GQA 3; and the packed (varlen) backward's kernels on
+# ragged batches.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -167,6 +168,20 @@ if [ "${BWD:-0}" = 1 ]; then
     for part in dkdv dq; do
       case_ bwd_${part}_gqa3 flash_attention_bwd_${part}_gqa --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
       case_ bwd_${part}_causal_tiny flash_attention_bwd_${part}_causal --size seq_q=5 --size seq_k=3
+    done
+    # Packed batches (varlen): ragged lengths with an empty sequence and a
+    # query without keys, every variant; d = 128 f16; GQA 3.
+    case_ varlen_bwd_prep flash_attention_varlen_bwd_prep --size batch=5 --size heads=3 --size seq_q=77
+    case_ varlen_bwd_prep_d128 flash_attention_varlen_bwd_prep --set head_dim=128 --set dtype=f16 --size batch=4 --size seq_q=300
+    for v in "" _causal _sliding_window _gqa _alibi _softcap; do
+      for part in dkdv dq; do
+        k=flash_attention_varlen_bwd_$part$v
+        case_ varlen_bwd_$part${v}_ragged $k --size batch=4 --size heads=2 --size seq_q=150 --size seq_k=201
+        case_ varlen_bwd_$part${v}_d128_f16 $k --set head_dim=128 --set dtype=f16 --size batch=4 --size heads=2 --size seq_q=70 --size seq_k=130
+      done
+    done
+    for part in dkdv dq; do
+      case_ varlen_bwd_${part}_gqa3_d128 flash_attention_varlen_bwd_${part}_gqa --set head_dim=128 --set group=3 --size batch=3 --size heads=6 --size seq_q=77 --size seq_k=130
     done
   done
   echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), attention backward"

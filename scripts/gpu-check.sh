@@ -67,7 +67,8 @@ for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_r
   sm90a_bwd_prep_d128 sm90a_bwd_dq_alibi_ragged sm90a_bwd_dkdv_softcap_d128_f16 sm90a_bwd_dkdv_causal_tiny sm90a_bwd_dq_gqa3 \
   decode_causal_g5_q5 decode_combine sm90a_decode_g4 sm90a_decode_sliding_window_g5_q5 sm90a_decode_alibi_d128_f16 sm90a_decode_causal_g1_q16 sm90a_decode_combine_d128_f16 \
   sm90a_decode_paged_p16 sm90a_decode_paged_causal_p64_q3 decode_paged_alibi_p16 \
-  varlen_causal_ragged sm90a_varlen_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_causal_d256 sm90a_varlen_gqa3_d128 sm90a_varlen_sliding_window_ragged sm90a_varlen_causal_one; do
+  varlen_causal_ragged sm90a_varlen_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_causal_d256 sm90a_varlen_gqa3_d128 sm90a_varlen_sliding_window_ragged sm90a_varlen_causal_one \
+  varlen_bwd_prep sm90a_varlen_bwd_prep_d128 varlen_bwd_dkdv_causal_ragged sm90a_varlen_bwd_dkdv_softcap_d128_f16 sm90a_varlen_bwd_dq_sliding_window_ragged sm90a_varlen_bwd_dkdv_gqa3_d128 sm90a_varlen_bwd_dq_alibi_d128_f16; do
   for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer; do
     [ -d "$cases/$c" ] || continue
     echo "== memcheck $cases/$c" >>"$out/memcheck.log"
@@ -92,7 +93,8 @@ for c in sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_stages3_fwd_d128 sm9
   sm90a_ov_d64_causal sm90a_ov_d64_tiny sm90a_ov_pp_n128_causal_d128 sm90a_ov_d256_n32_causal \
   bwd_dkdv_causal_ragged sm90a_bwd_dkdv_sliding_window_ragged sm90a_bwd_dq_causal_d128_f16 \
   sm90a_decode_g4 sm90a_decode_causal_g5_q5 sm90a_decode_combine sm90a_decode_paged_causal_p64_q3 \
-  sm90a_varlen_causal_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_d256 sm90a_varlen_alibi_d128_f16; do
+  sm90a_varlen_causal_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_d256 sm90a_varlen_alibi_d128_f16 \
+  sm90a_varlen_bwd_dkdv_causal_ragged sm90a_varlen_bwd_dq_causal_d128_f16; do
   for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer; do
     [ -d "$cases/$c" ] || continue
     for tool in racecheck synccheck; do

@@ -93,6 +93,54 @@ class AttentionOnGpu(unittest.TestCase):
                         with self.subTest(variant=variant, dtype=dtype, d=d, n_q=n_q, n_k=n_k):
                             self.run_case(variant, dtype, d, b, h, n_q, n_k)
 
+    def test_packed_batches(self):
+        # Ragged lengths with an empty sequence, a query with no key (its
+        # output and gradient 0), N_q != N_k; every sequence against the
+        # dense reference on its own rows.
+        import tilec.attention as ta
+        lengths = [(77, 77), (0, 5), (1, 0), (300, 129), (130, 257), (64, 64)]
+        for variant in ("", "causal"):
+            for dtype, d in (("bf16", 64), ("f16", 128)):
+                with self.subTest(variant=variant, dtype=dtype, d=d):
+                    kernels = ta.AttentionKernels(PTX_DIR, variant=variant, dtype=dtype,
+                                                  head_dim=d, packed=True)
+                    self.run_packed(kernels, lengths, heads=2)
+
+    def run_packed(self, kernels, lengths, heads):
+        import tilec.attention as ta
+        tdtype = {"bf16": torch.bfloat16, "f16": torch.float16}[kernels.dtype]
+        d, causal = kernels.head_dim, kernels.variant == "causal"
+        total_q, total_k = sum(n for n, _ in lengths), sum(n for _, n in lengths)
+        gen = torch.Generator(device="cuda").manual_seed(total_q * 7 + d)
+
+        def rand(*shape):
+            return torch.rand(*shape, device="cuda", generator=gen).mul_(2).sub_(1).to(tdtype)
+        q, k, v = rand(total_q, heads, d), rand(total_k, heads, d), rand(total_k, heads, d)
+        do = rand(total_q, heads, d)
+        cu_q = torch.tensor([0] + [sum(n for n, _ in lengths[:i + 1]) for i in range(len(lengths))],
+                            dtype=torch.int32, device="cuda")
+        cu_k = torch.tensor([0] + [sum(n for _, n in lengths[:i + 1]) for i in range(len(lengths))],
+                            dtype=torch.int32, device="cuda")
+        q.requires_grad_(), k.requires_grad_(), v.requires_grad_()
+        o = ta.attention_varlen(q, k, v, cu_q, cu_k, None, None, kernels)
+        o.backward(do)
+        got = {"o": o.detach(), "dq": q.grad, "dk": k.grad, "dv": v.grad}
+        want = {name: torch.zeros_like(t, dtype=torch.float64) for name, t in got.items()}
+        for b, (n_q, n_k) in enumerate(lengths):
+            rows_q, rows_k = slice(cu_q[b].item(), cu_q[b + 1].item()), slice(cu_k[b].item(), cu_k[b + 1].item())
+            heads_first = lambda t, rows: t[rows].transpose(0, 1).unsqueeze(0)
+            rq, rk, rv, ro = reference(heads_first(q, rows_q), heads_first(k, rows_k),
+                                       heads_first(v, rows_k), causal)
+            ro.backward(heads_first(do, rows_q).double())
+            for name, t, rows in (("o", ro.detach(), rows_q), ("dq", rq.grad, rows_q),
+                                  ("dk", rk.grad, rows_k), ("dv", rv.grad, rows_k)):
+                want[name][rows] = t[0].transpose(0, 1)
+        errors = {name: relative_error(got[name], want[name]) for name in got}
+        print(f"  packed {kernels.variant or 'dense'} {kernels.dtype} d={d} {lengths}: " +
+              ", ".join(f"{k} {e:.2e}" for k, e in errors.items()), file=sys.stderr)
+        for name, e in errors.items():
+            self.assertLess(e, self.TOLERANCE[kernels.dtype], name)
+
     def test_launch_past_an_allocation_is_refused(self):
         # An output whose strides reach 512 MiB past its storage, beyond the
         # driver allocation (a segment of PyTorch's caching allocator) it
@@ -122,6 +170,22 @@ class AttentionOnGpu(unittest.TestCase):
             with self.subTest(message=message):
                 with self.assertRaisesRegex(LaunchError, message):
                     ta.attention(*args, kernels)
+
+    def test_wrong_packed_inputs_are_refused(self):
+        import tilec.attention as ta
+        from tilec.metadata import LaunchError
+        packed = ta.AttentionKernels(PTX_DIR, variant="", dtype="bf16", head_dim=64, packed=True)
+        q = torch.zeros(16, 2, 64, device="cuda", dtype=torch.bfloat16)
+        cu = torch.tensor([0, 16], dtype=torch.int32, device="cuda")
+        for args, message in [((q, q, q, cu.long(), cu), "int32"),
+                              ((q, q, q, cu.cpu(), cu), "on the GPU"),
+                              ((q, q, q, cu, cu[:1]), "batch \\+ 1 offsets"),
+                              ((q[None], q[None], q[None], cu, cu), r"\[total_tokens, heads, head_dim\]")]:
+            with self.subTest(message=message):
+                with self.assertRaisesRegex(LaunchError, message):
+                    ta.attention_varlen(*args, None, None, packed)
+        with self.assertRaisesRegex(LaunchError, "attention_varlen"):
+            ta.attention(q[None], q[None], q[None], packed)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,18 @@
     o = ta.attention(q, k, v, kernels)          # q, k, v: [B, H, N, d] on cuda:0
     o.sum().backward()                          # dq, dk, dv from the backward kernels
 
+    packed = ta.AttentionKernels("torch-ptx", variant="causal", packed=True)
+    o = ta.attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                            max_seqlen_k, packed)  # q: [total_q, H, d], k, v: [total_k, Hkv, d]
+
 The kernels are PTX + metadata that `scripts/compile-torch-kernels.sh` made
 with `tilec --emit=ptx` (no torch is needed to build them and no C++ is built
 against torch). Per variant, dtype and head dim they are the forward
 (flash_attention_fwd<variant>, which also writes the log-sum-exp), the
 statistics of the backward (flash_attention_bwd_prep), and dK/dV and dQ
-(flash_attention_bwd_dkdv<variant>, flash_attention_bwd_dq<variant>). The
+(flash_attention_bwd_dkdv<variant>, flash_attention_bwd_dq<variant>); for
+packed batches of sequences of any lengths (packed=True) the same four as
+flash_attention_varlen<variant> and flash_attention_varlen_bwd_*. The
 backward needs no atomics, so its gradients are bitwise repeatable.
 
 Kernels run on torch's current stream of the tensors' device (device 0: the
@@ -20,6 +26,7 @@ driver's primary context is torch's).
 from __future__ import annotations
 
 import os
+from typing import Optional
 
 import torch
 
@@ -40,6 +47,12 @@ def backward_stat_rows(seq_q: int) -> int:
     return (seq_q + 3) // 4 * 4
 
 
+def varlen_stat_rows(total_q: int, batch: int) -> int:
+    """Rows per head of the packed backward's statistics: sequence b's start
+    at row 4 * (cu_seqlens_q[b] // 4 + b), 16-byte aligned."""
+    return 4 * (total_q // 4 + batch)
+
+
 def tensor_arg(t: torch.Tensor) -> TensorArg:
     if t.dtype not in _DTYPES:
         raise LaunchError(f"tensors of {t.dtype} are not supported (bf16, f16, f32)")
@@ -50,9 +63,10 @@ class AttentionKernels:
     """The four kernels of one variant, dtype and head dim."""
 
     def __init__(self, directory: str, variant: str = "", dtype: str = "bf16",
-                 head_dim: int = 64, group: int = 1) -> None:
+                 head_dim: int = 64, group: int = 1, packed: bool = False) -> None:
         suffix = f"_{variant}" if variant else ""
         self.variant, self.dtype, self.head_dim, self.group = variant, dtype, head_dim, group
+        self.packed = packed
 
         def load(kernel: str) -> Kernel:
             path = kernel_file(directory, kernel, dtype, head_dim)
@@ -62,12 +76,21 @@ class AttentionKernels:
                     "compiles the ones this package uses")
             return Kernel(path)
 
-        self.forward = load(f"flash_attention_fwd{suffix}")
-        self.prep = load("flash_attention_bwd_prep")
-        self.dkdv = load(f"flash_attention_bwd_dkdv{suffix}")
-        self.dq = load(f"flash_attention_bwd_dq{suffix}")
+        if packed:
+            self.forward = load(f"flash_attention_varlen{suffix}")
+            self.prep = load("flash_attention_varlen_bwd_prep")
+            self.dkdv = load(f"flash_attention_varlen_bwd_dkdv{suffix}")
+            self.dq = load(f"flash_attention_varlen_bwd_dq{suffix}")
+        else:
+            self.forward = load(f"flash_attention_fwd{suffix}")
+            self.prep = load("flash_attention_bwd_prep")
+            self.dkdv = load(f"flash_attention_bwd_dkdv{suffix}")
+            self.dq = load(f"flash_attention_bwd_dq{suffix}")
 
     def check(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
+        if self.packed:
+            self._check_packed(q, k, v)
+            return
         if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
             raise LaunchError(f"q, k, v must be [batch, heads, seq, head_dim]; got shapes "
                               f"{list(q.shape)}, {list(k.shape)}, {list(v.shape)}")
@@ -76,10 +99,23 @@ class AttentionKernels:
         b, h, _, d = q.shape
         if k.shape[0] != b or k.shape[3] != d:
             raise LaunchError(f"q {list(q.shape)} and k {list(k.shape)} differ in batch or head_dim")
+        self._check_heads_and_devices(q, k, v, h, k.shape[1], d)
+
+    def _check_packed(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
+        if q.dim() != 3 or k.dim() != 3 or v.dim() != 3:
+            raise LaunchError(f"packed q, k, v must be [total_tokens, heads, head_dim]; got "
+                              f"shapes {list(q.shape)}, {list(k.shape)}, {list(v.shape)}")
+        if k.shape != v.shape:
+            raise LaunchError(f"k {list(k.shape)} and v {list(v.shape)} must have one shape")
+        if k.shape[2] != q.shape[2]:
+            raise LaunchError(f"q {list(q.shape)} and k {list(k.shape)} differ in head_dim")
+        self._check_heads_and_devices(q, k, v, q.shape[1], k.shape[1], q.shape[2])
+
+    def _check_heads_and_devices(self, q, k, v, heads, kv_heads, d) -> None:
         if d != self.head_dim:
             raise LaunchError(f"head_dim {d}: these kernels were compiled for {self.head_dim}")
-        if h != k.shape[1] * self.group:
-            raise LaunchError(f"{h} query heads on {k.shape[1]} K/V heads; these kernels take "
+        if heads != kv_heads * self.group:
+            raise LaunchError(f"{heads} query heads on {kv_heads} K/V heads; these kernels take "
                               f"{self.group} query heads per K/V head")
         for name, t in (("q", q), ("k", k), ("v", v)):
             if _DTYPES.get(t.dtype) != self.dtype:
@@ -138,4 +174,82 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     """softmax(q·kᵀ/√d + the variant) · v for [B, H, N, d] tensors, with a
     backward; the same as torch's scaled_dot_product_attention for the
     dense (variant "") and causal ("causal", seq_q = seq_k) kernels."""
+    if kernels.packed:
+        raise LaunchError("these kernels take packed batches: use attention_varlen")
     return _Attention.apply(q, k, v, kernels)
+
+
+def _check_offsets(name: str, cu: torch.Tensor) -> None:
+    if cu.dim() != 1 or cu.dtype != torch.int32 or not cu.is_cuda:
+        raise LaunchError(f"{name} must be a 1-D int32 tensor on the GPU (batch + 1 offsets); "
+                          f"got {cu.dtype} of shape {list(cu.shape)} on {cu.device}")
+    if cu.shape[0] < 1:
+        raise LaunchError(f"{name} is empty; it holds batch + 1 offsets, the first 0")
+
+
+class _VarlenAttention(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, q, k, v, cu_q, cu_k, max_q: int, max_k: int, kernels: AttentionKernels):
+        kernels.check(q, k, v)
+        if cu_q.shape != cu_k.shape:
+            raise LaunchError(f"cu_seqlens_q {list(cu_q.shape)} and cu_seqlens_k "
+                              f"{list(cu_k.shape)} must both hold batch + 1 offsets")
+        qc, kc, vc = q.contiguous(), k.contiguous(), v.contiguous()
+        o = torch.empty_like(qc)
+        lse = torch.empty(q.shape[1], q.shape[0], device=q.device, dtype=torch.float32)
+        a, t = tensor_arg, lambda x: x.transpose(0, 1)  # [total, H, d] as [H, total, d]
+        kernels.forward(a(t(qc)), a(t(kc)), a(t(vc)), a(t(o)), a(lse), a(cu_q), a(cu_k),
+                        int(max_q), stream=_stream(q))
+        ctx.save_for_backward(qc, kc, vc, o, lse, cu_q, cu_k)
+        ctx.kernels, ctx.max_q, ctx.max_k = kernels, int(max_q), int(max_k)
+        return o
+
+    @staticmethod
+    def backward(ctx, do):
+        qc, kc, vc, o, lse, cu_q, cu_k = ctx.saved_tensors
+        kernels: AttentionKernels = ctx.kernels
+        doc = do.to(qc.dtype).contiguous()
+        rows = varlen_stat_rows(qc.shape[0], cu_q.shape[0] - 1)
+        # Rows between the sequences are never written; the kernels do not read them.
+        delta = torch.empty(qc.shape[1], rows, device=qc.device, dtype=torch.float32)
+        lse_log2 = torch.empty_like(delta)
+        dq, dk, dv = torch.empty_like(qc), torch.empty_like(kc), torch.empty_like(vc)
+        stream = _stream(qc)
+        a, t = tensor_arg, lambda x: x.transpose(0, 1)
+        kernels.prep(a(t(o)), a(t(doc)), a(lse), a(delta), a(lse_log2), a(cu_q), ctx.max_q,
+                     stream=stream)
+        kernels.dkdv(a(t(qc)), a(t(kc)), a(t(vc)), a(t(doc)), a(lse_log2), a(delta), a(t(dk)),
+                     a(t(dv)), a(cu_q), a(cu_k), ctx.max_k, stream=stream)
+        kernels.dq(a(t(qc)), a(t(kc)), a(t(vc)), a(t(doc)), a(lse_log2), a(delta), a(t(dq)),
+                   a(cu_q), a(cu_k), ctx.max_q, stream=stream)
+        return dq, dk, dv, None, None, None, None, None
+
+
+def _longest(cu: torch.Tensor) -> int:
+    return int((cu[1:] - cu[:-1]).max().item()) if cu.shape[0] > 1 else 0
+
+
+def attention_varlen(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                     cu_seqlens_q: torch.Tensor, cu_seqlens_k: torch.Tensor,
+                     max_seqlen_q: Optional[int], max_seqlen_k: Optional[int],
+                     kernels: AttentionKernels) -> torch.Tensor:
+    """Attention over a packed batch of sequences of any lengths (as
+    FlashAttention's flash_attn_varlen_func): q [total_q, Hq, d], k, v
+    [total_k, Hkv, d]; sequence b is rows cu_seqlens[b] to cu_seqlens[b + 1]
+    (int32 on the GPU, batch + 1 offsets, non-decreasing). Returns o
+    [total_q, Hq, d], with a backward. `kernels`: packed=True.
+
+    max_seqlen_q / max_seqlen_k size the grids and must be at least the
+    longest sequence's length (rows past them are not computed); None reads
+    them from the offsets (one copy to the host, which waits for the GPU).
+    Offsets past the tensors are clamped into them."""
+    if not kernels.packed:
+        raise LaunchError("attention_varlen needs AttentionKernels(..., packed=True)")
+    for name, cu in (("cu_seqlens_q", cu_seqlens_q), ("cu_seqlens_k", cu_seqlens_k)):
+        _check_offsets(name, cu)
+    if max_seqlen_q is None:
+        max_seqlen_q = _longest(cu_seqlens_q)
+    if max_seqlen_k is None:
+        max_seqlen_k = _longest(cu_seqlens_k)
+    return _VarlenAttention.apply(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                                  max_seqlen_k, kernels)
