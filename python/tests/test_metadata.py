@@ -162,14 +162,23 @@ class CompiledKernels(unittest.TestCase):
         self.assertGreaterEqual(len(names), 4, f"expected the attention kernels in {PTX_DIR}")
         return [load_metadata(os.path.join(PTX_DIR, n)) for n in names]
 
+    @staticmethod
+    def arguments(meta, heads, n):
+        """Arguments of the shapes the attention kernels take: [H, N, d] or
+        [H, rows] tensors, [B + 1] offsets and N as the longest length."""
+        args = []
+        for i, p in enumerate(meta.params):
+            if p.kind == "scalar":
+                args.append(n)
+                continue
+            shape = {1: (4,), 2: (heads, (n + 3) // 4 * 4), 3: (heads, n, 128)}[p.rank]
+            args.append(contiguous(0x100000 * (i + 1), shape, p.dtype))
+        return args
+
     def test_arguments_pack_into_the_compiled_functions_arguments(self):
-        # Every tensor of the shape the attention kernels take: [B*H, N, d] or [B*H, rows].
         for meta in self.kernels():
             with self.subTest(kernel=meta.kernel):
-                args = []
-                for i, p in enumerate(meta.params):
-                    shape = (6, 1000, 128) if p.rank == 3 else (6, 1000)
-                    args.append(contiguous(0x100000 * (i + 1), shape, p.dtype))
+                args = self.arguments(meta, 6, 1000)
                 slots = pack_arguments(meta, args)
                 self.assertEqual(len(slots) + len(meta.tensor_maps), len(meta.function_args))
                 self.assertEqual(len(tensor_map_encodings(meta, args)), len(meta.tensor_maps))
@@ -183,11 +192,10 @@ class CompiledKernels(unittest.TestCase):
             with self.subTest(kernel=meta.kernel):
                 self.assertIsNotNone(dim.param)
                 for n in (1, 77, 1000, 4096):
-                    args = [contiguous(0x100000 * (i + 1),
-                                       (3, n, 128) if p.rank == 3 else (3, (n + 3) // 4 * 4),
-                                       p.dtype) for i, p in enumerate(meta.params)]
+                    args = self.arguments(meta, 3, n)
                     programs = launch_grid(meta, args)[0]
-                    extent = args[meta.param_index(dim.param)].shape[dim.axis]
+                    arg = args[meta.param_index(dim.param)]
+                    extent = arg.shape[dim.axis] if dim.axis is not None else arg
                     self.assertGreaterEqual(programs * dim.divisor, extent)
                     self.assertLess((programs - 1) * dim.divisor, extent)
 

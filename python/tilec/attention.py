@@ -33,7 +33,8 @@ import torch
 from .driver import Kernel
 from .metadata import LaunchError, TensorArg
 
-_DTYPES = {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32"}
+_DTYPES = {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32",
+           torch.int32: "i32"}
 
 
 def kernel_file(directory: str, kernel: str, dtype: str, head_dim: int) -> str:
@@ -55,7 +56,7 @@ def varlen_stat_rows(total_q: int, batch: int) -> int:
 
 def tensor_arg(t: torch.Tensor) -> TensorArg:
     if t.dtype not in _DTYPES:
-        raise LaunchError(f"tensors of {t.dtype} are not supported (bf16, f16, f32)")
+        raise LaunchError(f"tensors of {t.dtype} are not supported (bf16, f16, f32, i32)")
     return TensorArg(t.data_ptr(), tuple(t.shape), tuple(t.stride()), _DTYPES[t.dtype])
 
 
