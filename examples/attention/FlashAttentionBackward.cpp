@@ -164,10 +164,13 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         return {dK, dV};
       };
     };
+    // Every bound before the first loop, so the three loops follow one
+    // another and share one ring.
     Tile first = seq.qFirst;
-    grads = k.forRange(first + lo, first + b, bm, grads, step(true));
-    grads = k.forRange(first + b, first + c, bm, grads, step(false));
-    return k.forRange(first + c, first + hi, bm, grads, step(true));
+    Tile rowLo = first + lo, rowB = first + b, rowC = first + c, rowHi = first + hi;
+    grads = k.forRange(rowLo, rowB, bm, grads, step(true));
+    grads = k.forRange(rowB, rowC, bm, grads, step(false));
+    return k.forRange(rowC, rowHi, bm, grads, step(true));
   };
   std::vector<Tile> grads = {k.zeros({bn, d}, DType::F32), k.zeros({bn, d}, DType::F32)};
   if (cfg.group == 1)
@@ -210,11 +213,14 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
     range.hi = where(row0 < seqQ, range.hi, range.lo);
   Tile b = min(max(range.fullLo, range.lo), range.hi);
   Tile c = min(max(range.fullHi, b), range.hi);
+  // Every bound before the first loop, so the three loops follow one
+  // another and share one ring.
   Tile first = seq.kFirst;
+  Tile colLo = first + range.lo, colB = first + b, colC = first + c, colHi = first + range.hi;
   std::vector<Tile> acc = {k.zeros({bm, d}, DType::F32)};
-  acc = k.forRange(first + range.lo, first + b, bn, acc, step(true));
-  acc = k.forRange(first + b, first + c, bn, acc, step(false));
-  acc = k.forRange(first + c, first + range.hi, bn, acc, step(true));
+  acc = k.forRange(colLo, colB, bn, acc, step(true));
+  acc = k.forRange(colB, colC, bn, acc, step(false));
+  acc = k.forRange(colC, colHi, bn, acc, step(true));
   return acc[0] * cfg.softmaxScale();
 }
 

@@ -134,6 +134,11 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
       handoff = RingHandoff{next, results.back(),
                             arith::AddIOp::create(b, loc, lowerBound,
                                                   arith::MulIOp::create(b, loc, trips, step))};
+    } else {
+      // The end of the ring's chain: the copies issued ahead past it (empty,
+      // but each still writes its slot) land before anything may prime the
+      // slots again; a later loop's first copies would race with them.
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
     }
     results = results.drop_back();
   }

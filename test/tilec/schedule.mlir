@@ -41,10 +41,10 @@
 // The causal kernel's three loops share one ring: the second and third take
 // it over from the one before (no priming barrier), re-priming it only when a
 // loop does not start where the ring's blocks do (wait_group 0 under a
-// branch, once per handoff).
+// branch, once per handoff); it drains once, after the third.
 // RUN: tilec --kernel=flash_attention_fwd_causal --set head_dim=128 --emit=llvm -o %t.causal.mlir
 // RUN: FileCheck %s --check-prefix=HANDOFF < %t.causal.mlir
-// HANDOFF-COUNT-2: nvvm.cp.async.wait.group 0
+// HANDOFF-COUNT-3: nvvm.cp.async.wait.group 0
 // HANDOFF-NOT: nvvm.cp.async.wait.group 0
 
 // Two slots at d = 64: one younger group, (2 - 1) * 2 - 1; and as asked.
