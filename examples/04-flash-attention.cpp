@@ -185,7 +185,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       },
       .grid = [=](const Params &p) {
         return GridRule{GridDim::scalar("max_seqlen_q", varlenConfig(p).blockM),
-                        GridDim::shape("q", 0), GridDim::shape("cu_seqlens_q", 0)};
+                        GridDim::shape("q", 0), GridDim::sequences("cu_seqlens_q")};
       },
       .numWarps = [=](const Params &p) { return varlenSchedule(p).warps; },
       .alignedByDefault = true,
@@ -282,7 +282,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   };
   varlenKV.grid = [=](const Params &p) {
     return GridRule{GridDim::scalar("max_seqlen_k", bwdConfig(KV, p).blockN),
-                    GridDim::shape("k", 0), GridDim::shape("cu_seqlens_k", 0)};
+                    GridDim::shape("k", 0), GridDim::sequences("cu_seqlens_k")};
   };
   KernelDef varlenQ = q;
   varlenQ.name = "flash_attention_varlen_bwd_dq" + suffix;
@@ -296,7 +296,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   };
   varlenQ.grid = [=](const Params &p) {
     return GridRule{GridDim::scalar("max_seqlen_q", bwdConfig(Q, p).blockM),
-                    GridDim::shape("q", 0), GridDim::shape("cu_seqlens_q", 0)};
+                    GridDim::shape("q", 0), GridDim::sequences("cu_seqlens_q")};
   };
   for (KernelDef *def : {&kv, &q, &varlenKV, &varlenQ})
     Registry::global().add(std::move(*def));
@@ -339,7 +339,7 @@ void registerBackwardPrep() {
       },
       .grid = [=](const Params &p) {
         return GridRule{GridDim::scalar("max_seqlen_q", config(p).blockM), GridDim::shape("o", 0),
-                        GridDim::shape("cu_seqlens_q", 0)};
+                        GridDim::sequences("cu_seqlens_q")};
       },
       .numWarps = [=](const Params &p) { return schedule(p).warps; },
       // Not aligned: a sequence's rows of lse start anywhere.

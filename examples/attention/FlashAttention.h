@@ -364,8 +364,8 @@ AttentionSchedule defaultDecodeSchedule(int64_t headDim, const TargetInfo &targe
 // total_k, d], o [Hq, total_q, d], lse [Hq, total_q] (natural log),
 // cu_seqlens_q, cu_seqlens_k [B + 1] i32 (sequence b is rows [cu[b],
 // cu[b + 1])), max_seqlen_q (the longest query length: sizes the grid).
-// Grid: (ceil(max_seqlen_q / blockM), Hq, B + 1); the last z index has no
-// sequence and writes nothing. Masks and the causal diagonal are per
+// Grid: (ceil(max_seqlen_q / blockM), Hq, B): GridDim::sequences, the
+// offsets' size less one. Masks and the causal diagonal are per
 // sequence (bottom-right aligned, as the dense kernel); empty sequences and
 // offsets that run past the tensors (clamped) are allowed.
 
@@ -387,13 +387,13 @@ std::vector<ParamSpec> attentionVarlenSizes();
 //    B)], cu_seqlens_q, max_seqlen_q. Sequence b's statistics start at row
 //    4·(cu_seqlens_q[b] / 4 + b) (16-byte aligned, as the dK/dV kernel's
 //    loads need); the rows between sequences are not written.
-//    Grid: (ceil(max_seqlen_q / blockM), Hq, B + 1).
+//    Grid: (ceil(max_seqlen_q / blockM), Hq, B).
 // 2. flash_attention_varlen_bwd_dkdv<variant>: q, k, v, do, lse_log2,
 //    delta, dk, dv, cu_seqlens_q, cu_seqlens_k, max_seqlen_k.
-//    Grid: (ceil(max_seqlen_k / blockN), Hkv, B + 1).
+//    Grid: (ceil(max_seqlen_k / blockN), Hkv, B).
 // 3. flash_attention_varlen_bwd_dq<variant>: q, k, v, do, lse_log2, delta,
 //    dq, cu_seqlens_q, cu_seqlens_k, max_seqlen_q.
-//    Grid: (ceil(max_seqlen_q / blockM), Hq, B + 1).
+//    Grid: (ceil(max_seqlen_q / blockM), Hq, B).
 
 /// Rows per head of the packed backward's statistics: room for every
 /// sequence's rows from its aligned first row.

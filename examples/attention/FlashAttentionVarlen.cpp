@@ -318,7 +318,7 @@ RunPlan planAttentionVarlen(const AttentionConfig &cfg, const AttentionVariant &
                TensorBinding{5, {pb.batch + 1}, {1}}, TensorBinding{6, {pb.batch + 1}, {1}},
                static_cast<double>(pb.longestQ())};
   plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestQ(), cfg.blockM)), heads,
-               pb.batch + 1};
+               pb.batch};
   plan.expected = {{3, p.o}, {4, p.lse}};
   plan.tolerance = 2e-2; // bf16 P and O
   return plan;
@@ -344,7 +344,7 @@ RunPlan planAttentionVarlenBackwardPrep(const AttentionConfig &cfg, const Params
                TensorBinding{3, {heads, rows}, {rows, 1}}, TensorBinding{4, {heads, rows}, {rows, 1}},
                TensorBinding{5, {pb.batch + 1}, {1}}, static_cast<double>(pb.longestQ())};
   plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestQ(), cfg.blockM)), heads,
-               pb.batch + 1};
+               pb.batch};
   // Rows between the sequences' statistics stay as they were.
   std::vector<double> delta = plan.memory[3].data, lse2 = plan.memory[4].data;
   const std::vector<double> &o = plan.memory[0].data, &dO = plan.memory[1].data;
@@ -429,7 +429,7 @@ RunPlan planAttentionVarlenBackwardKV(const AttentionConfig &cfg, const Attentio
   plan.args.push_back(pb.view(7, pb.totalK(), pb.kvHeads));
   appendOffsets(plan, pb, pb.longestK());
   plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestK(), cfg.blockN)), pb.kvHeads,
-               pb.batch + 1};
+               pb.batch};
   plan.expected = {{6, run.p.dk}, {7, run.p.dv}};
   return plan;
 }
@@ -443,7 +443,7 @@ RunPlan planAttentionVarlenBackwardQ(const AttentionConfig &cfg, const Attention
   plan.args.push_back(pb.view(6, pb.totalQ(), pb.heads));
   appendOffsets(plan, pb, pb.longestQ());
   plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestQ(), cfg.blockM)), pb.heads,
-               pb.batch + 1};
+               pb.batch};
   plan.expected = {{6, run.p.dq}};
   return plan;
 }

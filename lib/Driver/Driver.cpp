@@ -480,6 +480,8 @@ void writeGridDim(llvm::json::OStream &json, const GridDim &dim) {
     if (dim.kind == GridDim::Kind::Shape)
       json.attribute(kGridAxis, dim.axis);
     json.attribute(kGridDivisor, dim.divisor);
+    if (dim.less)
+      json.attribute(kGridLess, dim.less);
   });
 }
 

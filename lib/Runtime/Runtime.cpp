@@ -435,11 +435,14 @@ bool Device::launch(const Kernel &kernel, std::array<int64_t, 3> grid,
       !encodeTensorMaps(kernel.meta, packed, error))
     return false;
   for (int64_t g : grid)
-    if (g <= 0 || g > INT32_MAX) {
+    if (g < 0 || g > INT32_MAX) {
       error = kernel.meta.kernel + ": grid (" + std::to_string(grid[0]) + ", " +
-              std::to_string(grid[1]) + ", " + std::to_string(grid[2]) + ") must be positive";
+              std::to_string(grid[1]) + ", " + std::to_string(grid[2]) +
+              ") must be in [0, 2^31)";
       return false;
     }
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return true; // no program (an empty batch, say): nothing to launch
   std::string context = kernel.meta.kernel + ", grid " + std::to_string(grid[0]) + "x" +
                         std::to_string(grid[1]) + "x" + std::to_string(grid[2]) + ", block " +
                         std::to_string(kernel.meta.threadsPerBlock) + ", shared " +
@@ -523,12 +526,20 @@ std::string parseGridDim(const json::Value &entry, GridDim &dim) {
   if (entry.kind != json::Value::Kind::Object)
     return "expected an object";
   for (const std::string &key : entry.keys)
-    if (key != kGridConstant && key != kGridParam && key != kGridAxis && key != kGridDivisor)
+    if (key != kGridConstant && key != kGridParam && key != kGridAxis && key != kGridDivisor &&
+        key != kGridLess)
       return "unknown member '" + key + "'";
   const json::Value *constant = entry.get(kGridConstant), *param = entry.get(kGridParam),
-                    *axis = entry.get(kGridAxis), *divisor = entry.get(kGridDivisor);
+                    *axis = entry.get(kGridAxis), *divisor = entry.get(kGridDivisor),
+                    *less = entry.get(kGridLess);
   if (!constant == !param)
     return "give exactly one of 'constant' and 'param'";
+  if (less) {
+    std::optional<int64_t> value = integerOf(*less);
+    if (!value)
+      return "'less' must be an integer";
+    dim.less = *value;
+  }
   if (divisor) {
     std::optional<int64_t> value = integerOf(*divisor);
     if (!value)
@@ -712,6 +723,7 @@ std::optional<std::array<int64_t, 3>> launchGrid(const KernelMetadata &meta,
                    ? std::get<TensorArg>(args[index]).shape[dim.axis]
                    : static_cast<int64_t>(std::get<double>(args[index]));
     }
+    extent = std::max<int64_t>(extent - dim.less, 0);
     grid[i] = (extent + dim.divisor - 1) / dim.divisor;
   }
   return grid;

@@ -77,6 +77,11 @@ class ToyKernel(unittest.TestCase):
         self.assertEqual(launch_grid(meta, self.args()), (3, 3, 2))  # ceil(130/64), ceil(7/3), 2
         self.assertEqual(launch_grid(meta, self.args(n=9)), (3, 3, 2))
         self.assertEqual(launch_grid(meta, self.args(x=contiguous(0x10000, (128, 64)))), (2, 3, 2))
+        # "less" first (a packed batch's B + 1 offsets: B programs), never below 0.
+        sequences = toy_metadata(grid=[{"param": "x", "axis": 0, "divisor": 64, "less": 2},
+                                       {"param": "n", "less": 1}, {"constant": 1}])
+        self.assertEqual(launch_grid(sequences, self.args()), (2, 6, 1))  # ceil(128/64), 7 - 1
+        self.assertEqual(launch_grid(sequences, self.args(n=0)), (2, 0, 1))
 
     def test_packing_gives_each_value_its_slot(self):
         slots = pack_arguments(toy_metadata(), self.args())
@@ -120,6 +125,8 @@ class ToyKernel(unittest.TestCase):
              "has no axis 2"),
             ({"grid": [{"param": "alpha"}, {"constant": 1}, {"constant": 1}]}, "not an integer scalar"),
             ({"grid": [{"constant": 0}, {"constant": 1}, {"constant": 1}]}, "must be positive"),
+            ({"grid": [{"param": "x", "axis": 0, "less": -1}, {"constant": 1}, {"constant": 1}]},
+             "'less' must be a non-negative integer"),
             ({"grid": [{"constant": 1}]}, "1 dimensions, not 3"),
             ({"threads_per_block": 2048}, "outside"),
             ({"params": [{"name": "x", "kind": "blob", "dtype": "f32"}]}, "unknown kind"),

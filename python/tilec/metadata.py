@@ -71,6 +71,7 @@ class GridDim:
     param: Optional[str] = None
     axis: Optional[int] = None  # None with a param: a scalar's value
     divisor: int = 1
+    less: int = 0  # taken from the extent first (B + 1 offsets: B programs)
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,10 @@ def parse_metadata(text: str, source: str = "metadata") -> Metadata:
             divisor = g.get("divisor", 1)
             _require(isinstance(divisor, int) and divisor >= 1,
                      f"{source}: {where}: the divisor must be a positive integer, got {divisor}")
-            grid.append(GridDim(param=name, axis=axis, divisor=divisor))
+            less = g.get("less", 0)
+            _require(isinstance(less, int) and less >= 0,
+                     f"{source}: {where}: 'less' must be a non-negative integer, got {less}")
+            grid.append(GridDim(param=name, axis=axis, divisor=divisor, less=less))
 
     maps = []
     for i, m in enumerate(doc.get("tensor_maps") or []):
@@ -299,7 +303,7 @@ def launch_grid(meta: Metadata, args: Sequence[Arg]) -> tuple:
         else:
             a = args[meta.param_index(dim.param)]
             extent = a.shape[dim.axis] if dim.axis is not None else int(a)
-        grid.append(-(-extent // dim.divisor))
+        grid.append(-(-max(extent - dim.less, 0) // dim.divisor))
     return tuple(grid)
 
 

@@ -63,3 +63,12 @@
 // RUN: FileCheck %s --check-prefix=WARPS8 < %t.w8.json
 // WARPS4: "num_warps": 4,
 // WARPS8: "num_warps": 8,
+
+// A packed batch's kernels take one program per sequence: the offsets'
+// size less one.
+// RUN: tilec --kernel=flash_attention_varlen_bwd_dkdv_causal --emit=ptx -o %t.varlen.ptx
+// RUN: FileCheck %s --check-prefix=SEQUENCES < %t.varlen.json
+// SEQUENCES: "grid": [
+// SEQUENCES-NEXT: {"param":"max_seqlen_k","divisor":64},
+// SEQUENCES-NEXT: {"param":"k","axis":0,"divisor":1},
+// SEQUENCES-NEXT: {"param":"cu_seqlens_k","axis":0,"divisor":1,"less":1}

@@ -119,6 +119,12 @@ TEST(Metadata, RejectsMalformedGridsSayingWhy) {
        "grid[0]: 'axis' needs 'param'"},
       {R"([{"param": 3}, {"constant": 1}, {"constant": 1}])",
        "grid[0]: 'param' must be a parameter's name"},
+      {R"([{"param": "q", "axis": 0, "less": -1}, {"constant": 1}, {"constant": 1}])",
+       "grid[0]: 'less' must be 0 or positive, with a parameter; got -1"},
+      {R"([{"constant": 2, "less": 1}, {"constant": 1}, {"constant": 1}])",
+       "grid[0]: 'less' must be 0 or positive, with a parameter; got 1"},
+      {R"([{"param": "n", "less": "1"}, {"constant": 1}, {"constant": 1}])",
+       "grid[0]: 'less' must be an integer"},
   };
   for (const auto &[grid, why] : cases) {
     KernelMetadata meta;
@@ -156,6 +162,13 @@ TEST_F(LaunchArguments, GiveTheGridTheMetadataStates) {
   EXPECT_EQ(*grid, (std::array<int64_t, 3>{3, 64, 2}));
   EXPECT_FALSE(launchGrid(meta, {q()}, error));
   EXPECT_NE(error.find("takes 3 arguments"), std::string::npos) << error;
+  // One program per sequence of a packed batch: the offsets' size less one;
+  // none (launch nothing) where that is not positive.
+  meta.grid = GridRule{GridDim::shape("q", 1, 64, 100), GridDim::sequences("q"),
+                       GridDim::shape("q", 0, 1, 20)};
+  grid = launchGrid(meta, {q(), 0.125, 3000.0}, error);
+  ASSERT_TRUE(grid) << error;
+  EXPECT_EQ(*grid, (std::array<int64_t, 3>{15, 15, 0})); // cdiv(900, 64), 16 - 1, max(16 - 20, 0)
   meta.grid = GridRule{GridDim::shape("q", 7), GridDim::fixed(1), GridDim::fixed(1)};
   EXPECT_FALSE(launchGrid(meta, {q(), 0.125, 3000.0}, error));
   EXPECT_NE(error.find("grid[0]: 'q' has rank 3, no axis 7"), std::string::npos) << error;

@@ -13,12 +13,16 @@
 //     "function_args": ["!llvm.ptr<1>", "i32", ...],
 //     "grid": [{"param": "q", "axis": 1, "divisor": 128},
 //              {"param": "q", "axis": 0, "divisor": 1}, {"constant": 1}],
+//     (a packed batch's: {"param": "cu_seqlens_q", "axis": 0, "divisor": 1,
+//      "less": 1}, one program per sequence of B + 1 offsets)
 //     "tensor_maps": [{"param": "k", "box": [1, 64, 64], "swizzle": 128}, ...]
 //   }
 //
-// A grid dimension is ceil(extent / divisor) programs, the extent being a
-// constant, a scalar parameter's value ("param" without "axis") or a tensor
-// parameter's size along "axis". "grid" is null when the kernel states none.
+// A grid dimension is ceil(max(extent - less, 0) / divisor) programs, the
+// extent being a constant, a scalar parameter's value ("param" without
+// "axis") or a tensor parameter's size along "axis" ("less", absent: 0). A
+// launch whose grid has no program launches nothing. "grid" is null when the
+// kernel states none.
 //
 // "tensor_maps" (absent when there are none; the runtime also reads []) lists
 // the CUDA tensor maps (CUtensorMap, 128 bytes, by value) that TMA copies read,
@@ -49,7 +53,8 @@
 
 namespace tilec {
 
-/// One dimension of a launch grid: ceil(extent / divisor) programs.
+/// One dimension of a launch grid: ceil(max(extent - less, 0) / divisor)
+/// programs.
 struct GridDim {
   enum class Kind {
     Constant, ///< the extent is `constant`
@@ -61,14 +66,17 @@ struct GridDim {
   std::string param;
   int64_t axis = 0;
   int64_t divisor = 1;
+  int64_t less = 0; ///< taken from the extent first (B + 1 offsets: B programs)
 
-  static GridDim fixed(int64_t programs) { return {Kind::Constant, programs, "", 0, 1}; }
+  static GridDim fixed(int64_t programs) { return {Kind::Constant, programs, "", 0, 1, 0}; }
   static GridDim scalar(std::string param, int64_t divisor = 1) {
-    return {Kind::Scalar, 1, std::move(param), 0, divisor};
+    return {Kind::Scalar, 1, std::move(param), 0, divisor, 0};
   }
-  static GridDim shape(std::string param, int64_t axis, int64_t divisor = 1) {
-    return {Kind::Shape, 1, std::move(param), axis, divisor};
+  static GridDim shape(std::string param, int64_t axis, int64_t divisor = 1, int64_t less = 0) {
+    return {Kind::Shape, 1, std::move(param), axis, divisor, less};
   }
+  /// One program per sequence of a packed batch: the offsets' size less one.
+  static GridDim sequences(std::string offsets) { return shape(std::move(offsets), 0, 1, 1); }
 };
 
 /// The x, y, z dimensions of a launch grid, in terms of the kernel's arguments.
@@ -99,6 +107,7 @@ inline constexpr const char *kGridConstant = "constant";
 inline constexpr const char *kGridParam = "param";
 inline constexpr const char *kGridAxis = "axis";
 inline constexpr const char *kGridDivisor = "divisor";
+inline constexpr const char *kGridLess = "less";
 
 /// Members of each entry of "tensor_maps".
 inline constexpr const char *kMapParam = "param";
@@ -177,6 +186,9 @@ inline std::string checkGridRule(const GridRule &rule, const KernelSignature &pa
     std::string where = "grid[" + std::to_string(i) + "]: ";
     if (dim.divisor < 1)
       return where + "the divisor must be positive, got " + std::to_string(dim.divisor);
+    if (dim.less < 0 || (dim.less && dim.kind == GridDim::Kind::Constant))
+      return where + "'less' must be 0 or positive, with a parameter; got " +
+             std::to_string(dim.less);
     if (dim.kind == GridDim::Kind::Constant) {
       if (dim.constant < 1)
         return where + "the constant must be positive, got " + std::to_string(dim.constant);
