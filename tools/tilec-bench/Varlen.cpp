@@ -222,7 +222,8 @@ void writeJson(const std::string &path, const std::string &device,
 } // namespace
 
 std::vector<std::string> varlenKernels(const VarlenOptions &opts, std::string &error) {
-  return listKernels(opts.ptxDir, "flash_attention_varlen", opts.filter, "", error);
+  // The forward kernels only (the packed backward's are flash_attention_varlen_bwd_*).
+  return listKernels(opts.ptxDir, "flash_attention_varlen", opts.filter, "_bwd_", error);
 }
 
 int runVarlen(rt::Device &gpu, const VarlenOptions &opts, const std::vector<std::string> &kernels) {
