@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "attention/FlashAttention.h"
+#include "attention/Registration.h"
 
 #include <cmath>
 
@@ -15,336 +15,6 @@ using namespace tilec::dsl;
 using namespace tilec::attention;
 
 namespace {
-
-ParamSpec intParam(const char *name, const char *value, const char *help, int64_t lo) {
-  return {.name = name, .type = ParamSpec::Type::Int, .defaultValue = value, .help = help,
-          .min = lo};
-}
-
-/// Query heads that a GQA group of `group` divides (each K/V head serves
-/// `group` of them), as a checkSizes answer.
-std::string headsFitGroups(const Params &sizes, int64_t group) {
-  int64_t heads = sizes.getInt("heads");
-  if (heads % group == 0)
-    return "";
-  return "--size heads=" + std::to_string(heads) + " is not a multiple of group=" +
-         std::to_string(group) + " (query heads per K/V head)";
-}
-
-/// The decoding kernel of a variant, `flash_attention_decode<suffix>`
-/// (split KV, packed GQA): the decoding parameters plus `extra`.
-void registerDecode(const std::string &suffix, const std::string &summary,
-                    const std::vector<ParamSpec> &extra,
-                    std::function<AttentionVariant(const Params &)> variant) {
-  std::vector<ParamSpec> params = attentionDecodeParams();
-  params.insert(params.end(), extra.begin(), extra.end());
-  auto schedule = [](const Params &p) {
-    return defaultDecodeSchedule(std::stoll(p.get("head_dim")), p.target());
-  };
-  auto config = [=](const Params &p) {
-    AttentionConfig cfg = tileConfigFrom(p, schedule(p));
-    cfg.group = p.getInt("group");
-    return cfg;
-  };
-  Registry::global().add({
-      .name = "flash_attention_decode" + suffix,
-      .summary = "decoding (split KV, packed GQA): " + summary,
-      .params = params,
-      .build = [=](KernelBuilder &k, const Params &p) {
-        buildAttentionDecode(k, config(p), variant(p));
-      },
-      .sizes = attentionDecodeSizes(),
-      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttentionDecode(config(p), variant(p), sizes, seed);
-      },
-      .grid = [=](const Params &p) {
-        return GridRule{GridDim::shape("o_part", 0), GridDim::shape("q", 0),
-                        GridDim::shape("q", 1, config(p).blockM)};
-      },
-      .numWarps = [=](const Params &p) { return schedule(p).warps; },
-      .alignedByDefault = true,
-      .aInShared = [=](const Params &p) { return schedule(p).qInShared; },
-      .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
-      .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
-  });
-  std::vector<ParamSpec> pagedParams = attentionPagedDecodeParams();
-  pagedParams.insert(pagedParams.end(), extra.begin(), extra.end());
-  auto pagedSchedule = [](const Params &p) {
-    return defaultDecodeSchedule(std::stoll(p.get("head_dim")), p.target(), /*paged=*/true);
-  };
-  auto pagedConfig = [=](const Params &p) {
-    AttentionConfig cfg = tileConfigFrom(p, pagedSchedule(p));
-    cfg.group = p.getInt("group");
-    if (!p.getInt("block_n")) // a key block lies in one page
-      cfg.blockN = std::min(cfg.blockN, p.getInt("page_size"));
-    return cfg;
-  };
-  Registry::global().add({
-      .name = "flash_attention_decode_paged" + suffix,
-      .summary = "decoding from a paged K/V cache (block table): " + summary,
-      .params = pagedParams,
-      .build = [=](KernelBuilder &k, const Params &p) {
-        buildAttentionDecodePaged(k, pagedConfig(p), variant(p), p.getInt("page_size"));
-      },
-      .sizes = attentionDecodeSizes(),
-      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttentionDecodePaged(pagedConfig(p), variant(p), p.getInt("page_size"), sizes,
-                                        seed);
-      },
-      .grid = [=](const Params &p) {
-        return GridRule{GridDim::shape("o_part", 0), GridDim::shape("q", 0),
-                        GridDim::shape("q", 1, pagedConfig(p).blockM)};
-      },
-      .numWarps = [=](const Params &p) { return pagedSchedule(p).warps; },
-      .alignedByDefault = true,
-      .aInShared = [=](const Params &p) { return pagedSchedule(p).qInShared; },
-      .pipelineStages = [=](const Params &p) { return pagedSchedule(p).stages; },
-      .sm90Pipeline = [=](const Params &p) { return pagedSchedule(p).sm90; },
-  });
-}
-
-/// Merges the split outputs of every decoding kernel.
-void registerDecodeCombine() {
-  auto config = [](const Params &p) {
-    AttentionConfig cfg = tileConfigFrom(p, AttentionSchedule{16, 16, 4, false});
-    cfg.group = p.getInt("group");
-    return cfg;
-  };
-  Registry::global().add({
-      .name = "flash_attention_decode_combine",
-      .summary = "second step of every decoding kernel: merges the splits' (O, LSE)",
-      .params = attentionDecodeParams(),
-      .build = [=](KernelBuilder &k, const Params &p) {
-        buildAttentionDecodeCombine(k, config(p));
-      },
-      .sizes = attentionDecodeSizes(),
-      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttentionDecodeCombine(config(p), sizes, seed);
-      },
-      .grid = [=](const Params &p) {
-        return GridRule{GridDim::shape("o", 1, config(p).blockM), GridDim::shape("o", 0),
-                        GridDim::fixed(1)};
-      },
-      // Not aligned: lse_part's rows (group·seq_q) need not be 16-byte
-      // multiples; it reads a few kilobytes per program.
-  });
-}
-
-/// Registers the forward kernel of a variant, `flash_attention_fwd<suffix>`,
-/// its two backward kernels, `flash_attention_bwd_dkdv<suffix>` and
-/// `flash_attention_bwd_dq<suffix>`, and (`decode`) its decoding kernel: the
-/// shared parameters plus `extra`, a variant made from the parameters, and
-/// default schedules (`heavyScores`: see defaultSchedule).
-void registerAttention(const std::string &suffix, const std::string &summary,
-                       std::vector<ParamSpec> extra,
-                       std::function<AttentionVariant(const Params &)> variant,
-                       bool heavyScores = false,
-                       std::function<void(AttentionConfig &, const Params &)> tune = {},
-                       bool decode = true) {
-  if (decode)
-    registerDecode(suffix, summary, extra, variant);
-  std::vector<ParamSpec> params = attentionParams();
-  params.insert(params.end(), extra.begin(), extra.end());
-  auto schedule = [heavyScores](const Params &p) {
-    return defaultSchedule(std::stoll(p.get("head_dim")), heavyScores, p.target());
-  };
-  auto config = [=](const Params &p) {
-    AttentionConfig cfg = configFrom(p, schedule(p));
-    if (tune)
-      tune(cfg, p);
-    return cfg;
-  };
-  // The packed kernel keeps the dense schedules but one: on mma.sync at
-  // d = 128 its sequence offsets (live beside the 128-row tile's registers)
-  // made it spill, 64-row programs do not.
-  auto varlenSchedule = [=](const Params &p) {
-    AttentionSchedule s = schedule(p);
-    if (!p.target().wgmma && std::stoll(p.get("head_dim")) > 64)
-      s.blockM = std::min<int64_t>(s.blockM, 64);
-    return s;
-  };
-  auto varlenConfig = [=](const Params &p) {
-    AttentionConfig cfg = configFrom(p, varlenSchedule(p));
-    if (tune)
-      tune(cfg, p);
-    return cfg;
-  };
-  Registry::global().add({
-      .name = "flash_attention_varlen" + suffix,
-      .summary = "packed sequences of any lengths (cu_seqlens): " + summary,
-      .params = params,
-      .build = [=](KernelBuilder &k, const Params &p) {
-        buildAttentionVarlen(k, varlenConfig(p), variant(p));
-      },
-      .sizes = attentionVarlenSizes(),
-      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttentionVarlen(varlenConfig(p), variant(p), sizes, seed);
-      },
-      .checkSizes = [=](const Params &p, const Params &sizes) {
-        return headsFitGroups(sizes, varlenConfig(p).group);
-      },
-      .grid = [=](const Params &p) {
-        return GridRule{GridDim::scalar("max_seqlen_q", varlenConfig(p).blockM),
-                        GridDim::shape("q", 0), GridDim::sequences("cu_seqlens_q")};
-      },
-      .numWarps = [=](const Params &p) { return varlenSchedule(p).warps; },
-      .alignedByDefault = true,
-      .aInShared = [=](const Params &p) { return varlenSchedule(p).qInShared; },
-      .pipelineStages = [=](const Params &p) { return varlenSchedule(p).stages; },
-      .sm90Pipeline = [=](const Params &p) { return varlenSchedule(p).sm90; },
-  });
-  Registry::global().add({
-      .name = "flash_attention_fwd" + suffix,
-      .summary = summary,
-      .params = params,
-      .build = [=](KernelBuilder &k, const Params &p) {
-        buildFlashAttention(k, config(p), variant(p));
-      },
-      .sizes = attentionSizes(),
-      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttention(config(p), variant(p), sizes, seed);
-      },
-      .checkSizes = [=](const Params &p, const Params &sizes) {
-        return headsFitGroups(sizes, config(p).group);
-      },
-      .grid = [=](const Params &p) {
-        return GridRule{GridDim::shape("q", 1, config(p).blockM), GridDim::shape("q", 0),
-                        GridDim::fixed(1)};
-      },
-      .numWarps = [=](const Params &p) { return schedule(p).warps; },
-      .alignedByDefault = true,
-      .aInShared = [=](const Params &p) { return schedule(p).qInShared; },
-      .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
-      .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
-  });
-
-  std::vector<ParamSpec> bwdParams = attentionBackwardParams();
-  bwdParams.insert(bwdParams.end(), extra.begin(), extra.end());
-  auto bwdSchedule = [=](BackwardKernel kernel, const Params &p) {
-    return defaultBackwardSchedule(kernel, std::stoll(p.get("head_dim")),
-                                   bool(variant(p).scoreMod), p.target());
-  };
-  auto bwdConfig = [=](BackwardKernel kernel, const Params &p) {
-    AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(kernel, p));
-    if (tune)
-      tune(cfg, p);
-    return cfg;
-  };
-  constexpr BackwardKernel KV = BackwardKernel::KV, Q = BackwardKernel::Q;
-  KernelDef kv{
-      .name = "flash_attention_bwd_dkdv" + suffix,
-      .summary = "backward of flash_attention_fwd" + suffix + ": dK, dV per key block",
-      .params = bwdParams,
-      .build = [=](KernelBuilder &k, const Params &p) {
-        buildAttentionBackwardKV(k, bwdConfig(KV, p), variant(p));
-      },
-      .sizes = attentionSizes(),
-      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttentionBackwardKV(bwdConfig(KV, p), variant(p), sizes, seed);
-      },
-      .checkSizes = [=](const Params &p, const Params &sizes) {
-        return headsFitGroups(sizes, bwdConfig(KV, p).group);
-      },
-      .grid = [=](const Params &p) {
-        return GridRule{GridDim::shape("k", 1, bwdConfig(KV, p).blockN), GridDim::shape("k", 0),
-                        GridDim::fixed(1)};
-      },
-      .numWarps = [=](const Params &p) { return bwdSchedule(KV, p).warps; },
-      .alignedByDefault = true,
-      .aInShared = [=](const Params &p) { return bwdSchedule(KV, p).qInShared; },
-  };
-  KernelDef q = kv;
-  q.name = "flash_attention_bwd_dq" + suffix;
-  q.summary = "backward of flash_attention_fwd" + suffix + ": dQ per query block";
-  q.build = [=](KernelBuilder &k, const Params &p) {
-    buildAttentionBackwardQ(k, bwdConfig(Q, p), variant(p));
-  };
-  q.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-    return planAttentionBackwardQ(bwdConfig(Q, p), variant(p), sizes, seed);
-  };
-  q.grid = [=](const Params &p) {
-    return GridRule{GridDim::shape("q", 1, bwdConfig(Q, p).blockM), GridDim::shape("q", 0),
-                    GridDim::fixed(1)};
-  };
-  q.numWarps = [=](const Params &p) { return bwdSchedule(Q, p).warps; };
-  q.aInShared = [=](const Params &p) { return bwdSchedule(Q, p).qInShared; };
-
-  // The packed batch's backward: the same schedules, the offsets after the tensors.
-  KernelDef varlenKV = kv;
-  varlenKV.name = "flash_attention_varlen_bwd_dkdv" + suffix;
-  varlenKV.summary = "backward of flash_attention_varlen" + suffix + ": dK, dV per key block";
-  varlenKV.sizes = attentionVarlenSizes();
-  varlenKV.build = [=](KernelBuilder &k, const Params &p) {
-    buildAttentionVarlenBackwardKV(k, bwdConfig(KV, p), variant(p));
-  };
-  varlenKV.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-    return planAttentionVarlenBackwardKV(bwdConfig(KV, p), variant(p), sizes, seed);
-  };
-  varlenKV.grid = [=](const Params &p) {
-    return GridRule{GridDim::scalar("max_seqlen_k", bwdConfig(KV, p).blockN),
-                    GridDim::shape("k", 0), GridDim::sequences("cu_seqlens_k")};
-  };
-  KernelDef varlenQ = q;
-  varlenQ.name = "flash_attention_varlen_bwd_dq" + suffix;
-  varlenQ.summary = "backward of flash_attention_varlen" + suffix + ": dQ per query block";
-  varlenQ.sizes = attentionVarlenSizes();
-  varlenQ.build = [=](KernelBuilder &k, const Params &p) {
-    buildAttentionVarlenBackwardQ(k, bwdConfig(Q, p), variant(p));
-  };
-  varlenQ.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-    return planAttentionVarlenBackwardQ(bwdConfig(Q, p), variant(p), sizes, seed);
-  };
-  varlenQ.grid = [=](const Params &p) {
-    return GridRule{GridDim::scalar("max_seqlen_q", bwdConfig(Q, p).blockM),
-                    GridDim::shape("q", 0), GridDim::sequences("cu_seqlens_q")};
-  };
-  for (KernelDef *def : {&kv, &q, &varlenKV, &varlenQ})
-    Registry::global().add(std::move(*def));
-}
-
-/// delta = rowsum(dO ∘ O), the same for every variant.
-void registerBackwardPrep() {
-  auto schedule = [](const Params &p) {
-    return defaultBackwardSchedule(BackwardKernel::Prep, std::stoll(p.get("head_dim")), false,
-                                   p.target());
-  };
-  auto config = [=](const Params &p) { return tileConfigFrom(p, schedule(p)); };
-  Registry::global().add({
-      .name = "flash_attention_bwd_prep",
-      .summary = "first step of every attention backward: delta = rowsum(dO * O)",
-      .params = attentionBackwardParams(),
-      .build = [=](KernelBuilder &k, const Params &p) { buildAttentionBackwardPrep(k, config(p)); },
-      .sizes = attentionSizes(),
-      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttentionBackwardPrep(config(p), sizes, seed);
-      },
-      .grid = [=](const Params &p) {
-        return GridRule{GridDim::shape("o", 1, config(p).blockM), GridDim::shape("o", 0),
-                        GridDim::fixed(1)};
-      },
-      .numWarps = [=](const Params &p) { return schedule(p).warps; },
-      // Not aligned: the forward's lse rows ([B·H, seq_q]) need not be 16-byte
-      // multiples, and nothing here streams.
-  });
-  Registry::global().add({
-      .name = "flash_attention_varlen_bwd_prep",
-      .summary = "first step of every packed (varlen) backward: delta = rowsum(dO * O)",
-      .params = attentionBackwardParams(),
-      .build = [=](KernelBuilder &k, const Params &p) {
-        buildAttentionVarlenBackwardPrep(k, config(p));
-      },
-      .sizes = attentionVarlenSizes(),
-      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttentionVarlenBackwardPrep(config(p), sizes, seed);
-      },
-      .grid = [=](const Params &p) {
-        return GridRule{GridDim::scalar("max_seqlen_q", config(p).blockM), GridDim::shape("o", 0),
-                        GridDim::sequences("cu_seqlens_q")};
-      },
-      .numWarps = [=](const Params &p) { return schedule(p).warps; },
-      // Not aligned: a sequence's rows of lse start anywhere.
-  });
-}
 
 // Non-causal: no mask beyond the sequence end.
 AttentionVariant dense(const Params &) { return {}; }
@@ -392,30 +62,41 @@ AttentionVariant softcap(const Params &p) {
           }};
 }
 
-const int registered = [] {
-  registerAttention("", "FlashAttention forward, non-causal", {}, dense);
-  registerAttention("_causal",
-                    "causal (bottom-right aligned); blocks past the diagonal skipped", {}, causal);
-  registerAttention("_sliding_window",
-                    "causal with a window of `window` keys back",
-                    {intParam("window", "48", "keys visible behind the diagonal", 0)},
-                    slidingWindow, /*heavyScores=*/true);
-  registerAttention("_gqa",
-                    "grouped-query attention: `group` query heads share a K/V head (MQA: all)",
-                    {intParam("group", "2", "query heads per K/V head", 1)}, dense,
-                    /*heavyScores=*/false,
-                    [](AttentionConfig &cfg, const Params &p) { cfg.group = p.getInt("group"); },
-                    /*decode=*/false); // flash_attention_decode packs any group already
-  registerAttention("_alibi", "ALiBi linear position bias per head",
-                    {intParam("heads", "2", "query heads (slopes repeat per batch)", 1)}, alibi,
-                    /*heavyScores=*/true);
-  registerAttention("_softcap", "tanh soft-capping of the scores",
-                    {{.name = "cap", .type = ParamSpec::Type::Float, .defaultValue = "20",
-                      .help = "logit cap"}},
-                    softcap);
-  registerBackwardPrep();
-  registerDecodeCombine();
-  return 0;
-}();
+RegisterAttention denseKernels({.name = "",
+                                 .summary = "FlashAttention forward, non-causal",
+                                 .variant = dense});
+RegisterAttention causalKernels({
+    .name = "causal",
+    .summary = "causal (bottom-right aligned); blocks past the diagonal skipped",
+    .variant = causal,
+});
+RegisterAttention slidingWindowKernels({
+    .name = "sliding_window",
+    .summary = "causal with a window of `window` keys back",
+    .params = {intParam("window", 48, "keys visible behind the diagonal")},
+    .variant = slidingWindow,
+    .heavyScores = true,
+});
+RegisterAttention gqaKernels({
+    .name = "gqa",
+    .summary = "grouped-query attention: `group` query heads share a K/V head (MQA: all)",
+    .params = {intParam("group", 2, "query heads per K/V head", 1)},
+    .variant = dense,
+    .tune = [](AttentionConfig &cfg, const Params &p) { cfg.group = p.getInt("group"); },
+    .decode = false, // flash_attention_decode packs any group already
+});
+RegisterAttention alibiKernels({
+    .name = "alibi",
+    .summary = "ALiBi linear position bias per head",
+    .params = {intParam("heads", 2, "query heads (slopes repeat per batch)", 1)},
+    .variant = alibi,
+    .heavyScores = true,
+});
+RegisterAttention softcapKernels({
+    .name = "softcap",
+    .summary = "tanh soft-capping of the scores",
+    .params = {floatParam("cap", 20, "logit cap")},
+    .variant = softcap,
+});
 
 } // namespace

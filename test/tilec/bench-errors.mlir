@@ -18,7 +18,7 @@
 // RUN: not tilec-bench --pass=decode --ptx-dir=%t/empty 2>&1 | FileCheck %s --check-prefix=DECODE
 // DECODE: tilec-bench: no flash_attention_decode*.ptx (but _combine) in {{.*}}empty
 // RUN: not tilec-bench --pass=varlen --ptx-dir=%t/empty 2>&1 | FileCheck %s --check-prefix=VARLEN
-// VARLEN: tilec-bench: no flash_attention_varlen*.ptx in {{.*}}empty
+// VARLEN: tilec-bench: no flash_attention_varlen*.ptx (but _bwd_) in {{.*}}empty
 // RUN: not tilec-bench --pass=prefill 2>&1 | FileCheck %s --check-prefix=PASS
 // PASS: tilec-bench: --pass is fwd, bwd, decode or varlen, got 'prefill'
 // RUN: not tilec-bench --pass=decode --splits=0 2>&1 | FileCheck %s --check-prefix=SPLITS
