@@ -1,14 +1,14 @@
 //===- 04-flash-attention.cpp - FlashAttention forward and its variants ---===//
 //
 // Each variant is a few lines on top of the template in
-// attention/FlashAttention.h: a mask, a score modifier, a key range, and the
-// same rule in plain C++ for the reference.
+// attention/FlashAttention.h: a mask or a score modifier written once
+// (attention/Rules.h: the kernels and the reference both instantiate it) and
+// a key range, registered with attention/Registration.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "attention/Registration.h"
-
-#include <cmath>
+#include "attention/Rules.h"
 
 using namespace tilec;
 using namespace tilec::dsl;
@@ -19,47 +19,35 @@ namespace {
 // Non-causal: no mask beyond the sequence end.
 AttentionVariant dense(const Params &) { return {}; }
 
+// Each rule is written once (attention/Rules.h): the kernels instantiate it
+// on tiles, the double-precision reference on numbers.
+
 // Causal: keys up to the diagonal; blocks past it are never visited.
 AttentionVariant causal(const Params &) {
-  return {.mask = [](const BlockContext &c) { return causalMask(c); },
-          .keyRange = [](const RangeContext &c) { return causalKeys(c); },
-          .maskRef = [](int64_t i, int64_t j, int64_t sq, int64_t sk) {
-            return causalMaskRef(i, j, sq, sk);
-          }};
+  return withMask([](const auto &at) { return causalRule(at); },
+                  [](const RangeContext &c) { return causalKeys(c); });
 }
 
 // Sliding window: causal, and at most `window` keys back.
 AttentionVariant slidingWindow(const Params &p) {
   int64_t w = p.getInt("window");
-  return {.mask = [w](const BlockContext &c) { return causalMask(c, w); },
-          .keyRange = [w](const RangeContext &c) { return causalKeys(c, w); },
-          .maskRef = [w](int64_t i, int64_t j, int64_t sq, int64_t sk) {
-            return causalMaskRef(i, j, sq, sk, w);
-          }};
+  return withMask([w](const auto &at) { return causalRule(at, w); },
+                  [w](const RangeContext &c) { return causalKeys(c, w); });
 }
 
 // ALiBi: a linear bias slope_h · (j - i), slope_h = 2^(-8 (h mod H + 1) / H).
-double alibiSlope(int64_t head, int64_t heads) {
-  return std::exp2(-8.0 * static_cast<double>(head % heads + 1) / static_cast<double>(heads));
-}
 AttentionVariant alibi(const Params &p) {
   int64_t heads = p.getInt("heads");
-  return {.scoreMod = [heads](Tile s, const BlockContext &c) {
-            Tile slope = exp2((c.head % heads + 1).to(DType::F32) * (-8.0 / heads));
-            return s + slope * (c.cols.row() - c.rows.col()).to(DType::F32);
-          },
-          .scoreModRef = [heads](double s, int64_t i, int64_t j, int64_t h) {
-            return s + alibiSlope(h, heads) * static_cast<double>(j - i);
-          }};
+  return withScoreMod([heads](auto s, const auto &at) {
+    auto slope = exp2((at.head % heads + 1).to(DType::F32) * (-8.0 / heads));
+    return s + slope * (at.col - at.row).to(DType::F32);
+  });
 }
 
 // Soft-capping: cap · tanh(s / cap) keeps logits within (-cap, cap).
 AttentionVariant softcap(const Params &p) {
   double cap = p.getFloat("cap");
-  return {.scoreMod = [cap](Tile s, const BlockContext &) { return tanh(s / cap) * cap; },
-          .scoreModRef = [cap](double s, int64_t, int64_t, int64_t) {
-            return cap * std::tanh(s / cap);
-          }};
+  return withScoreMod([cap](auto s, const auto &) { return tanh(s / cap) * cap; });
 }
 
 RegisterAttention denseKernels({.name = "",

@@ -9,7 +9,8 @@
 //   them need no mask, so fully masked blocks are skipped by loop bounds and
 //   only the boundary blocks pay for the mask;
 // * `scoreModRef` / `maskRef` say the same in plain C++ for the
-//   double-precision reference.
+//   double-precision reference (attention/Rules.h makes both from one
+//   generic definition: withScoreMod, withMask).
 //
 // Layout: Q, O are [batch·heads_q, seq_q, d]; K, V are [batch·heads_kv,
 // seq_k, d]; LSE is [batch·heads_q, seq_q] f32, natural log. Query head h

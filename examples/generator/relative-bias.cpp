@@ -12,8 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attention/Registration.h"
-
-#include <cmath>
+#include "attention/Rules.h"
 
 using namespace tilec;
 using namespace tilec::attention;
@@ -25,13 +24,10 @@ static RegisterAttention relativeBias({
     .params = {floatParam("slope", 0.1, "penalty per position of distance")},
     .variant = [](const Params &p) {
       double slope = p.getFloat("slope");
-      return AttentionVariant{
-          .scoreMod = [slope](dsl::Tile s, const BlockContext &c) {
-            return s - dsl::abs((c.rows.col() - c.cols.row()).to(DType::F32)) * slope;
-          },
-          .scoreModRef = [slope](double s, int64_t i, int64_t j, int64_t) {
-            return s - slope * std::fabs(static_cast<double>(i - j));
-          }};
+      // Written once: the kernels run it on tiles, the reference on numbers.
+      return withScoreMod([slope](auto s, const auto &at) {
+        return s - abs((at.row - at.col).to(DType::F32)) * slope;
+      });
     },
     .heavyScores = true, // per-score work: the heavier variants' schedules
 });

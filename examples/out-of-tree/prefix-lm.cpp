@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attention/Registration.h"
+#include "attention/Rules.h"
 
 using namespace tilec;
 using namespace tilec::attention;
@@ -19,18 +20,15 @@ static RegisterAttention prefixLM({
     .params = {intParam("prefix", 40, "keys every query sees")},
     .variant = [](const Params &p) {
       const int64_t prefix = p.getInt("prefix");
-      return AttentionVariant{
-          .mask = [=](const BlockContext &c) { return causalMask(c) || (c.cols < prefix).row(); },
-          // The causal range, widened to the prefix (unmasked up to its last whole block).
-          .keyRange = [=](const RangeContext &c) {
-            KeyRange r = causalKeys(c);
-            Tile prefixEnd = min(c.k.constant(prefix, DType::I32), c.seqK);
-            r.hi = max(r.hi, prefixEnd);
-            r.fullHi = max(r.fullHi, prefixEnd / c.blockN * c.blockN);
-            return r;
-          },
-          .maskRef = [=](int64_t i, int64_t j, int64_t sq, int64_t sk) {
-            return j < prefix || causalMaskRef(i, j, sq, sk);
-          }};
+      // The mask written once (the reference runs the same rule on numbers);
+      // the key range: the causal one, widened to the prefix.
+      return withMask([=](const auto &at) { return causalRule(at) || at.col < prefix; },
+                      [=](const RangeContext &c) {
+                        KeyRange r = causalKeys(c);
+                        Tile prefixEnd = min(c.k.constant(prefix, DType::I32), c.seqK);
+                        r.hi = max(r.hi, prefixEnd);
+                        r.fullHi = max(r.fullHi, prefixEnd / c.blockN * c.blockN); // unmasked
+                        return r;
+                      });
     },
 });

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attention/FlashAttention.h"
+#include "attention/Rules.h"
 
 #include "tilec/DSL/DSL.h"
 #include "tilec/InitAll.h"
@@ -104,6 +105,76 @@ TEST(AttentionVariant, WrongMaskIsCaught) {
   AttentionConfig cfg;
   double err = runAgainst(causal, dense, cfg, {"seq_q=64", "seq_k=64"});
   EXPECT_TRUE(err < 0 || err > 0.1) << "a wrong mask went unnoticed (error " << err << ")";
+}
+
+// The same variant written once (attention/Rules.h): one generic rule per
+// score modifier and mask, the reference instantiated from it.
+template <class Sign> AttentionVariant writtenOnce(Sign sign) {
+  return withScoreMod(
+      [sign](auto s, const auto &at) {
+        return s - abs(sign(at.row, at.col).to(DType::F32)) * 0.05 +
+               at.head.to(DType::F32) * 0.25 + (at.row - at.col).to(DType::F32) * 0.01;
+      },
+      withMask([](const auto &at) { return causalRule(at); },
+               [](const RangeContext &c) { return causalKeys(c); }));
+}
+
+TEST(AttentionVariant, WrittenOnceMatchesItsReference) {
+  auto distance = [](const auto &row, const auto &col) { return row - col; };
+  AttentionConfig cfg;
+  cfg.blockM = 32;
+  cfg.blockN = 32;
+  double err = runAgainst(writtenOnce(distance), writtenOnce(distance), cfg,
+                          {"heads=3", "seq_q=75", "seq_k=99"});
+  EXPECT_GE(err, 0) << "NaN or misplaced infinities";
+  EXPECT_LE(err, 2e-2);
+}
+
+TEST(AttentionVariant, WrittenOnceReferenceIsTheRuleOnNumbers) {
+  // The reference of a rule written once is the rule itself on numbers: the
+  // causal rule agrees with the hand-written causalMaskRef everywhere, and a
+  // score modifier sees row, column and head where the reference puts them.
+  AttentionVariant causal = withMask([](const auto &at) { return causalRule(at); });
+  AttentionVariant window = withMask([](const auto &at) { return causalRule(at, 3); });
+  for (int64_t sq : {5, 9})
+    for (int64_t sk : {4, 9, 12})
+      for (int64_t i = 0; i < sq; ++i)
+        for (int64_t j = 0; j < sk; ++j) {
+          EXPECT_EQ(causal.maskRef(i, j, sq, sk), causalMaskRef(i, j, sq, sk));
+          EXPECT_EQ(window.maskRef(i, j, sq, sk), causalMaskRef(i, j, sq, sk, 3));
+        }
+  AttentionVariant v = withScoreMod(
+      [](auto s, const auto &at) { return s * 2 + at.row * 100 + at.col * 10 + at.head; });
+  EXPECT_EQ(v.scoreModRef(0.5, 3, 7, 2), 1 + 300 + 70 + 2);
+}
+
+TEST(AttentionVariant, WrittenOnceKernelAndReferenceDisagreeWhenTheyDiffer) {
+  // Built from |row - col| and checked against |col - row + 1|: caught, so
+  // a mix-up between the tile and the number instantiation would be too.
+  AttentionConfig cfg;
+  double err = runAgainst(
+      writtenOnce([](const auto &row, const auto &col) { return row - col; }),
+      writtenOnce([](const auto &row, const auto &col) { return col - row + 9; }), cfg,
+      {"seq_q=64", "seq_k=80"});
+  EXPECT_TRUE(err < 0 || err > 0.1) << "a different rule went unnoticed (error " << err << ")";
+}
+
+TEST(AttentionVariant, RefNumComputesAsTheKernelWould) {
+  // Integers truncate as i32 tiles do; .to() rounds as the kernel's casts.
+  EXPECT_EQ((RefNum(int64_t{7}) / 2).v, 3);
+  EXPECT_EQ((RefNum(int64_t{-7}) / 2).v, -3);
+  EXPECT_EQ((RefNum(int64_t{-7}) % 3).v, -1);
+  EXPECT_EQ((RefNum(7.0) / 2).v, 3.5);
+  EXPECT_TRUE((RefNum(int64_t{7}) / 2).integral);
+  EXPECT_FALSE((RefNum(int64_t{7}) / 2.0).integral);
+  EXPECT_EQ(RefNum(0.1).to(DType::F32).v, static_cast<double>(0.1f));
+  EXPECT_EQ(RefNum(1.0 / 3).to(DType::BF16).v, roundTo(DType::BF16, 1.0 / 3));
+  EXPECT_EQ(RefNum(2.9).to(DType::I32).v, 2);
+  EXPECT_TRUE(static_cast<bool>(RefNum(int64_t{1}) < 2 && !(RefNum(3.0) <= 2)));
+  EXPECT_EQ(where(RefNum(int64_t{3}) > 2, 1.5, RefNum(int64_t{4})).v, 1.5);
+  EXPECT_EQ(max(RefNum(int64_t{3}), -2).v, 3);
+  EXPECT_EQ(abs(RefNum(-2.5)).v, 2.5);
+  EXPECT_NEAR(tanh(RefNum(0.5)).v, std::tanh(0.5), 0);
 }
 
 TEST(AttentionVariant, LargeLogitsStayFinite) {

@@ -1,0 +1,184 @@
+//===- Rules.h - score modifiers and masks written once ---------*- C++ -*-===//
+//
+// A variant's rules written once, as generic C++ (lambdas with `auto`
+// parameters) over the score and where it is. The kernels instantiate a
+// rule on dsl::Tile, the double-precision reference on RefNum (a number with
+// the same operators, `.to()`, `.row()`, `.col()` and math functions), so
+// the tile IR and the reference come from one definition:
+//
+//   withScoreMod([cap](auto s, const auto &at) { return tanh(s / cap) * cap; })
+//   withMask([](const auto &at) { return at.col <= at.row + (at.seqK - at.seqQ); },
+//            causalKeys)
+//
+// A score modifier sees `at.row`, `at.col` (query and key positions) and
+// `at.head` (the query head, an index into batch·heads); a mask sees
+// `at.row`, `at.col`, `at.seqQ` and `at.seqK`. On tiles, at.row is a
+// [rows, 1] column and at.col a [1, keys] row, so they broadcast to the
+// score tile without `.row()` / `.col()` (which cannot be swapped by
+// mistake). Use the operators and unqualified math (abs, exp, exp2, log,
+// log2, tanh, sqrt, min, max, where): argument-dependent lookup picks the
+// Tile or the RefNum one.
+//
+// RefNum keeps what the kernel's arithmetic would: integers stay integers
+// (`/` and `%` truncate, as on i32 tiles), `.to(DType::F32)` and the
+// narrower types round as the kernel does; the math itself is computed in
+// double precision, as the reference's softmax is.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_EXAMPLES_ATTENTION_RULES_H
+#define TILEC_EXAMPLES_ATTENTION_RULES_H
+
+#include "FlashAttention.h"
+
+#include "tilec/Support/Numeric.h"
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+
+namespace tilec::attention {
+
+/// A number of the reference: double precision, and whether it is an
+/// integer (or a truth value) as the kernel's tile of it would be.
+struct RefNum {
+  double v = 0;
+  bool integral = false;
+
+  RefNum() = default;
+  RefNum(double v) : v(v) {}
+  RefNum(float v) : v(v) {}
+  RefNum(int v) : v(v), integral(true) {}
+  RefNum(int64_t v) : v(static_cast<double>(v)), integral(true) {}
+  static RefNum truth(bool b) { return RefNum(int64_t{b}); }
+
+  RefNum to(DType type) const {
+    if (type == DType::I32 || type == DType::I64 || type == DType::I1)
+      return RefNum(static_cast<int64_t>(std::trunc(v)));
+    RefNum r(roundTo(type, v));
+    return r;
+  }
+  // Shapes are a tile's business: a number broadcasts as it is.
+  RefNum row() const { return *this; }
+  RefNum col() const { return *this; }
+  explicit operator bool() const { return v != 0; }
+};
+
+namespace detail {
+template <class T>
+constexpr bool refOperand = std::is_same_v<T, RefNum> || std::is_arithmetic_v<T>;
+inline RefNum both(double v, const RefNum &a, const RefNum &b) {
+  RefNum r(v);
+  r.integral = a.integral && b.integral;
+  return r;
+}
+} // namespace detail
+
+// Arithmetic and comparisons with a RefNum on either side.
+#define TILEC_REF_BINARY(op, expr)                                                                \
+  template <class A, class B,                                                                     \
+            class = std::enable_if_t<(std::is_same_v<A, RefNum> || std::is_same_v<B, RefNum>) &&  \
+                                     detail::refOperand<A> && detail::refOperand<B>>>             \
+  RefNum operator op(const A &x, const B &y) {                                                    \
+    RefNum a(x), b(y);                                                                            \
+    return expr;                                                                                  \
+  }
+TILEC_REF_BINARY(+, detail::both(a.v + b.v, a, b))
+TILEC_REF_BINARY(-, detail::both(a.v - b.v, a, b))
+TILEC_REF_BINARY(*, detail::both(a.v * b.v, a, b))
+TILEC_REF_BINARY(/, (a.integral && b.integral) ? RefNum(static_cast<int64_t>(a.v / b.v))
+                                               : RefNum(a.v / b.v))
+TILEC_REF_BINARY(%, detail::both(std::fmod(a.v, b.v), a, b))
+TILEC_REF_BINARY(<, RefNum::truth(a.v < b.v))
+TILEC_REF_BINARY(<=, RefNum::truth(a.v <= b.v))
+TILEC_REF_BINARY(>, RefNum::truth(a.v > b.v))
+TILEC_REF_BINARY(>=, RefNum::truth(a.v >= b.v))
+TILEC_REF_BINARY(==, RefNum::truth(a.v == b.v))
+TILEC_REF_BINARY(!=, RefNum::truth(a.v != b.v))
+TILEC_REF_BINARY(&&, RefNum::truth(a.v != 0 && b.v != 0))
+TILEC_REF_BINARY(||, RefNum::truth(a.v != 0 || b.v != 0))
+#undef TILEC_REF_BINARY
+inline RefNum operator-(const RefNum &a) {
+  RefNum r(-a.v);
+  r.integral = a.integral;
+  return r;
+}
+inline RefNum operator!(const RefNum &a) { return RefNum::truth(a.v == 0); }
+
+// The DSL's math on numbers (double precision).
+inline RefNum exp(const RefNum &x) { return std::exp(x.v); }
+inline RefNum exp2(const RefNum &x) { return std::exp2(x.v); }
+inline RefNum log(const RefNum &x) { return std::log(x.v); }
+inline RefNum log2(const RefNum &x) { return std::log2(x.v); }
+inline RefNum tanh(const RefNum &x) { return std::tanh(x.v); }
+inline RefNum sqrt(const RefNum &x) { return std::sqrt(x.v); }
+inline RefNum abs(const RefNum &x) {
+  RefNum r(std::fabs(x.v));
+  r.integral = x.integral;
+  return r;
+}
+// (Only with a RefNum among the arguments: dsl::max and dsl::min take tiles.)
+template <class A, class B>
+using IfRef = std::enable_if_t<(std::is_same_v<A, RefNum> || std::is_same_v<B, RefNum>) &&
+                               detail::refOperand<A> && detail::refOperand<B>>;
+template <class A, class B, class = IfRef<A, B>> RefNum max(const A &x, const B &y) {
+  RefNum a(x), b(y);
+  return detail::both(std::max(a.v, b.v), a, b);
+}
+template <class A, class B, class = IfRef<A, B>> RefNum min(const A &x, const B &y) {
+  RefNum a(x), b(y);
+  return detail::both(std::min(a.v, b.v), a, b);
+}
+template <class A, class B> RefNum where(const RefNum &cond, const A &x, const B &y) {
+  return cond.v != 0 ? RefNum(x) : RefNum(y);
+}
+
+/// Where a score is, as a score modifier sees it.
+template <class T> struct ScoreAt {
+  T row, col, head;
+};
+/// ... and as a mask sees it.
+template <class T> struct MaskAt {
+  T row, col, seqQ, seqK;
+};
+
+/// Causal, aligned to the bottom right (row i sees keys j <= i + seqK -
+/// seqQ), and with `window` at most that many keys back: a rule for withMask
+/// (causalKeys is the key range that agrees with it).
+template <class T> T causalRule(const MaskAt<T> &at, std::optional<int64_t> window = {}) {
+  T limit = at.row + (at.seqK - at.seqQ);
+  return window ? T(at.col <= limit && at.col >= limit - *window) : T(at.col <= limit);
+}
+
+/// `variant` with the score modifier `mod(s, at)` (s and at's members Tile
+/// in the kernels, RefNum in the reference).
+template <class Mod> AttentionVariant withScoreMod(Mod mod, AttentionVariant variant = {}) {
+  variant.scoreMod = [mod](dsl::Tile s, const BlockContext &c) -> dsl::Tile {
+    return mod(s, ScoreAt<dsl::Tile>{c.rows.col(), c.cols.row(), c.head});
+  };
+  variant.scoreModRef = [mod](double s, int64_t i, int64_t j, int64_t h) {
+    return RefNum(mod(RefNum(s), ScoreAt<RefNum>{RefNum(i), RefNum(j), RefNum(h)})).v;
+  };
+  return variant;
+}
+
+/// `variant` with the mask `mask(at)` (true: the score is kept) and the key
+/// range that agrees with it (keys outside it are masked; allKeys when
+/// there is none).
+template <class Mask>
+AttentionVariant withMask(Mask mask, std::function<KeyRange(const RangeContext &)> keyRange = {},
+                          AttentionVariant variant = {}) {
+  variant.mask = [mask](const BlockContext &c) -> dsl::Tile {
+    return mask(MaskAt<dsl::Tile>{c.rows.col(), c.cols.row(), c.seqQ, c.seqK});
+  };
+  variant.maskRef = [mask](int64_t i, int64_t j, int64_t sq, int64_t sk) {
+    return RefNum(mask(MaskAt<RefNum>{RefNum(i), RefNum(j), RefNum(sq), RefNum(sk)})).v != 0;
+  };
+  variant.keyRange = std::move(keyRange);
+  return variant;
+}
+
+} // namespace tilec::attention
+
+#endif // TILEC_EXAMPLES_ATTENTION_RULES_H
