@@ -289,8 +289,9 @@ enum class BackwardKernel { Prep, KV, Q };
 /// Tiles and warps of a backward kernel when the command line does not say;
 /// `scoreMod`: the variant has a score modifier (its slope is live beside P,
 /// and the dK/dV kernel works on [queries, keys] tiles for it).
+/// `packed`: the packed (varlen) batch's kernels.
 AttentionSchedule defaultBackwardSchedule(BackwardKernel kernel, int64_t headDim, bool scoreMod,
-                                          const TargetInfo &target);
+                                          const TargetInfo &target, bool packed = false);
 
 //===----------------------------------------------------------------------===//
 // Decoding: split KV with packed GQA (FlashAttentionDecode.cpp)

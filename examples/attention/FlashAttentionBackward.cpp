@@ -263,7 +263,16 @@ std::vector<ParamSpec> attentionBackwardParams() {
 }
 
 AttentionSchedule defaultBackwardSchedule(BackwardKernel kernel, int64_t headDim, bool scoreMod,
-                                          const TargetInfo &target) {
+                                          const TargetInfo &target, bool packed) {
+  // Packed batches keep their sequence's offsets live beside the tiles: on
+  // mma.sync the dense schedules below spill a few bytes there (ptxas), so
+  // they take smaller steps (dK/dV) or key blocks (dQ).
+  if (packed && !target.wgmma && headDim <= 128) {
+    if (kernel == BackwardKernel::KV && !scoreMod)
+      return headDim <= 64 ? AttentionSchedule{32, 64, 4, true} : AttentionSchedule{16, 64, 8, true};
+    if (kernel == BackwardKernel::Q && headDim > 64)
+      return AttentionSchedule{64, 32, 4, true};
+  }
   // Every dot of a kernel has the same M (keys in dK/dV, queries in dQ), and
   // 16 rows per warp keep all of them split over M only: P, dS (or Pᵀ, dSᵀ)
   // then feed the next dot from the registers they are in. The largest tiles

@@ -225,12 +225,13 @@ void registerAttention(const std::string &suffix, const std::string &summary,
 
   std::vector<ParamSpec> bwdParams = attentionBackwardParams();
   bwdParams.insert(bwdParams.end(), extra.begin(), extra.end());
-  auto bwdSchedule = [=](BackwardKernel kernel, const Params &p) {
+  // `packed`: the packed batch's kernels (their own schedules on mma.sync).
+  auto bwdSchedule = [=](BackwardKernel kernel, const Params &p, bool packed = false) {
     return defaultBackwardSchedule(kernel, std::stoll(p.get("head_dim")),
-                                   bool(variant(p).scoreMod), p.target());
+                                   bool(variant(p).scoreMod), p.target(), packed);
   };
-  auto bwdConfig = [=](BackwardKernel kernel, const Params &p) {
-    AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(kernel, p));
+  auto bwdConfig = [=](BackwardKernel kernel, const Params &p, bool packed = false) {
+    AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(kernel, p, packed));
     if (tune)
       tune(cfg, p);
     return cfg;
@@ -274,35 +275,39 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   q.numWarps = [=](const Params &p) { return bwdSchedule(Q, p).warps; };
   q.aInShared = [=](const Params &p) { return bwdSchedule(Q, p).qInShared; };
 
-  // The packed batch's backward: the same schedules, the offsets after the tensors.
+  // The packed batch's backward: the offsets after the tensors.
   KernelDef varlenKV = kv;
   varlenKV.name = "flash_attention_varlen_bwd_dkdv" + suffix;
   varlenKV.summary = "backward of flash_attention_varlen" + suffix + ": dK, dV per key block";
   varlenKV.sizes = attentionVarlenSizes();
   varlenKV.build = [=](KernelBuilder &k, const Params &p) {
-    buildAttentionVarlenBackwardKV(k, bwdConfig(KV, p), variant(p));
+    buildAttentionVarlenBackwardKV(k, bwdConfig(KV, p, true), variant(p));
   };
   varlenKV.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-    return planAttentionVarlenBackwardKV(bwdConfig(KV, p), variant(p), sizes, seed);
+    return planAttentionVarlenBackwardKV(bwdConfig(KV, p, true), variant(p), sizes, seed);
   };
   varlenKV.grid = [=](const Params &p) {
-    return GridRule{GridDim::scalar("max_seqlen_k", bwdConfig(KV, p).blockN),
+    return GridRule{GridDim::scalar("max_seqlen_k", bwdConfig(KV, p, true).blockN),
                     GridDim::shape("k", 0), GridDim::sequences("cu_seqlens_k")};
   };
+  varlenKV.numWarps = [=](const Params &p) { return bwdSchedule(KV, p, true).warps; };
+  varlenKV.aInShared = [=](const Params &p) { return bwdSchedule(KV, p, true).qInShared; };
   KernelDef varlenQ = q;
   varlenQ.name = "flash_attention_varlen_bwd_dq" + suffix;
   varlenQ.summary = "backward of flash_attention_varlen" + suffix + ": dQ per query block";
   varlenQ.sizes = attentionVarlenSizes();
   varlenQ.build = [=](KernelBuilder &k, const Params &p) {
-    buildAttentionVarlenBackwardQ(k, bwdConfig(Q, p), variant(p));
+    buildAttentionVarlenBackwardQ(k, bwdConfig(Q, p, true), variant(p));
   };
   varlenQ.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-    return planAttentionVarlenBackwardQ(bwdConfig(Q, p), variant(p), sizes, seed);
+    return planAttentionVarlenBackwardQ(bwdConfig(Q, p, true), variant(p), sizes, seed);
   };
   varlenQ.grid = [=](const Params &p) {
-    return GridRule{GridDim::scalar("max_seqlen_q", bwdConfig(Q, p).blockM),
+    return GridRule{GridDim::scalar("max_seqlen_q", bwdConfig(Q, p, true).blockM),
                     GridDim::shape("q", 0), GridDim::sequences("cu_seqlens_q")};
   };
+  varlenQ.numWarps = [=](const Params &p) { return bwdSchedule(Q, p, true).warps; };
+  varlenQ.aInShared = [=](const Params &p) { return bwdSchedule(Q, p, true).qInShared; };
   for (KernelDef *def : {&kv, &q, &varlenKV, &varlenQ})
     Registry::global().add(std::move(*def));
 }

@@ -36,6 +36,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <type_traits>
 
 namespace tilec::attention {
@@ -151,11 +152,33 @@ template <class T> T causalRule(const MaskAt<T> &at, std::optional<int64_t> wind
   return window ? T(at.col <= limit && at.col >= limit - *window) : T(at.col <= limit);
 }
 
+namespace detail {
+/// What a rule gave, checked: a mistake is reported once at the line that
+/// made the variant (`where`), and a stand-in of the right type lets the
+/// build go on to report others.
+inline dsl::Tile checkedRule(const BlockContext &c, dsl::Tile got, dsl::Tile standIn,
+                             bool wantFloat, const dsl::Where &where) {
+  bool ok = got.valid() && (wantFloat ? isFloat(got.dtype()) : got.dtype() == DType::I1);
+  if (ok)
+    return got;
+  c.k.error(where, std::string(wantFloat ? "the score modifier made here must give "
+                                           "floating-point scores"
+                                         : "the mask made here must give a comparison "
+                                           "(an i1 tile: true keeps the score)") +
+                       ", got " + (got.valid() ? std::string(toString(got.dtype())) : "nothing"));
+  return standIn;
+}
+} // namespace detail
+
 /// `variant` with the score modifier `mod(s, at)` (s and at's members Tile
-/// in the kernels, RefNum in the reference).
-template <class Mod> AttentionVariant withScoreMod(Mod mod, AttentionVariant variant = {}) {
-  variant.scoreMod = [mod](dsl::Tile s, const BlockContext &c) -> dsl::Tile {
-    return mod(s, ScoreAt<dsl::Tile>{c.rows.col(), c.cols.row(), c.head});
+/// in the kernels, RefNum in the reference). Mistakes in it are reported at
+/// this call's line.
+template <class Mod>
+AttentionVariant withScoreMod(Mod mod, AttentionVariant variant = {},
+                              dsl::Where where = dsl::Where::current()) {
+  variant.scoreMod = [mod, where](dsl::Tile s, const BlockContext &c) -> dsl::Tile {
+    dsl::Tile got = mod(s, ScoreAt<dsl::Tile>{c.rows.col(), c.cols.row(), c.head});
+    return detail::checkedRule(c, got, s, /*wantFloat=*/true, where);
   };
   variant.scoreModRef = [mod](double s, int64_t i, int64_t j, int64_t h) {
     return RefNum(mod(RefNum(s), ScoreAt<RefNum>{RefNum(i), RefNum(j), RefNum(h)})).v;
@@ -165,12 +188,14 @@ template <class Mod> AttentionVariant withScoreMod(Mod mod, AttentionVariant var
 
 /// `variant` with the mask `mask(at)` (true: the score is kept) and the key
 /// range that agrees with it (keys outside it are masked; allKeys when
-/// there is none).
+/// there is none). Mistakes in it are reported at this call's line.
 template <class Mask>
 AttentionVariant withMask(Mask mask, std::function<KeyRange(const RangeContext &)> keyRange = {},
-                          AttentionVariant variant = {}) {
-  variant.mask = [mask](const BlockContext &c) -> dsl::Tile {
-    return mask(MaskAt<dsl::Tile>{c.rows.col(), c.cols.row(), c.seqQ, c.seqK});
+                          AttentionVariant variant = {},
+                          dsl::Where where = dsl::Where::current()) {
+  variant.mask = [mask, where](const BlockContext &c) -> dsl::Tile {
+    dsl::Tile got = mask(MaskAt<dsl::Tile>{c.rows.col(), c.cols.row(), c.seqQ, c.seqK});
+    return detail::checkedRule(c, got, c.cols.row() == c.cols.row(), /*wantFloat=*/false, where);
   };
   variant.maskRef = [mask](int64_t i, int64_t j, int64_t sq, int64_t sk) {
     return RefNum(mask(MaskAt<RefNum>{RefNum(i), RefNum(j), RefNum(sq), RefNum(sk)})).v != 0;

@@ -19,6 +19,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
+#include <tuple>
 
 using namespace mlir;
 namespace tile = tilec::tile;
@@ -38,6 +41,10 @@ struct KernelBuilder::Impl {
   OpBuilder b;
   KernelSignature signature;
   int errors = 0;
+  /// The errors reported so far (file, line, column, message): a template
+  /// that runs the user's code more than once (attention's three key loops
+  /// call the variant's mask twice) reports each mistake once.
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string>> reported;
   bool finished = false;
 
   Location loc(const Where &where) {
@@ -919,7 +926,8 @@ KernelBuilder::~KernelBuilder() = default;
 
 void KernelBuilder::error(Where where, const std::string &message) {
   ++state->errors;
-  emitError(state->loc(where)) << message;
+  if (state->reported.emplace(where.file_name(), where.line(), where.column(), message).second)
+    emitError(state->loc(where)) << message;
 }
 
 bool KernelBuilder::hasErrors() const { return state->errors > 0; }

@@ -13,11 +13,14 @@
 #include "tilec/Interpreter/Interpreter.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Location.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 using namespace tilec;
 using namespace tilec::attention;
@@ -175,6 +178,34 @@ TEST(AttentionVariant, RefNumComputesAsTheKernelWould) {
   EXPECT_EQ(max(RefNum(int64_t{3}), -2).v, 3);
   EXPECT_EQ(abs(RefNum(-2.5)).v, 2.5);
   EXPECT_NEAR(tanh(RefNum(0.5)).v, std::tanh(0.5), 0);
+}
+
+TEST(AttentionVariant, AWrongRuleIsReportedOnceAtTheLineThatMadeIt) {
+  mlir::DialectRegistry registry;
+  registerTilecDialects(registry);
+  mlir::MLIRContext context(registry);
+  std::vector<std::pair<unsigned, std::string>> errors;
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    auto loc = mlir::dyn_cast<mlir::FileLineColLoc>(d.getLocation());
+    errors.push_back({loc ? loc.getLine() : 0, d.str()});
+    return mlir::success();
+  });
+  // A mask that gives numbers, not a comparison; a modifier that gives one.
+  unsigned maskLine = __LINE__ + 1;
+  AttentionVariant wrongMask = withMask([](const auto &at) { return (at.col - at.row).to(DType::F32); });
+  unsigned modLine = __LINE__ + 1;
+  AttentionVariant wrongMod = withScoreMod([](auto s, const auto &) { return s > 0; });
+  for (auto [variant, line, message] :
+       {std::tuple{wrongMask, maskLine, "the mask made here must give a comparison"},
+        std::tuple{wrongMod, modLine, "the score modifier made here must give floating-point"}}) {
+    errors.clear();
+    KernelBuilder k(context, "attention");
+    buildFlashAttention(k, AttentionConfig{}, variant);
+    EXPECT_FALSE(k.finish());
+    ASSERT_EQ(errors.size(), 1u) << "reported " << errors.size() << " times";
+    EXPECT_EQ(errors[0].first, line) << errors[0].second;
+    EXPECT_NE(errors[0].second.find(message), std::string::npos) << errors[0].second;
+  }
 }
 
 TEST(AttentionVariant, LargeLogitsStayFinite) {

@@ -107,6 +107,20 @@ TEST_F(DSLTest, IncompatibleBroadcastPointsAtTheOperator) {
   expectErrorAt(line, "cannot broadcast shapes 128x64 and 64x64 in '+'");
 }
 
+TEST_F(DSLTest, AMistakeInCodeRunTwiceIsReportedOnce) {
+  // Templates run the user's code more than once (attention calls a mask in
+  // two of its three key loops): the same mistake at the same line is one error.
+  KernelBuilder k(context, "twice");
+  Tile a = k.zeros({128, 64}, DType::F32), b = k.zeros({64, 64}, DType::F32);
+  unsigned line = __LINE__ + 1;
+  auto userCode = [&] { return a + b; };
+  userCode();
+  userCode();
+  EXPECT_FALSE(k.finish());
+  EXPECT_EQ(errors.size(), 1u);
+  expectErrorAt(line, "cannot broadcast shapes 128x64 and 64x64 in '+'");
+}
+
 TEST_F(DSLTest, MixedElementTypesNeedAConversion) {
   KernelBuilder k(context, "bad_types");
   Tile a = k.zeros({16, 16}, DType::F32), b = k.zeros({16, 16}, DType::BF16);
