@@ -50,6 +50,20 @@ AttentionVariant softcap(const Params &p) {
   return withScoreMod([cap](auto s, const auto &) { return tanh(s / cap) * cap; });
 }
 
+// Prefix-LM: causal, and every query sees the first `prefix` keys.
+AttentionVariant prefixLM(const Params &p) {
+  int64_t prefix = p.getInt("prefix");
+  return withMask([prefix](const auto &at) { return causalRule(at) || at.col < prefix; },
+                  [prefix](const RangeContext &c) { return prefixCausalKeys(c, prefix); });
+}
+
+// Gemma-2's local layers: a sliding window and soft-capped scores.
+AttentionVariant windowSoftcap(const Params &p) {
+  double cap = p.getFloat("cap");
+  return withScoreMod([cap](auto s, const auto &) { return tanh(s / cap) * cap; },
+                      slidingWindow(p));
+}
+
 RegisterAttention denseKernels({.name = "",
                                  .summary = "FlashAttention forward, non-causal",
                                  .variant = dense});
@@ -78,6 +92,20 @@ RegisterAttention alibiKernels({
     .summary = "ALiBi linear position bias per head",
     .params = {intParam("heads", 2, "query heads (slopes repeat per batch)", 1)},
     .variant = alibi,
+    .heavyScores = true,
+});
+RegisterAttention prefixLMKernels({
+    .name = "prefix_lm",
+    .summary = "prefix-LM: causal, and every query sees the first `prefix` keys",
+    .params = {intParam("prefix", 1024, "keys every query sees (the prompt)")},
+    .variant = prefixLM,
+});
+RegisterAttention windowSoftcapKernels({
+    .name = "sliding_window_softcap",
+    .summary = "Gemma-2's local attention: a window of `window` keys back, tanh-capped scores",
+    .params = {intParam("window", 4096, "keys visible behind the diagonal"),
+               floatParam("cap", 50, "logit cap")},
+    .variant = windowSoftcap,
     .heavyScores = true,
 });
 RegisterAttention softcapKernels({

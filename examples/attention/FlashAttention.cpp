@@ -215,6 +215,14 @@ KeyRange causalKeys(const RangeContext &ctx, std::optional<int64_t> window) {
   return {lo, hi, fullLo, fullHi};
 }
 
+KeyRange prefixCausalKeys(const RangeContext &ctx, int64_t prefix) {
+  KeyRange r = causalKeys(ctx);
+  Tile prefixEnd = min(ctx.k.constant(prefix, DType::I32), ctx.seqK);
+  r.hi = max(r.hi, prefixEnd);
+  r.fullHi = max(r.fullHi, prefixEnd / ctx.blockN * ctx.blockN);
+  return r;
+}
+
 Tile causalMask(const BlockContext &ctx, std::optional<int64_t> window) {
   Tile diag = ctx.seqK - ctx.seqQ;
   Tile rowLimit = (ctx.rows + diag).col(), col = ctx.cols.row();

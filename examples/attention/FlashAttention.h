@@ -134,6 +134,10 @@ KeyRange allKeys(const RangeContext &ctx);
 /// without a window, sliding window with one.
 KeyRange causalKeys(const RangeContext &ctx, std::optional<int64_t> window = std::nullopt);
 dsl::Tile causalMask(const BlockContext &ctx, std::optional<int64_t> window = std::nullopt);
+/// Causal keys, and every query also sees the first `prefix` keys
+/// (prefix-LM): the causal range widened to the prefix, unmasked up to its
+/// last whole block.
+KeyRange prefixCausalKeys(const RangeContext &ctx, int64_t prefix);
 bool causalMaskRef(int64_t row, int64_t col, int64_t seqQ, int64_t seqK,
                    std::optional<int64_t> window = std::nullopt);
 

@@ -148,6 +148,19 @@ std::vector<Case> allCases() {
   }
   for (std::string kernel : {"flash_attention_bwd_dkdv_sliding_window", "flash_attention_bwd_dq_sliding_window"})
     cases.push_back({kernel, {"window=5", "block_n=16", "block_m=16"}, {"seq_q=90", "seq_k=90"}});
+  // Prefix-LM (its prefix shorter and longer than the keys) and Gemma-2's
+  // window with soft-capping, each rule written once: forward, backward,
+  // packed and decoding kernels.
+  for (std::string prefix : {"prefix=40", "prefix=300"}) {
+    cases.push_back({"flash_attention_fwd_prefix_lm", {prefix}, {"seq_q=100", "seq_k=130"}});
+    cases.push_back({"flash_attention_fwd_prefix_lm", {prefix, "block_m=32", "block_n=16"}, {"seq_q=130", "seq_k=77"}});
+    cases.push_back({"flash_attention_bwd_dkdv_prefix_lm", {prefix}, {"seq_q=90", "seq_k=70"}});
+    cases.push_back({"flash_attention_bwd_dq_prefix_lm", {prefix}, {"seq_q=70", "seq_k=90"}});
+    cases.push_back({"flash_attention_varlen_prefix_lm", {prefix}, {"batch=5", "seq_q=100", "seq_k=130"}});
+  }
+  for (std::string kind : {"fwd", "bwd_dkdv", "bwd_dq", "varlen"})
+    cases.push_back({"flash_attention_" + kind + "_sliding_window_softcap", {"window=30", "cap=5"}, {"batch=2", "seq_q=100", "seq_k=130"}});
+  cases.push_back({"flash_attention_decode_sliding_window_softcap", {"window=30", "cap=5", "group=4"}, {"seq_q=3", "seq_k=200", "splits=3"}});
   // Decoding (split KV, packed GQA) for every variant: one query token, a
   // few (speculative decoding) with groups that are not powers of two, more
   // splits than key blocks (empty runs), d = 128 f16; and the combine.
