@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Compiles the forward kernel of every attention variant with
+# ../shared/tools/peer_flex.py's constants (window 1024, cap 20, prefix 1024,
+# GQA group 4, ALiBi over H = 2048 / d heads) into bench-ptx-variants/ (or
+# $1), for bench/variants.py next to peer_flex.py on the GPU machine.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tilec=${TILEC:-$root/build/bin/tilec}
+out=${1:-$root/bench-ptx-variants}
+arch=${ARCH:-sm_90a}
+mkdir -p "$out"
+for d in ${DIMS:-128}; do
+  heads=$((2048 / d))
+  for v in "" causal sliding_window softcap alibi gqa prefix_lm sliding_window_softcap; do
+    case $v in
+      sliding_window) sets=(--set window=1024) ;;
+      softcap) sets=(--set cap=20) ;;
+      alibi) sets=(--set heads=$heads) ;;
+      gqa) sets=(--set group=4) ;;
+      prefix_lm) sets=(--set prefix=1024) ;;
+      sliding_window_softcap) sets=(--set window=1024 --set cap=20) ;;
+      *) sets=() ;;
+    esac
+    name=flash_attention_fwd${v:+_$v}
+    "$tilec" --kernel=$name --arch="$arch" --set head_dim=$d "${sets[@]}" --emit=ptx \
+      -o "$out/$name-d$d.ptx"
+  done
+done
+echo "compile-variants: $(ls "$out"/*.ptx | wc -l) kernels in $out"

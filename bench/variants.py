@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""tilec's attention variants timed on peer_flex.py's problems, for the same
+device call as ../shared/tools/peer_flex.py (FlexAttention with the same
+definitions: window 1024, cap 20, prefix 1024, GQA group 4, ALiBi slopes
+2^(-8 (h + 1) / H)).
+
+Shapes: B = 16384 / N, H = 2048 / d, bf16, random normal inputs; the forward
+kernels compiled by bench/compile-variants.sh with their default schedules.
+Each output is first checked on sampled rows against attention in double
+precision with the same rule; then timed (CUDA events, median of 7 means of
+20 calls). Reports ms (compare with Flex's ms) and TFLOP/s = 4·B·H·N²·d ·
+density / time, density being the fraction of (q, k) pairs the mask keeps
+(as peer_flex.py counts it).
+
+  bash bench/compile-variants.sh                  # on the CPU machine
+  python3 bench/variants.py --ptx-dir bench-ptx-variants --json out/variants.json
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+from tilec.attention import tensor_arg  # noqa: E402
+from tilec.driver import Kernel  # noqa: E402
+
+W, CAP, P, GROUP = 1024, 20.0, 1024, 4
+
+
+def bench_ms(fn, warmup=5, iters=20, repeats=7):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(repeats):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(iters):
+            fn()
+        end.record()
+        torch.cuda.synchronize()
+        samples.append(start.elapsed_time(end) / iters)
+    return sorted(samples)[len(samples) // 2]
+
+
+def keep(variant, i, j):
+    """The mask of `variant` on query positions i [R, 1] and keys j [1, N]."""
+    if variant in ("causal",):
+        return j <= i
+    if variant in ("sliding_window", "sliding_window_softcap"):
+        return (j <= i) & (j >= i - W)
+    if variant == "prefix_lm":
+        return (j <= i) | (j < P)
+    return torch.ones_like(i == j)
+
+
+def modify(variant, s, h, heads, i, j):
+    if variant in ("softcap", "sliding_window_softcap"):
+        return CAP * torch.tanh(s / CAP)
+    if variant == "alibi":
+        slope = 2.0 ** (-8.0 * (h % heads + 1) / heads)
+        return s + slope * (j - i).double()
+    return s
+
+
+def density(variant, n):
+    i = torch.arange(n, device="cuda")[:, None]
+    j = torch.arange(n, device="cuda")[None, :]
+    return keep(variant, i, j).double().mean().item()
+
+
+def check(variant, q, k, v, o, heads, group):
+    """Worst |O - ref| / max |ref| over rows 0, n/2, n-1 of 3 heads."""
+    n, d = q.shape[1], q.shape[2]
+    worst, scale = 0.0, 1.0 / math.sqrt(d)
+    for bh in (0, q.shape[0] // 2, q.shape[0] - 1):
+        rows = torch.tensor([0, n // 2, n - 1], device="cuda")
+        kv = bh // group
+        s = (q[bh, rows].double() @ k[kv].double().T) * scale
+        i, j = rows[:, None], torch.arange(n, device="cuda")[None, :]
+        s = modify(variant, s, bh, heads, i, j)
+        s = s.masked_fill(~keep(variant, i, j), -math.inf)
+        ref = torch.softmax(s, dim=-1) @ v[kv].double()
+        err = (o[bh, rows].double() - ref).abs().max() / ref.abs().max()
+        worst = max(worst, err.item())
+    return worst
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ptx-dir", default="bench-ptx-variants")
+    ap.add_argument("--dims", default="128")
+    ap.add_argument("--seqlens", default="8192,16384")
+    ap.add_argument("--variants",
+                    default="dense,causal,sliding_window,softcap,alibi,gqa,prefix_lm,sliding_window_softcap")
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    rows = []
+    print(f"# {torch.cuda.get_device_name()}: tilec forward on peer_flex.py's problems, bf16; "
+          "ms and TFLOP/s (density-weighted)")
+    print("variant\td\tN\tms\tTFLOP/s\trelerr")
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    for d in (int(x) for x in args.dims.split(",")):
+        heads = 2048 // d
+        for n in (int(x) for x in args.seqlens.split(",")):
+            b = 16384 // n
+            for variant in args.variants.split(","):
+                name = "flash_attention_fwd" + ("" if variant == "dense" else "_" + variant)
+                kernel = Kernel(os.path.join(args.ptx_dir, f"{name}-d{d}.ptx"))
+                group = GROUP if variant == "gqa" else 1
+                q = torch.randn(b * heads, n, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+                k = torch.randn(b * heads // group, n, d, device="cuda", dtype=torch.bfloat16,
+                                generator=gen)
+                v = torch.randn_like(k)
+                o = torch.full_like(q, float("nan"))
+                lse = torch.empty(b * heads, n, device="cuda", dtype=torch.float32)
+                a = [tensor_arg(t) for t in (q, k, v, o, lse)]
+                stream = torch.cuda.current_stream().cuda_stream
+                kernel(*a, stream=stream)
+                torch.cuda.synchronize()
+                err = check(variant, q, k, v, o, heads, group)
+                ms = bench_ms(lambda: kernel(*a, stream=stream))
+                flops = 4.0 * b * heads * n * n * d * density(variant, n)
+                row = {"variant": variant, "d": d, "N": n, "ms": ms,
+                       "tflops": flops / ms * 1e-9, "relerr": err}
+                rows.append(row)
+                print(f"{variant}\t{d}\t{n}\t{ms:.4f}\t{row['tflops']:.1f}\t{err:.2g}", flush=True)
+                if err > 2e-2:
+                    print(f"variants: {variant} d={d} N={n}: relerr {err:.3g} over 0.02",
+                          file=sys.stderr)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"gpu": torch.cuda.get_device_name(), "tool": "bench/variants.py",
+                       "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
