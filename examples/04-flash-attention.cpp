@@ -77,10 +77,12 @@ RegisterAttention slidingWindowKernels({
     .summary = "causal with a window of `window` keys back",
     .params = {intParam("window", 48, "keys visible behind the diagonal")},
     .variant = slidingWindow,
-    // The causal kernel's fast schedule: with windows of a thousand keys
-    // and more only the diagonal and window-start blocks are masked (1.01-1.15x
-    // FlexAttention at window 1024, was 0.93x on the heavier variants' 64-row
-    // tiles; bench/RESULTS.md, session 12).
+    // The causal kernel's fast schedule on wgmma: with windows of a
+    // thousand keys and more only the diagonal and window-start blocks are
+    // masked (1.01-1.15x FlexAttention at window 1024, was 0.93x on the
+    // heavier variants' 64-row tiles; bench/RESULTS.md, session 12). On
+    // mma.sync the heavier tiles (128-row ones spill at d = 64).
+    .heavyOnMmaSync = true,
 });
 RegisterAttention gqaKernels({
     .name = "gqa",

@@ -143,15 +143,16 @@ void registerDecodeCombine() {
 void registerAttention(const std::string &suffix, const std::string &summary,
                        std::vector<ParamSpec> extra,
                        std::function<AttentionVariant(const Params &)> variant,
-                       bool heavyScores,
+                       bool heavyScores, bool heavyOnMmaSync,
                        std::function<void(AttentionConfig &, const Params &)> tune,
                        bool decode) {
   if (decode)
     registerDecode(suffix, summary, extra, variant);
   std::vector<ParamSpec> params = attentionParams();
   params.insert(params.end(), extra.begin(), extra.end());
-  auto schedule = [heavyScores](const Params &p) {
-    return defaultSchedule(std::stoll(p.get("head_dim")), heavyScores, p.target());
+  auto schedule = [heavyScores, heavyOnMmaSync](const Params &p) {
+    bool heavy = heavyScores || (heavyOnMmaSync && !p.target().wgmma);
+    return defaultSchedule(std::stoll(p.get("head_dim")), heavy, p.target());
   };
   auto config = [=](const Params &p) {
     AttentionConfig cfg = configFrom(p, schedule(p));
@@ -377,7 +378,7 @@ void registerAttentionVariant(const VariantRegistration &r) {
     return;
   }
   registerAttention(r.name.empty() ? "" : "_" + r.name, r.summary, r.params, r.variant,
-                    r.heavyScores, r.tune, r.decode);
+                    r.heavyScores, r.heavyOnMmaSync, r.tune, r.decode);
 }
 
 } // namespace tilec::attention

@@ -53,6 +53,10 @@ struct VariantRegistration {
   /// Per-score work (a score modifier with transcendentals, a mask beyond the
   /// causal one): the schedules of the heavier variants (see defaultSchedule).
   bool heavyScores = false;
+  /// ... only where the dots run on mma.sync (sm_80), whose fragments leave
+  /// fewer registers: a mask the fast sm_90a schedules carry but mma.sync's
+  /// 128-row tiles would spill for (the sliding window's).
+  bool heavyOnMmaSync = false;
   /// Adjusts the configuration from the parameters (GQA's group, say).
   std::function<void(AttentionConfig &, const Params &)> tune = {};
   /// Registers the decoding kernels too (the GQA variant's need not: every
