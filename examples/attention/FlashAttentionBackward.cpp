@@ -292,8 +292,8 @@ AttentionSchedule defaultBackwardSchedule(BackwardKernel kernel, int64_t headDim
       return target.wgmma ? AttentionSchedule{32, 64, 4, true} : AttentionSchedule{16, 128, 8, true};
     return AttentionSchedule{16, 64, 4, true};
   case BackwardKernel::Q:
-    if (headDim <= 64)
-      return AttentionSchedule{64, target.wgmma ? 128 : 64, 4, true};
+    if (headDim <= 64) // a modifier's slope beside a mask spills 128-key blocks
+      return AttentionSchedule{64, target.wgmma && !scoreMod ? 128 : 64, 4, true};
     return headDim <= 128 ? AttentionSchedule{64, 64, 4, true} : AttentionSchedule{32, 32, 4, true};
   }
   return {};
