@@ -76,3 +76,30 @@ func.func @grid() -> (i32, i32) {
 func.func @returns(%x: i32) -> i32 attributes {tilegpu.kernel} {
   return %x : i32
 }
+
+// -----
+
+// One value per program (tile.load_scalar): a plain load, or one under its
+// mask with the fill value (zero without one) elsewhere.
+// CHECK-LABEL: llvm.func @offsets
+// CHECK: %[[A:.*]] = llvm.load %arg0 : !llvm.ptr<1> -> i32
+// CHECK: %[[B:.*]] = scf.if %arg2 -> (i32) {
+// CHECK-NEXT: llvm.load %arg0 : !llvm.ptr<1> -> i32
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %arg1 : i32
+// CHECK: %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[C:.*]] = scf.if %arg2 -> (i32) {
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[Z]] : i32
+// CHECK: %[[S:.*]] = arith.addi %[[A]], %[[B]] : i32
+// CHECK: arith.addi %[[S]], %[[C]] : i32
+func.func @offsets(%p: !tile.ptr<i32>, %fill: i32, %keep: i1) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 32, 1, 1>} {
+  %a = tile.load_scalar %p : !tile.ptr<i32>
+  %b = tile.load_scalar %p mask %keep other %fill : !tile.ptr<i32>
+  %c = tile.load_scalar %p mask %keep : !tile.ptr<i32>
+  %s1 = arith.addi %a, %b : i32
+  %s2 = arith.addi %s1, %c : i32
+  %q = tile.addptr %p, %s2 : !tile.ptr<i32>, i32
+  %v = tile.load_scalar %q : !tile.ptr<i32>
+  return
+}
