@@ -17,22 +17,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.dirname(__file__))
+from timing import bench_ms  # noqa: E402
 
-def bench_ms(fn, warmup=5, iters=20, repeats=7):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    samples = []
-    for _ in range(repeats):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(iters):
-            fn()
-        end.record()
-        torch.cuda.synchronize()
-        samples.append(start.elapsed_time(end) / iters)
-    samples.sort()
-    return samples[len(samples) // 2]
+
 
 
 class Kernel:

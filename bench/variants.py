@@ -24,26 +24,14 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+sys.path.insert(0, os.path.dirname(__file__))
+from timing import bench_ms  # noqa: E402
 from tilec.attention import tensor_arg  # noqa: E402
 from tilec.driver import Kernel  # noqa: E402
 
 W, CAP, P, GROUP = 1024, 20.0, 1024, 4
 
 
-def bench_ms(fn, warmup=5, iters=20, repeats=7):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    samples = []
-    for _ in range(repeats):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(iters):
-            fn()
-        end.record()
-        torch.cuda.synchronize()
-        samples.append(start.elapsed_time(end) / iters)
-    return sorted(samples)[len(samples) // 2]
 
 
 def keep(variant, i, j):

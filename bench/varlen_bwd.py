@@ -25,38 +25,26 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+sys.path.insert(0, os.path.dirname(__file__))
+from timing import bench_ms  # noqa: E402
 import tilec.attention as ta  # noqa: E402
 
 TOKENS, HIDDEN = 16384, 2048
 
 
-def bench_ms(fn, warmup=3, iters=10, repeats=7):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    samples = []
-    for _ in range(repeats):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(iters):
-            fn()
-        end.record()
-        torch.cuda.synchronize()
-        samples.append(start.elapsed_time(end) / iters)
-    return sorted(samples)[len(samples) // 2]
 
 
 def timed(forward, grads):
     """Forward ms and backward ms of `forward()` (returns o), o.backward(do)."""
     o = forward()
     do = torch.randn_like(o)
-    fwd = bench_ms(forward)
+    fwd = bench_ms(forward, warmup=3, iters=10)
 
     def backward():
         for g in grads:
             g.grad = None
         o.backward(do, retain_graph=True)
-    return fwd, bench_ms(backward)
+    return fwd, bench_ms(backward, warmup=3, iters=10)
 
 
 def flops(lengths, heads, d, causal):

@@ -222,6 +222,26 @@ struct PackedBatch {
   int64_t statFirst(int64_t b) const { return 4 * (cuQ[b] / 4 + b); }
   int64_t statRows() const { return varlenStatRows(totalQ(), batch); }
 
+  /// What the prep kernel makes of packed O, dO and LSE ([heads, total_q]):
+  /// delta = rowsum(dO ∘ O) and lse_log2 (f32) at each sequence's statistics
+  /// rows; the rows between sequences keep what `delta` and `lse2` held.
+  void statistics(const std::vector<double> &o, const std::vector<double> &dO,
+                  const std::vector<double> &lse, std::vector<double> &delta,
+                  std::vector<double> &lse2) const {
+    const int64_t rows = statRows();
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t h = 0; h < heads; ++h)
+        for (int64_t i = 0; i < lensQ[b]; ++i) {
+          const int64_t row = cuQ[b] + i, stat = h * rows + statFirst(b) + i;
+          double sum = 0;
+          for (int64_t t = 0; t < d; ++t)
+            sum += o[(row * heads + h) * d + t] * dO[(row * heads + h) * d + t];
+          delta[stat] = roundTo(DType::F32, sum);
+          const double l = lse[h * totalQ() + row];
+          lse2[stat] = l == -kInf ? kInf : roundTo(DType::F32, l * M_LOG2E);
+        }
+  }
+
   static HostBuffer offsets(const std::string &name, const std::vector<int64_t> &cu) {
     return HostBuffer{name, DType::I32, std::vector<double>(cu.begin(), cu.end())};
   }
@@ -347,18 +367,7 @@ RunPlan planAttentionVarlenBackwardPrep(const AttentionConfig &cfg, const Params
                pb.batch};
   // Rows between the sequences' statistics stay as they were.
   std::vector<double> delta = plan.memory[3].data, lse2 = plan.memory[4].data;
-  const std::vector<double> &o = plan.memory[0].data, &dO = plan.memory[1].data;
-  for (int64_t b = 0; b < pb.batch; ++b)
-    for (int64_t h = 0; h < heads; ++h)
-      for (int64_t i = 0; i < pb.lensQ[b]; ++i) {
-        const int64_t row = pb.cuQ[b] + i, stat = h * rows + pb.statFirst(b) + i;
-        double sum = 0;
-        for (int64_t t = 0; t < d; ++t)
-          sum += o[(row * heads + h) * d + t] * dO[(row * heads + h) * d + t];
-        delta[stat] = sum;
-        const double l = lse[h * totalQ + row];
-        lse2[stat] = l == -kInf ? kInf : l * M_LOG2E;
-      }
+  pb.statistics(plan.memory[0].data, plan.memory[1].data, lse, delta, lse2);
   plan.expected = {{3, delta}, {4, lse2}};
   plan.tolerance = 1e-5; // f32 sums of products of exact inputs
   return plan;
@@ -380,20 +389,9 @@ PackedBackwardRun packedBackwardRun(const AttentionConfig &cfg, const AttentionV
   PackedBackwardRun run{PackedBatch(cfg, sizes), {}, {}};
   const PackedBatch &pb = run.pb;
   run.p = solvePacked(cfg, variant, pb, sizes, seed, /*gradients=*/true);
-  const int64_t heads = pb.heads, d = pb.d, totalQ = pb.totalQ(), rows = pb.statRows();
+  const int64_t heads = pb.heads, totalQ = pb.totalQ(), rows = pb.statRows();
   std::vector<double> delta(heads * rows, std::nan("")), lse2(heads * rows, std::nan(""));
-  const std::vector<double> &dO = run.p.inputs[3].data;
-  for (int64_t b = 0; b < pb.batch; ++b)
-    for (int64_t h = 0; h < heads; ++h)
-      for (int64_t i = 0; i < pb.lensQ[b]; ++i) {
-        const int64_t row = pb.cuQ[b] + i, stat = h * rows + pb.statFirst(b) + i;
-        double sum = 0;
-        for (int64_t t = 0; t < d; ++t)
-          sum += dO[(row * heads + h) * d + t] * run.p.o[(row * heads + h) * d + t];
-        delta[stat] = roundTo(DType::F32, sum);
-        const double l = run.p.lse[h * totalQ + row];
-        lse2[stat] = l == -kInf ? kInf : roundTo(DType::F32, l * M_LOG2E);
-      }
+  pb.statistics(run.p.o, run.p.inputs[3].data, run.p.lse, delta, lse2);
   run.plan.memory = run.p.inputs;
   run.plan.memory.push_back(HostBuffer{"lse_log2", DType::F32, std::move(lse2)});
   run.plan.memory.push_back(HostBuffer{"delta", DType::F32, std::move(delta)});
