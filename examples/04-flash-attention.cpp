@@ -10,11 +10,33 @@
 #include "attention/Registration.h"
 #include "attention/Rules.h"
 
+#include <algorithm>
+#include <random>
+
 using namespace tilec;
 using namespace tilec::dsl;
 using namespace tilec::attention;
 
 namespace {
+
+/// Document ids for CPU runs: per batch row, documents of random lengths
+/// (1 to a third of the sequence, some of one position) numbered in order,
+/// or those ids shuffled over the positions.
+std::vector<double> documentIds(const InputFill &f, bool shuffled) {
+  const int64_t batch = f.shape[0], n = f.shape[1];
+  std::vector<double> ids;
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<double> row;
+    std::uniform_int_distribution<int64_t> length(1, std::max<int64_t>(1, n / 3));
+    for (int64_t doc = 0; static_cast<int64_t>(row.size()) < n; ++doc)
+      row.insert(row.end(), std::min(length(f.rng), n - static_cast<int64_t>(row.size())),
+                 static_cast<double>(doc));
+    if (shuffled)
+      std::shuffle(row.begin(), row.end(), f.rng);
+    ids.insert(ids.end(), row.begin(), row.end());
+  }
+  return ids;
+}
 
 // Non-causal: no mask beyond the sequence end.
 AttentionVariant dense(const Params &) { return {}; }
@@ -64,6 +86,38 @@ AttentionVariant windowSoftcap(const Params &p) {
                       slidingWindow(p));
 }
 
+// Document masking (packed documents in one sequence): a query sees the
+// keys of its own document. The document id of every position comes at run
+// time, `doc` [batch, seq_k] i32 (the queries are the last seq_q positions,
+// aligned as the causal mask is); any ids, sorted or not.
+AttentionVariant document(const Params &p) {
+  AttentionVariant v = withMask([](const auto &at) {
+    auto doc = at.input("doc");
+    return doc(at.batch, at.row + (at.seqK - at.seqQ)) == doc(at.batch, at.col);
+  });
+  bool shuffled = p.getInt("shuffled") != 0;
+  v.inputs = {{.name = "doc",
+               .dtype = DType::I32,
+               .shape = {InputDim::batch(), InputDim::seqK()},
+               .fill = [shuffled](const InputFill &f) { return documentIds(f, shuffled); }}};
+  return v;
+}
+
+// A learned relative-position bias (T5-like, clipped at `max_distance`):
+// score + bias[h, clamp(j - i, -D, D) + D], the table [heads, 2D + 1] f32
+// given at run time.
+AttentionVariant relativeBiasTable(const Params &p) {
+  int64_t D = p.getInt("max_distance");
+  AttentionVariant v = withScoreMod([D](auto s, const auto &at) {
+    auto offset = min(max(at.col - at.row, -D), D) + D;
+    return s + at.input("bias")(at.qhead, offset);
+  });
+  v.inputs = {{.name = "bias",
+               .dtype = DType::F32,
+               .shape = {InputDim::heads(), InputDim::fixed(2 * D + 1)}}};
+  return v;
+}
+
 RegisterAttention denseKernels({.name = "",
                                  .summary = "FlashAttention forward, non-causal",
                                  .variant = dense});
@@ -111,6 +165,24 @@ RegisterAttention windowSoftcapKernels({
     .params = {intParam("window", 4096, "keys visible behind the diagonal"),
                floatParam("cap", 50, "logit cap")},
     .variant = windowSoftcap,
+    .heavyScores = true,
+});
+RegisterAttention documentKernels({
+    .name = "document",
+    .summary = "document masking: each query sees its own document's keys (ids at run time)",
+    .params = {intParam("shuffled", 0,
+                        "CPU runs only: document ids shuffled over the positions (1) or in "
+                        "runs (0); the kernels are the same")},
+    .variant = document,
+    // Two gathers per block beside the scores: mma.sync's 128-row tiles
+    // spill for them at d = 64; wgmma's fast schedules do not.
+    .heavyOnMmaSync = true,
+});
+RegisterAttention relativeBiasTableKernels({
+    .name = "relative_bias_table",
+    .summary = "a learned relative-position bias table per head (given at run time)",
+    .params = {intParam("max_distance", 128, "distances beyond it share the last bias", 1)},
+    .variant = relativeBiasTable,
     .heavyScores = true,
 });
 RegisterAttention softcapKernels({

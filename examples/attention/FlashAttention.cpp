@@ -22,7 +22,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
                                      const AttentionVariant &variant,
                                      const std::vector<QueryRows> &queries,
                                      const KeyBlocks &keys, Tile seqQ, Tile seqK,
-                                     const KeyRange &relative) {
+                                     const KeyRange &relative, const KernelInputs *inputs) {
   const int64_t d = cfg.headDim, bn = cfg.blockN, groups = static_cast<int64_t>(queries.size());
   const int64_t gm = queries.empty() ? 0 : queries[0].q.shape()[0];
   // The loops run over the keys' rows in the tensors (so the loads' offsets
@@ -36,8 +36,8 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   // modifier, and its mask where `masked`), and the scale the softmax still
   // applies to them.
   auto scored = [&](Tile s, Tile j, int64_t g, bool masked) -> std::pair<Tile, double> {
-    BlockContext ctx{k, queries[g].positions, position(j) + k.iota(bn), queries[g].head, seqQ,
-                     seqK};
+    BlockContext ctx{k,    queries[g].positions, position(j) + k.iota(bn), queries[g].head, seqQ,
+                     seqK, inputs};
     double scale = cfg.softmaxScale();
     if (variant.scoreMod) {
       s = variant.scoreMod(s * scale, ctx);
@@ -153,6 +153,7 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
   TensorArg v = k.tensor("v", cfg.dtype, 3), o = k.tensor("o", cfg.dtype, 3);
   TensorArg lse = k.tensor("lse", DType::F32, 2);
+  KernelInputs inputs = declareInputs(k, variant, q.dim(0));
   TensorDesc qBlocks = q.desc({1, gm, d}), kBlocks = key.desc({1, bn, d});
   TensorDesc vBlocks = v.desc({1, bn, d}), oBlocks = o.desc({1, gm, d});
   TensorDesc lseBlocks = lse.desc({1, gm});
@@ -173,10 +174,11 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   }
 
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
-  KeyRange range = variant.keyRange ? variant.keyRange(rangeCtx) : allKeys(rangeCtx);
+  KeyRange range = keyRangeOf(variant, rangeCtx);
   KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j, 0}); },
                  [&](Tile j) { return vBlocks.load({kvHead, j, 0}); }};
-  std::vector<KeyLoopState> state = attendKeys(k, cfg, variant, queries, keys, seqQ, seqK, range);
+  std::vector<KeyLoopState> state =
+      attendKeys(k, cfg, variant, queries, keys, seqQ, seqK, range, &inputs);
 
   // O = acc / l (a row that saw nothing has acc = 0 and l = 0: output 0),
   // lse = (m + log2 l) · ln 2 (-inf for such a row).
@@ -194,6 +196,17 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
 KeyRange allKeys(const RangeContext &ctx) {
   Tile zero = ctx.k.constant(0, DType::I32);
   return {zero, ctx.seqK, zero, ctx.seqK / ctx.blockN * ctx.blockN};
+}
+
+KeyRange maskedKeys(const RangeContext &ctx) {
+  Tile zero = ctx.k.constant(0, DType::I32);
+  return {zero, ctx.seqK, zero, zero};
+}
+
+KeyRange keyRangeOf(const AttentionVariant &variant, const RangeContext &ctx) {
+  if (variant.keyRange)
+    return variant.keyRange(ctx);
+  return variant.mask ? maskedKeys(ctx) : allKeys(ctx);
 }
 
 KeyRange causalKeys(const RangeContext &ctx, std::optional<int64_t> window) {
@@ -359,10 +372,14 @@ RunPlan planAttention(const AttentionConfig &cfg, const AttentionVariant &varian
   };
   plan.args = {tensor3(0, bhQ, seqQ), tensor3(1, bhK, seqK), tensor3(2, bhK, seqK),
                tensor3(3, bhQ, seqQ), TensorBinding{4, {bhQ, seqQ}, {seqQ, 1}}};
+  std::vector<InputValues> inputs = inputValues(variant, {batch, heads, seqQ, seqK}, rng);
+  bindInputs(plan, inputs);
   plan.grid = {examples::ceilDiv(seqQ, cfg.blockM), bhQ, 1};
 
   // The reference, in double precision from the same (rounded) inputs.
   ReferenceAttention ref{bhQ, seqQ, seqK, d, cfg.group, cfg.softmaxScale(), &variant};
+  ref.headsPerBatch = heads;
+  ref.inputs = &inputs;
   std::vector<double> out, lseOut;
   ref.forward(plan.memory[0].data, plan.memory[1].data, plan.memory[2].data, out, lseOut);
   plan.expected = {{3, out}, {4, lseOut}};

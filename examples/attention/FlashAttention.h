@@ -30,7 +30,10 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <random>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace tilec::attention {
 
@@ -53,6 +56,63 @@ struct AttentionConfig {
   double softmaxScale() const;
 };
 
+/// One dimension of a variant's runtime input: a size of the run (the
+/// batch, the query heads per batch, seq_q, seq_k) or a fixed count.
+struct InputDim {
+  enum Kind { Batch, Heads, SeqQ, SeqK, Fixed } kind = Fixed;
+  int64_t size = 0; ///< Fixed's count
+  static InputDim batch() { return {Batch}; }
+  static InputDim heads() { return {Heads}; }
+  static InputDim seqQ() { return {SeqQ}; }
+  static InputDim seqK() { return {SeqK}; }
+  static InputDim fixed(int64_t n) { return {Fixed, n}; }
+};
+
+/// The sizes of a run, as an input's dimensions and its fill see them.
+struct RunSizes {
+  int64_t batch = 1, heads = 1, seqQ = 0, seqK = 0;
+  int64_t size(const InputDim &dim) const;
+};
+
+/// What a CPU run's values of an input are made from: its shape, the run's
+/// sizes and a random source.
+struct InputFill {
+  std::vector<int64_t> shape;
+  RunSizes sizes;
+  std::mt19937_64 &rng;
+};
+
+/// A tensor the variant reads at run time (FlexAttention's captured
+/// tensors: document ids, a bias table, per-head slopes). The kernels take
+/// it as a parameter after their own (in the order the variant lists its
+/// inputs; it appears in the launch metadata like theirs); rules read it
+/// with `at.input("name")(indices...)` (see Rules.h), where an index
+/// outside the tensor reads 0.
+struct VariantInput {
+  std::string name;
+  DType dtype = DType::I32;
+  std::vector<InputDim> shape;
+  /// The CPU runs' values, row-major (rounded to dtype after); absent:
+  /// random integers 0..3, or uniform in [-1, 1) for floating-point types.
+  std::function<std::vector<double>(const InputFill &)> fill = {};
+};
+
+/// A variant's inputs as one kernel declared them.
+struct KernelInputs {
+  struct Declared {
+    std::string name;
+    DType dtype;
+    dsl::TensorArg tensor;
+  };
+  std::vector<Declared> tensors;
+  /// i32 query heads per batch, read off the first input with a batch
+  /// dimension (batch·heads_q / its size) or a heads dimension (its size);
+  /// invalid when none has either (the rules' at.batch and at.qhead are
+  /// then unknown, and indexing with them reports it).
+  dsl::Tile headsPerBatch;
+  const Declared *find(const std::string &name) const;
+};
+
 /// What a score modifier or mask sees of the current block.
 struct BlockContext {
   dsl::KernelBuilder &k;
@@ -63,6 +123,8 @@ struct BlockContext {
   /// (the decoding kernels' packed GQA); both broadcast against scores.
   dsl::Tile head;
   dsl::Tile seqQ, seqK;
+  /// The variant's runtime inputs (none: nullptr).
+  const KernelInputs *inputs = nullptr;
 };
 
 /// What a key range sees: the query block and the sequence lengths.
@@ -79,14 +141,46 @@ struct KeyRange {
   dsl::Tile lo, hi, fullLo, fullHi;
 };
 
+/// A runtime input's values in a CPU run (row-major).
+struct InputValues {
+  std::string name;
+  DType dtype;
+  std::vector<int64_t> shape;
+  std::vector<double> data;
+};
+
+/// Where a score is, as the double-precision reference sees it.
+struct RefAt {
+  int64_t row, col;
+  int64_t head;  ///< index into batch·heads_q
+  int64_t batch; ///< head / heads_q
+  int64_t qhead; ///< head % heads_q
+  int64_t seqQ, seqK;
+  const std::vector<InputValues> *inputs = nullptr;
+};
+
 struct AttentionVariant {
   std::function<dsl::Tile(dsl::Tile scores, const BlockContext &)> scoreMod;
   std::function<dsl::Tile(const BlockContext &)> mask;
   std::function<KeyRange(const RangeContext &)> keyRange;
 
-  std::function<double(double score, int64_t row, int64_t col, int64_t head)> scoreModRef;
-  std::function<bool(int64_t row, int64_t col, int64_t seqQ, int64_t seqK)> maskRef;
+  std::function<double(double score, const RefAt &)> scoreModRef;
+  std::function<bool(const RefAt &)> maskRef;
+
+  /// Tensors the rules read at run time.
+  std::vector<VariantInput> inputs;
 };
+
+/// Declares `variant`'s inputs as parameters of the kernel being built,
+/// whose query heads are `bhQ` (batch·heads_q, i32).
+KernelInputs declareInputs(dsl::KernelBuilder &k, const AttentionVariant &variant,
+                           dsl::Tile bhQ);
+/// A CPU run's values of the variant's inputs.
+std::vector<InputValues> inputValues(const AttentionVariant &variant, const RunSizes &sizes,
+                                     std::mt19937_64 &rng);
+/// Appends them to plan.memory and plan.args (row-major tensors, in the
+/// kernels' parameter order).
+void bindInputs(RunPlan &plan, const std::vector<InputValues> &values);
 
 /// Builds the forward kernel: parameters q, k, v, o (tensors of rank 3) and
 /// lse (rank 2). Grid: (ceil(seq_q / blockM), batch·heads_q).
@@ -124,12 +218,18 @@ std::vector<KeyLoopState> attendKeys(dsl::KernelBuilder &k, const AttentionConfi
                                      const AttentionVariant &variant,
                                      const std::vector<QueryRows> &queries,
                                      const KeyBlocks &keys, dsl::Tile seqQ, dsl::Tile seqK,
-                                     const KeyRange &range);
+                                     const KeyRange &range,
+                                     const KernelInputs *inputs = nullptr);
 
 // Building blocks for variants.
 
 /// Every key; only the ragged last block is masked.
 KeyRange allKeys(const RangeContext &ctx);
+/// Every key, every block masked: a mask with no key range of its own.
+KeyRange maskedKeys(const RangeContext &ctx);
+/// The variant's key range; without one, maskedKeys when it has a mask
+/// (which then applies to every block), allKeys when not.
+KeyRange keyRangeOf(const AttentionVariant &variant, const RangeContext &ctx);
 /// Keys j with i + (seqK - seqQ) - window <= j <= i + (seqK - seqQ): causal
 /// without a window, sliding window with one.
 KeyRange causalKeys(const RangeContext &ctx, std::optional<int64_t> window = std::nullopt);
@@ -233,6 +333,8 @@ struct BackwardSequence {
   /// The rows past seqQ belong to other sequences (or to nobody), so the
   /// statistics read there are replaced before use.
   bool packed = false;
+  /// The variant's runtime inputs (BlockContext::inputs).
+  const KernelInputs *inputs = nullptr;
 };
 /// One sequence per batch·head: every first row 0, the tensors' lengths.
 BackwardSequence denseSequence(dsl::KernelBuilder &k, const BackwardInputs &in);
@@ -264,6 +366,16 @@ struct ReferenceAttention {
   int64_t keyLo = 0, keyHi = INT64_MAX;
   /// The head index scoreModRef sees for head 0 (one sequence of a batch).
   int64_t firstHead = 0;
+  /// Query heads per batch (RefAt::batch = head / headsPerBatch; 0: all
+  /// heads are of batch 0).
+  int64_t headsPerBatch = 0;
+  /// The batch of every head (one sequence of a packed batch); -1: from
+  /// headsPerBatch.
+  int64_t fixedBatch = -1;
+  /// The variant's runtime inputs' values.
+  const std::vector<InputValues> *inputs = nullptr;
+  /// Where row i, key j of (batch·heads) head h is.
+  RefAt at(int64_t h, int64_t i, int64_t j) const;
 
   /// O and the natural-log LSE (-inf, with O = 0, for a row that sees no key).
   void forward(const std::vector<double> &q, const std::vector<double> &k,

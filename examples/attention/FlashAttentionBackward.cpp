@@ -108,8 +108,7 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
   std::vector<Tile> scan = k.forRange(
       0, blocksQ, 1, {blocksQ, zero, blocksQ, blocksQ}, [&](Tile i, std::vector<Tile> st) {
         Tile row0 = i * bm;
-        KeyRange r = variant.keyRange ? variant.keyRange({k, row0, bm, bn, seqQ, seqK})
-                                      : allKeys({k, row0, bm, bn, seqQ, seqK});
+        KeyRange r = keyRangeOf(variant, {k, row0, bm, bn, seqQ, seqK});
         Tile visit = r.lo < col0 + bn && r.hi > col0;
         Tile full = visit && r.fullLo <= col0 && col0 + bn <= r.fullHi && row0 + bm <= seqQ;
         Tile startRun = full && st[2] == blocksQ, extendRun = full && st[3] == i;
@@ -132,7 +131,7 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         Tile qBlock = qBlocks.load({head, r, 0}), dOBlock = dOBlocks.load({head, r, 0});
         Tile lse2 = lseBlocks.load({head, seq.statFirst + i});
         Tile dlt = deltaBlocks.load({head, seq.statFirst + i});
-        BlockContext ctx{k, i + k.iota(bm), cols, head, seqQ, seqK};
+        BlockContext ctx{k, i + k.iota(bm), cols, head, seqQ, seqK, seq.inputs};
         if (masked && seq.packed) {
           // Rows past the sequence read statistics that are not theirs.
           Tile inside = ctx.rows < seqQ;
@@ -200,7 +199,7 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
   auto step = [&](bool masked) {
     return [&, masked](Tile r, std::vector<Tile> st) -> std::vector<Tile> {
       Tile kBlock = kBlocks.load({kvHead, r, 0}), vBlock = vBlocks.load({kvHead, r, 0});
-      BlockContext ctx{k, rows, r - seq.kFirst + k.iota(bn), head, seqQ, seqK};
+      BlockContext ctx{k, rows, r - seq.kFirst + k.iota(bn), head, seqQ, seqK, seq.inputs};
       Recomputed rc = recompute(cfg, variant, qBlock, kBlock.t(), lse2, ctx, masked,
                                 /*maskRows=*/false); // rows past seq_q are not stored
       Tile ds = scoreGradient(rc, dot(dOBlock, vBlock.t(), 0.0), dlt);
@@ -208,7 +207,7 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
     };
   };
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
-  KeyRange range = variant.keyRange ? variant.keyRange(rangeCtx) : allKeys(rangeCtx);
+  KeyRange range = keyRangeOf(variant, rangeCtx);
   if (seq.packed) // programs past the sequence's queries (the grid fits the longest) do nothing
     range.hi = where(row0 < seqQ, range.hi, range.lo);
   Tile b = min(max(range.fullLo, range.lo), range.hi);
@@ -229,8 +228,11 @@ void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
   const int64_t d = cfg.headDim, bn = cfg.blockN;
   BackwardInputs in = backwardInputs(k, cfg);
   TensorArg dk = k.tensor("dk", cfg.dtype, 3), dv = k.tensor("dv", cfg.dtype, 3);
+  KernelInputs inputs = declareInputs(k, variant, in.q.dim(0));
   Tile kvHead = k.programId(1), col0 = k.programId(0) * bn;
-  auto [dK, dV] = backwardKeyBlock(k, cfg, variant, in, denseSequence(k, in), kvHead, col0);
+  BackwardSequence seq = denseSequence(k, in);
+  seq.inputs = &inputs;
+  auto [dK, dV] = backwardKeyBlock(k, cfg, variant, in, seq, kvHead, col0);
   dk.desc({1, bn, d}).store({kvHead, col0, 0}, dK.to(cfg.dtype));
   dv.desc({1, bn, d}).store({kvHead, col0, 0}, dV.to(cfg.dtype));
 }
@@ -240,9 +242,12 @@ void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
   const int64_t d = cfg.headDim, bm = cfg.blockM;
   BackwardInputs in = backwardInputs(k, cfg);
   TensorArg dq = k.tensor("dq", cfg.dtype, 3);
+  KernelInputs inputs = declareInputs(k, variant, in.q.dim(0));
   // Longest programs first, as in the forward.
   Tile head = k.programId(1), row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
-  Tile dQ = backwardQueryBlock(k, cfg, variant, in, denseSequence(k, in), head, row0);
+  BackwardSequence seq = denseSequence(k, in);
+  seq.inputs = &inputs;
+  Tile dQ = backwardQueryBlock(k, cfg, variant, in, seq, head, row0);
   dq.desc({1, bm, d}).store({head, row0, 0}, dQ.to(cfg.dtype));
 }
 
@@ -305,6 +310,7 @@ namespace {
 struct BackwardProblem {
   int64_t bhQ, bhK, seqQ, seqK, d;
   std::vector<HostBuffer> inputs; ///< q, k, v, do, lse_log2, delta
+  std::vector<InputValues> variantInputs; ///< after the kernels' own parameters
   std::vector<double> dq, dk, dv;
 };
 
@@ -323,7 +329,10 @@ BackwardProblem makeProblem(const AttentionConfig &cfg, const AttentionVariant &
               examples::randomBuffer("k", cfg.dtype, p.bhK * p.seqK * p.d, rng, amplitude),
               examples::randomBuffer("v", cfg.dtype, p.bhK * p.seqK * p.d, rng),
               examples::randomBuffer("do", cfg.dtype, p.bhQ * p.seqQ * p.d, rng)};
+  p.variantInputs = inputValues(variant, {batch, heads, p.seqQ, p.seqK}, rng);
   ReferenceAttention ref{p.bhQ, p.seqQ, p.seqK, p.d, cfg.group, cfg.softmaxScale(), &variant};
+  ref.headsPerBatch = heads;
+  ref.inputs = &p.variantInputs;
   std::vector<double> o, lse;
   const std::vector<double> &Q = p.inputs[0].data, &K = p.inputs[1].data, &V = p.inputs[2].data,
                             &dO = p.inputs[3].data;
@@ -406,6 +415,7 @@ RunPlan planAttentionBackwardKV(const AttentionConfig &cfg, const AttentionVaria
   plan.args = inputArgs(p);
   plan.args.push_back(tensor3(6, p.bhK, p.seqK, p.d));
   plan.args.push_back(tensor3(7, p.bhK, p.seqK, p.d));
+  bindInputs(plan, p.variantInputs);
   plan.grid = {examples::ceilDiv(p.seqK, cfg.blockN), p.bhK, 1};
   plan.expected = {{6, p.dk}, {7, p.dv}};
   plan.tolerance = kGradientTolerance;
@@ -420,6 +430,7 @@ RunPlan planAttentionBackwardQ(const AttentionConfig &cfg, const AttentionVarian
   plan.memory.push_back(examples::outputBuffer("dq", cfg.dtype, p.bhQ * p.seqQ * p.d));
   plan.args = inputArgs(p);
   plan.args.push_back(tensor3(6, p.bhQ, p.seqQ, p.d));
+  bindInputs(plan, p.variantInputs);
   plan.grid = {examples::ceilDiv(p.seqQ, cfg.blockM), p.bhQ, 1};
   plan.expected = {{6, p.dq}};
   plan.tolerance = kGradientTolerance;

@@ -66,7 +66,7 @@ void decodeBody(KernelBuilder &k, const AttentionConfig &cfg, const AttentionVar
   // visit every key with every block masked (correct, only slower).
   Tile zero = k.constant(0, DType::I32);
   RangeContext rangeCtx{k, zero, bm, bn, seqQ, seqK};
-  KeyRange range = variant.keyRange ? variant.keyRange(rangeCtx) : allKeys(rangeCtx);
+  KeyRange range = keyRangeOf(variant, rangeCtx);
   if (variant.keyRange) {
     Tile wide = seqQ > bm;
     range = {where(wide, zero, range.lo), where(wide, seqK, range.hi),

@@ -95,7 +95,7 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
   }
 
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
-  KeyRange range = variant.keyRange ? variant.keyRange(rangeCtx) : allKeys(rangeCtx);
+  KeyRange range = keyRangeOf(variant, rangeCtx);
   Tile live = row0 < seqQ;
   range.hi = where(live, range.hi, range.lo);
   KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j, 0}); },

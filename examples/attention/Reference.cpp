@@ -30,9 +30,9 @@ RowScores rowScores(const ReferenceAttention &ref, const std::vector<double> &q,
       s += q[(h * ref.seqQ + i) * d + t] * k[(kh * ref.seqK + j) * d + t];
     s *= ref.scale;
     row.scaled[j] = s;
-    row.modified[j] =
-        ref.variant->scoreModRef ? ref.variant->scoreModRef(s, i, j, ref.firstHead + h) : s;
-    if ((ref.variant->maskRef && !ref.variant->maskRef(i, j, ref.seqQ, ref.seqK)) ||
+    RefAt at = ref.at(h, i, j);
+    row.modified[j] = ref.variant->scoreModRef ? ref.variant->scoreModRef(s, at) : s;
+    if ((ref.variant->maskRef && !ref.variant->maskRef(at)) ||
         j < ref.keyLo || j >= ref.keyHi)
       row.kept[j] = 0;
   }
@@ -62,6 +62,13 @@ bool softmax(const RowScores &row, std::vector<double> &p, double &lse) {
 }
 
 } // namespace
+
+RefAt ReferenceAttention::at(int64_t h, int64_t i, int64_t j) const {
+  int64_t head = firstHead + h;
+  int64_t batch = fixedBatch >= 0 ? fixedBatch : headsPerBatch > 0 ? head / headsPerBatch : 0;
+  int64_t qhead = headsPerBatch > 0 ? head % headsPerBatch : head;
+  return RefAt{i, j, head, batch, qhead, seqQ, seqK, inputs};
+}
 
 void ReferenceAttention::forward(const std::vector<double> &q, const std::vector<double> &k,
                                  const std::vector<double> &v, std::vector<double> &o,
@@ -113,8 +120,9 @@ void ReferenceAttention::backward(const std::vector<double> &q, const std::vecto
         double slope = 1;
         if (variant->scoreModRef) {
           double u = row.scaled[j], step = 1e-5 * std::max(1.0, std::fabs(u));
-          slope = (variant->scoreModRef(u + step, i, j, firstHead + h) -
-                   variant->scoreModRef(u - step, i, j, firstHead + h)) / (2 * step);
+          RefAt where = at(h, i, j);
+          slope = (variant->scoreModRef(u + step, where) - variant->scoreModRef(u - step, where)) /
+                  (2 * step);
         }
         double dz = p[j] * (dp[j] - delta) * slope * scale; // d/d(q·k)
         for (int64_t t = 0; t < d; ++t) {

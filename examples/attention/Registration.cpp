@@ -145,7 +145,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                        std::function<AttentionVariant(const Params &)> variant,
                        bool heavyScores, bool heavyOnMmaSync,
                        std::function<void(AttentionConfig &, const Params &)> tune,
-                       bool decode) {
+                       bool decode, bool packed) {
   if (decode)
     registerDecode(suffix, summary, extra, variant);
   std::vector<ParamSpec> params = attentionParams();
@@ -175,7 +175,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       tune(cfg, p);
     return cfg;
   };
-  Registry::global().add({
+  if (packed)
+    Registry::global().add({
       .name = "flash_attention_varlen" + suffix,
       .summary = "packed sequences of any lengths (cu_seqlens): " + summary,
       .params = params,
@@ -310,7 +311,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   varlenQ.numWarps = [=](const Params &p) { return bwdSchedule(Q, p, true).warps; };
   varlenQ.aInShared = [=](const Params &p) { return bwdSchedule(Q, p, true).qInShared; };
   for (KernelDef *def : {&kv, &q, &varlenKV, &varlenQ})
-    Registry::global().add(std::move(*def));
+    if (packed || (def != &varlenKV && def != &varlenQ))
+      Registry::global().add(std::move(*def));
 }
 
 /// delta = rowsum(dO ∘ O), the same for every variant.
@@ -377,8 +379,20 @@ void registerAttentionVariant(const VariantRegistration &r) {
                             : "it has no .variant");
     return;
   }
-  registerAttention(r.name.empty() ? "" : "_" + r.name, r.summary, r.params, r.variant,
-                    r.heavyScores, r.heavyOnMmaSync, r.tune, r.decode);
+  auto variant = r.variant;
+  if (!r.inputs.empty())
+    variant = [make = r.variant, inputs = r.inputs](const Params &p) {
+      AttentionVariant v = make(p);
+      v.inputs.insert(v.inputs.end(), inputs.begin(), inputs.end());
+      return v;
+    };
+  // Runtime inputs: the forward and backward kernels only (see
+  // VariantRegistration::inputs).
+  std::vector<ParamSpec> specs = attentionParams();
+  specs.insert(specs.end(), r.params.begin(), r.params.end());
+  bool plain = r.inputs.empty() && r.variant(Params(specs)).inputs.empty();
+  registerAttention(r.name.empty() ? "" : "_" + r.name, r.summary, r.params, variant,
+                    r.heavyScores, r.heavyOnMmaSync, r.tune, r.decode && plain, plain);
 }
 
 } // namespace tilec::attention

@@ -50,6 +50,12 @@ struct VariantRegistration {
   std::vector<ParamSpec> params;
   /// The variant for given parameters.
   std::function<AttentionVariant(const Params &)> variant;
+  /// Tensors its rules read at run time (`at.input(name)`), added to the
+  /// variant: the forward and backward kernels take them after their own
+  /// parameters. Such variants get those kernels only (the packed-batch and
+  /// decoding kernels index their rows differently and do not take inputs
+  /// yet).
+  std::vector<VariantInput> inputs = {};
   /// Per-score work (a score modifier with transcendentals, a mask beyond the
   /// causal one): the schedules of the heavier variants (see defaultSchedule).
   bool heavyScores = false;

@@ -135,13 +135,84 @@ template <class A, class B> RefNum where(const RefNum &cond, const A &x, const B
   return cond.v != 0 ? RefNum(x) : RefNum(y);
 }
 
-/// Where a score is, as a score modifier sees it.
-template <class T> struct ScoreAt {
-  T row, col, head;
+/// A runtime input as a rule reads it: `view(i, j, ...)`, one index per
+/// dimension (tiles broadcast against each other: a [rows, 1] and a [1,
+/// keys] index read a [rows, keys] tile); an index outside the tensor reads
+/// 0. On tiles a gather load, on numbers the CPU run's values.
+template <class T> class InputView;
+
+template <> class InputView<dsl::Tile> {
+public:
+  InputView(dsl::KernelBuilder *k, const KernelInputs::Declared *input, std::string name,
+            dsl::Where where)
+      : k(k), input(input), name(std::move(name)), where(where) {}
+  template <class... I> dsl::Tile operator()(const I &...index) const {
+    return read({dsl::Operand(index)...});
+  }
+
+private:
+  dsl::Tile read(const std::vector<dsl::Operand> &index) const;
+  dsl::KernelBuilder *k;
+  const KernelInputs::Declared *input; ///< null: not an input of the variant
+  std::string name;
+  dsl::Where where;
 };
-/// ... and as a mask sees it.
+
+template <> class InputView<RefNum> {
+public:
+  explicit InputView(const InputValues *values) : values(values) {}
+  template <class... I> RefNum operator()(const I &...index) const {
+    return read({RefNum(index).v...});
+  }
+
+private:
+  RefNum read(const std::vector<double> &index) const;
+  const InputValues *values; ///< null: not an input of the variant
+};
+
+namespace detail {
+/// How a rule's `at.input(name)` finds the input: the kernel's declared
+/// tensors, or the CPU run's values.
+struct TileInputs {
+  dsl::KernelBuilder *k = nullptr;
+  const KernelInputs *declared = nullptr;
+  InputView<dsl::Tile> find(const std::string &name, dsl::Where where) const {
+    return InputView<dsl::Tile>(k, declared ? declared->find(name) : nullptr, name, where);
+  }
+};
+struct RefInputs {
+  const std::vector<InputValues> *values = nullptr;
+  InputView<RefNum> find(const std::string &name, dsl::Where) const {
+    if (values)
+      for (const InputValues &v : *values)
+        if (v.name == name)
+          return InputView<RefNum>(&v);
+    return InputView<RefNum>(nullptr);
+  }
+};
+template <class T>
+using InputsOf = std::conditional_t<std::is_same_v<T, RefNum>, RefInputs, TileInputs>;
+} // namespace detail
+
+/// Where a score is, as a score modifier sees it: the query and key
+/// positions, the query head (an index into batch·heads), its batch and its
+/// head within the batch (at.batch and at.qhead: in kernels known where the
+/// variant has an input with a batch or heads dimension).
+template <class T> struct ScoreAt {
+  T row, col, head, batch, qhead;
+  detail::InputsOf<T> inputs = {};
+  /// The variant's runtime input `name` (VariantInput).
+  InputView<T> input(const std::string &name, dsl::Where where = dsl::Where::current()) const {
+    return inputs.find(name, where);
+  }
+};
+/// ... and as a mask sees it (with the sequence lengths).
 template <class T> struct MaskAt {
-  T row, col, seqQ, seqK;
+  T row, col, seqQ, seqK, head, batch, qhead;
+  detail::InputsOf<T> inputs = {};
+  InputView<T> input(const std::string &name, dsl::Where where = dsl::Where::current()) const {
+    return inputs.find(name, where);
+  }
 };
 
 /// Causal, aligned to the bottom right (row i sees keys j <= i + seqK -
@@ -153,6 +224,14 @@ template <class T> T causalRule(const MaskAt<T> &at, std::optional<int64_t> wind
 }
 
 namespace detail {
+/// The batch and the head within it of the block's query head(s), where the
+/// inputs tell the heads per batch (invalid tiles otherwise).
+inline std::pair<dsl::Tile, dsl::Tile> batchAndHead(const BlockContext &c) {
+  if (!c.inputs || !c.inputs->headsPerBatch.valid())
+    return {};
+  return {c.head / c.inputs->headsPerBatch, c.head % c.inputs->headsPerBatch};
+}
+
 /// What a rule gave, checked: a mistake is reported once at the line that
 /// made the variant (`where`), and a stand-in of the right type lets the
 /// build go on to report others.
@@ -177,11 +256,16 @@ template <class Mod>
 AttentionVariant withScoreMod(Mod mod, AttentionVariant variant = {},
                               dsl::Where where = dsl::Where::current()) {
   variant.scoreMod = [mod, where](dsl::Tile s, const BlockContext &c) -> dsl::Tile {
-    dsl::Tile got = mod(s, ScoreAt<dsl::Tile>{c.rows.col(), c.cols.row(), c.head});
+    auto [batch, qhead] = detail::batchAndHead(c);
+    dsl::Tile got = mod(s, ScoreAt<dsl::Tile>{c.rows.col(), c.cols.row(), c.head, batch, qhead,
+                                              detail::TileInputs{&c.k, c.inputs}});
     return detail::checkedRule(c, got, s, /*wantFloat=*/true, where);
   };
-  variant.scoreModRef = [mod](double s, int64_t i, int64_t j, int64_t h) {
-    return RefNum(mod(RefNum(s), ScoreAt<RefNum>{RefNum(i), RefNum(j), RefNum(h)})).v;
+  variant.scoreModRef = [mod](double s, const RefAt &at) {
+    return RefNum(mod(RefNum(s), ScoreAt<RefNum>{RefNum(at.row), RefNum(at.col), RefNum(at.head),
+                                                 RefNum(at.batch), RefNum(at.qhead),
+                                                 detail::RefInputs{at.inputs}}))
+        .v;
   };
   return variant;
 }
@@ -194,11 +278,16 @@ AttentionVariant withMask(Mask mask, std::function<KeyRange(const RangeContext &
                           AttentionVariant variant = {},
                           dsl::Where where = dsl::Where::current()) {
   variant.mask = [mask, where](const BlockContext &c) -> dsl::Tile {
-    dsl::Tile got = mask(MaskAt<dsl::Tile>{c.rows.col(), c.cols.row(), c.seqQ, c.seqK});
+    auto [batch, qhead] = detail::batchAndHead(c);
+    dsl::Tile got = mask(MaskAt<dsl::Tile>{c.rows.col(), c.cols.row(), c.seqQ, c.seqK, c.head,
+                                           batch, qhead, detail::TileInputs{&c.k, c.inputs}});
     return detail::checkedRule(c, got, c.cols.row() == c.cols.row(), /*wantFloat=*/false, where);
   };
-  variant.maskRef = [mask](int64_t i, int64_t j, int64_t sq, int64_t sk) {
-    return RefNum(mask(MaskAt<RefNum>{RefNum(i), RefNum(j), RefNum(sq), RefNum(sk)})).v != 0;
+  variant.maskRef = [mask](const RefAt &at) {
+    return RefNum(mask(MaskAt<RefNum>{RefNum(at.row), RefNum(at.col), RefNum(at.seqQ),
+                                      RefNum(at.seqK), RefNum(at.head), RefNum(at.batch),
+                                      RefNum(at.qhead), detail::RefInputs{at.inputs}}))
+               .v != 0;
   };
   variant.keyRange = std::move(keyRange);
   return variant;

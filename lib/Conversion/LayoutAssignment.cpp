@@ -28,8 +28,10 @@ static bool isLayoutFree(Value value) {
 }
 
 /// True for tiles computed only from scalars, iotas and constants by
-/// elementwise, expand_dims and broadcast ops (index and mask arithmetic):
-/// the lowering re-creates them in any layout, so they never impose theirs.
+/// elementwise, expand_dims and broadcast ops (index and mask arithmetic),
+/// and for gathers through such pointers (a variant's runtime inputs): the
+/// lowering re-creates them in any layout (convert-tile-to-tilegpu loads
+/// a gather again where it is wanted), so they never impose theirs.
 static bool isCheap(Value value, int depth = 12) {
   Operation *def = value.getDefiningOp();
   if (!def || depth <= 0)
@@ -38,7 +40,8 @@ static bool isCheap(Value value, int depth = 12) {
     return true;
   bool elementwise = def->getNumResults() == 1 && def->getNumRegions() == 0 &&
                      (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) ||
-                      isa<tile::CastOp, tile::ExpandDimsOp, tile::BroadcastOp>(def));
+                      isa<tile::CastOp, tile::ExpandDimsOp, tile::BroadcastOp, tile::AddPtrOp,
+                          tile::LoadOp>(def));
   if (!elementwise)
     return false;
   for (Value operand : def->getOperands())

@@ -5,6 +5,8 @@
 #include "tilec/Dialect/TileGPU/TileGPU.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tilec::tilegpu {
 #define GEN_PASS_DEF_CONVERTTILETOTILEGPU
@@ -137,6 +139,135 @@ static void insertConversions(func::FuncOp kernel) {
   });
 }
 
+/// No op from right after `from` up to `to` (same block) may write memory:
+/// a load moved there reads what it read before.
+static bool noWritesBetween(Operation *from, Operation *to) {
+  if (from->getBlock() != to->getBlock() || !from->isBeforeInBlock(to))
+    return false;
+  for (Operation *op = from->getNextNode(); op && op != to; op = op->getNextNode()) {
+    WalkResult writes = op->walk([](Operation *nested) {
+      auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+      if ((effects && effects.hasEffect<MemoryEffects::Write>()) ||
+          (!effects && !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+           nested->getNumRegions() == 0 && !isa<tile::TileDialect>(nested->getDialect()) &&
+           !isPure(nested)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (writes.wasInterrupted())
+      return false;
+  }
+  return true;
+}
+
+/// Makes `value` again in `layout` before `at` from what it is computed of
+/// (splats, constants, iotas, elementwise and shape ops, address arithmetic,
+/// and gathers read nowhere else: at most `budget` ops), or null. What a
+/// layout conversion of index and mask arithmetic, or of a variant's gather
+/// (a runtime input read per row or per key), becomes instead of an
+/// exchange through shared memory; a broadcast's source is made in the
+/// result's layout with the repeated dimension sliced off, so each thread
+/// computes (or loads) each of its values once.
+static Value rematerialize(Value value, const tilec::LinearLayout &layout, Operation *at,
+                           int &budget) {
+  auto type = cast<RankedTensorType>(value.getType());
+  RankedTensorType wanted = withLayout(type, layout);
+  if (type == wanted)
+    return value;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumResults() != 1 || def->getNumRegions() != 0 || --budget < 0)
+    return {};
+  if (auto convert = dyn_cast<ConvertLayoutOp>(def))
+    return rematerialize(convert.getSrc(), layout, at, budget);
+  // The operands' layouts: the result's, but for the shape ops.
+  auto operandLayout = [&](Value operand) -> std::optional<tilec::LinearLayout> {
+    auto operandType = dyn_cast<RankedTensorType>(operand.getType());
+    if (!operandType)
+      return std::nullopt;
+    if (auto expand = dyn_cast<tile::ExpandDimsOp>(def))
+      return layout.dropUnitDim(expand.getAxis());
+    if (isa<tile::BroadcastOp>(def)) {
+      tilec::LinearLayout source = layout;
+      for (int64_t d = type.getRank() - 1; d >= 0; --d)
+        if (operandType.getDimSize(d) == 1 && type.getDimSize(d) != 1)
+          source = source.slice(d).expandDims(d);
+      return source;
+    }
+    return layout;
+  };
+  bool remakeable =
+      isa<tile::SplatOp, tile::IotaOp, arith::ConstantOp, tile::ExpandDimsOp, tile::BroadcastOp,
+          tile::CastOp, tile::AddPtrOp>(def) ||
+      (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) && isPure(def));
+  if (auto load = dyn_cast<tile::LoadOp>(def))
+    remakeable = load->hasOneUse() && noWritesBetween(load, at);
+  if (!remakeable)
+    return {};
+  IRMapping mapping;
+  for (Value operand : def->getOperands())
+    if (std::optional<tilec::LinearLayout> l = operandLayout(operand)) {
+      Value again = rematerialize(operand, *l, at, budget);
+      if (!again)
+        return {};
+      mapping.map(operand, again);
+    }
+  OpBuilder b(at);
+  Operation *copy = b.clone(*def, mapping);
+  copy->getResult(0).setType(wanted);
+  if (auto constant = dyn_cast<arith::ConstantOp>(copy))
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+      constant.setValueAttr(dense.reshape(wanted));
+  return copy->getResult(0);
+}
+
+/// `value` is computed from a gather (tile.load) by a few ops.
+static bool readsGather(Value value, int depth = 24) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth <= 0)
+    return false;
+  if (isa<tile::LoadOp>(def))
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value v) {
+    return isa<RankedTensorType>(v.getType()) && readsGather(v, depth - 1);
+  });
+}
+
+/// Layout conversions of values read from a gather that are cheaper made
+/// again in the wanted layout (see rematerialize) are; what they were made
+/// of goes when unused. (Index arithmetic alone is left to the lowerings,
+/// which re-create it in place: tilegpu-lower-conversions, tile-to-llvm.)
+static void rematerializeConversions(func::FuncOp kernel) {
+  SmallVector<ConvertLayoutOp> conversions;
+  kernel.walk([&](ConvertLayoutOp op) { conversions.push_back(op); });
+  for (ConvertLayoutOp op : conversions) {
+    FailureOr<tilec::LinearLayout> layout = getLinearLayout(op.getType());
+    if (failed(layout) || !readsGather(op.getSrc()))
+      continue;
+    int budget = 24;
+    Value again = rematerialize(op.getSrc(), *layout, op, budget);
+    if (!again)
+      continue;
+    SmallVector<Operation *> maybeDead;
+    if (Operation *src = op.getSrc().getDefiningOp())
+      maybeDead.push_back(src);
+    op.getResult().replaceAllUsesWith(again);
+    op.erase();
+    // The old chain, from the converted value up, where nothing reads it.
+    llvm::SmallPtrSet<Operation *, 16> erased;
+    while (!maybeDead.empty()) {
+      Operation *dead = maybeDead.pop_back_val();
+      if (erased.contains(dead) || !dead->use_empty() || dead->getNumRegions() ||
+          !(isPure(dead) || isa<tile::LoadOp, ConvertLayoutOp>(dead)))
+        continue;
+      for (Value operand : dead->getOperands())
+        if (Operation *producer = operand.getDefiningOp())
+          maybeDead.push_back(producer);
+      erased.insert(dead);
+      dead->erase();
+    }
+  }
+}
+
 /// Tiles enter a function through its body (block loads, iotas, ...): a
 /// tile-typed argument has no layout to start from. An error naming it.
 static LogicalResult checkArguments(func::FuncOp kernel) {
@@ -163,6 +294,7 @@ struct ConvertTileToTileGPU
       if (failed(layouts.run()) || failed(writeLayouts(kernel, layouts)))
         return signalPassFailure();
       insertConversions(kernel);
+      rematerializeConversions(kernel);
       // A kernel of 32 * num-warps threads (what lowering and launch assume).
       Builder b(kernel.getContext());
       kernel->setAttr(kKernelAttrName, b.getUnitAttr());

@@ -30,11 +30,12 @@ namespace {
 /// Soft-capping, ALiBi-like bias and a causal mask at once, the rules in
 /// plain C++ (the reference only reads these).
 AttentionVariant cappedCausalBias() {
-  return {.scoreModRef = [](double s, int64_t i, int64_t j, int64_t h) {
-            return 2.5 * std::tanh(s / 2.5) + 0.1 * (h + 1) * static_cast<double>(j - i);
+  return {.scoreModRef = [](double s, const RefAt &at) {
+            return 2.5 * std::tanh(s / 2.5) +
+                   0.1 * (at.head + 1) * static_cast<double>(at.col - at.row);
           },
-          .maskRef = [](int64_t i, int64_t j, int64_t sq, int64_t sk) {
-            return causalMaskRef(i, j, sq, sk);
+          .maskRef = [](const RefAt &at) {
+            return causalMaskRef(at.row, at.col, at.seqQ, at.seqK);
           }};
 }
 
@@ -125,7 +126,7 @@ double dqErrorAgainst(const AttentionVariant &built, const AttentionVariant &ref
 
 AttentionVariant softcap(double cap) {
   return {.scoreMod = [cap](Tile s, const BlockContext &) { return tanh(s / cap) * cap; },
-          .scoreModRef = [cap](double s, int64_t, int64_t, int64_t) {
+          .scoreModRef = [cap](double s, const RefAt &) {
             return cap * std::tanh(s / cap);
           }};
 }

@@ -113,11 +113,12 @@ AttentionVariant positional(std::function<int64_t(int64_t)> headOf = [](int64_t 
           .mask = [](const BlockContext &c) { return causalMask(c); },
           .keyRange = [](const RangeContext &c) { return causalKeys(c); },
           .scoreModRef =
-              [headOf](double s, int64_t i, int64_t j, int64_t h) {
-                return s - std::fabs(static_cast<double>(i - j)) * 0.05 + headOf(h) * 0.5;
+              [headOf](double s, const RefAt &at) {
+                return s - std::fabs(static_cast<double>(at.row - at.col)) * 0.05 +
+                       headOf(at.head) * 0.5;
               },
-          .maskRef = [](int64_t i, int64_t j, int64_t sq, int64_t sk) {
-            return causalMaskRef(i, j, sq, sk);
+          .maskRef = [](const RefAt &at) {
+            return causalMaskRef(at.row, at.col, at.seqQ, at.seqK);
           }};
 }
 
@@ -148,8 +149,8 @@ TEST(AttentionDecode, SlidingWindowAndEmptyRows) {
   // seq_q > seq_k: the first causal rows see no key (O = 0, LSE = -inf).
   AttentionVariant window{.mask = [](const BlockContext &c) { return causalMask(c, 9); },
                           .keyRange = [](const RangeContext &c) { return causalKeys(c, 9); },
-                          .maskRef = [](int64_t i, int64_t j, int64_t sq, int64_t sk) {
-                            return causalMaskRef(i, j, sq, sk, 9);
+                          .maskRef = [](const RefAt &at) {
+                            return causalMaskRef(at.row, at.col, at.seqQ, at.seqK, 9);
                           }};
   double err = decodeAgainst(window, window, config(3), {"seq_q=12", "seq_k=8", "splits=2"});
   EXPECT_GE(err, 0);

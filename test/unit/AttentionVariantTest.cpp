@@ -71,11 +71,11 @@ AttentionVariant userVariant() {
           .mask = [](const BlockContext &c) { return causalMask(c); },
           .keyRange = [](const RangeContext &c) { return causalKeys(c); },
           .scoreModRef =
-              [](double s, int64_t i, int64_t j, int64_t h) {
-                return s - std::fabs(static_cast<double>(i - j)) * 0.05 + h * 0.25;
+              [](double s, const RefAt &at) {
+                return s - std::fabs(static_cast<double>(at.row - at.col)) * 0.05 + at.head * 0.25;
               },
-          .maskRef = [](int64_t i, int64_t j, int64_t sq, int64_t sk) {
-            return causalMaskRef(i, j, sq, sk);
+          .maskRef = [](const RefAt &at) {
+            return causalMaskRef(at.row, at.col, at.seqQ, at.seqK);
           }};
 }
 
@@ -143,12 +143,13 @@ TEST(AttentionVariant, WrittenOnceReferenceIsTheRuleOnNumbers) {
     for (int64_t sk : {4, 9, 12})
       for (int64_t i = 0; i < sq; ++i)
         for (int64_t j = 0; j < sk; ++j) {
-          EXPECT_EQ(causal.maskRef(i, j, sq, sk), causalMaskRef(i, j, sq, sk));
-          EXPECT_EQ(window.maskRef(i, j, sq, sk), causalMaskRef(i, j, sq, sk, 3));
+          RefAt at{i, j, 0, 0, 0, sq, sk};
+          EXPECT_EQ(causal.maskRef(at), causalMaskRef(i, j, sq, sk));
+          EXPECT_EQ(window.maskRef(at), causalMaskRef(i, j, sq, sk, 3));
         }
   AttentionVariant v = withScoreMod(
       [](auto s, const auto &at) { return s * 2 + at.row * 100 + at.col * 10 + at.head; });
-  EXPECT_EQ(v.scoreModRef(0.5, 3, 7, 2), 1 + 300 + 70 + 2);
+  EXPECT_EQ(v.scoreModRef(0.5, RefAt{3, 7, 2, 0, 2, 9, 9}), 1 + 300 + 70 + 2);
 }
 
 TEST(AttentionVariant, WrittenOnceKernelAndReferenceDisagreeWhenTheyDiffer) {
@@ -198,6 +199,125 @@ TEST(AttentionVariant, AWrongRuleIsReportedOnceAtTheLineThatMadeIt) {
   for (auto [variant, line, message] :
        {std::tuple{wrongMask, maskLine, "the mask made here must give a comparison"},
         std::tuple{wrongMod, modLine, "the score modifier made here must give floating-point"}}) {
+    errors.clear();
+    KernelBuilder k(context, "attention");
+    buildFlashAttention(k, AttentionConfig{}, variant);
+    EXPECT_FALSE(k.finish());
+    ASSERT_EQ(errors.size(), 1u) << "reported " << errors.size() << " times";
+    EXPECT_EQ(errors[0].first, line) << errors[0].second;
+    EXPECT_NE(errors[0].second.find(message), std::string::npos) << errors[0].second;
+  }
+}
+
+TEST(AttentionVariant, AMaskWithoutKeyRangeAppliesToEveryBlock) {
+  // Keys of the same parity only: no key range says where the mask is
+  // needed, so every block is masked (maskedKeys). Checked against the
+  // same mask with allKeys' range, which masks only the ragged block: that
+  // one must be caught, or the first check proves nothing.
+  auto parity = [](const auto &at) { return (at.row - at.col) % 2 == 0; };
+  AttentionVariant masked = withMask(parity);
+  AttentionVariant lastBlockOnly = withMask(parity, [](const RangeContext &c) { return allKeys(c); });
+  AttentionConfig cfg;
+  cfg.blockM = 32;
+  cfg.blockN = 32;
+  double err = runAgainst(masked, masked, cfg, {"seq_q=70", "seq_k=100"});
+  EXPECT_GE(err, 0);
+  EXPECT_LE(err, 2e-2);
+  double wrong = runAgainst(lastBlockOnly, masked, cfg, {"seq_q=70", "seq_k=100"});
+  EXPECT_TRUE(wrong < 0 || wrong > 0.1) << "interior blocks unmasked went unnoticed";
+}
+
+/// Per-batch document ids as a runtime input, ids in runs of 5 positions
+/// shifted by the batch (so batch 0's and batch 1's documents differ).
+AttentionVariant documents(bool indexByBatch) {
+  AttentionVariant v = withMask([indexByBatch](const auto &at) {
+    auto doc = at.input("doc");
+    auto b = indexByBatch ? at.batch : at.batch * 0;
+    return doc(b, at.row) == doc(b, at.col);
+  });
+  v.inputs = {{.name = "doc",
+               .shape = {InputDim::batch(), InputDim::seqK()},
+               .fill = [](const InputFill &f) {
+                 std::vector<double> ids;
+                 for (int64_t b = 0; b < f.shape[0]; ++b)
+                   for (int64_t j = 0; j < f.shape[1]; ++j)
+                     ids.push_back(static_cast<double>((j + 3 * b) / 5));
+                 return ids;
+               }}};
+  return v;
+}
+
+TEST(AttentionVariant, RuntimeInputsReachKernelAndReference) {
+  AttentionConfig cfg;
+  cfg.blockM = 32;
+  cfg.blockN = 32;
+  std::vector<std::string> sizes = {"batch=2", "heads=3", "seq_q=77", "seq_k=77"};
+  double err = runAgainst(documents(true), documents(true), cfg, sizes);
+  EXPECT_GE(err, 0);
+  EXPECT_LE(err, 2e-2);
+  // Reading batch 0's ids for every batch is caught: the batch index matters.
+  double wrong = runAgainst(documents(false), documents(true), cfg, sizes);
+  EXPECT_TRUE(wrong < 0 || wrong > 0.1) << "the batch index went unnoticed (error " << wrong << ")";
+}
+
+TEST(AttentionVariant, ATableIndexedByHeadAndDistance) {
+  // A bias table [heads, 9] by head within the batch and clipped distance.
+  auto table = [](int64_t delta) {
+    AttentionVariant v = withScoreMod([delta](auto s, const auto &at) {
+      auto offset = min(max(at.col - at.row + delta, -4), 4) + 4;
+      return s + at.input("bias")(at.qhead, offset) * 3.0;
+    });
+    v.inputs = {{.name = "bias", .dtype = DType::F32,
+                 .shape = {InputDim::heads(), InputDim::fixed(9)}}};
+    return v;
+  };
+  AttentionConfig cfg;
+  cfg.blockM = 32;
+  cfg.blockN = 32;
+  std::vector<std::string> sizes = {"batch=2", "heads=2", "seq_q=40", "seq_k=50"};
+  double err = runAgainst(table(0), table(0), cfg, sizes);
+  EXPECT_GE(err, 0);
+  EXPECT_LE(err, 2e-2);
+  double wrong = runAgainst(table(1), table(0), cfg, sizes);
+  EXPECT_TRUE(wrong < 0 || wrong > 0.05) << "a shifted table index went unnoticed";
+}
+
+TEST(AttentionVariant, InputReadsOutsideTheTensorAreZero) {
+  std::vector<InputValues> values = {{"t", DType::I32, {2, 3}, {1, 2, 3, 4, 5, 6}}};
+  AttentionVariant v = withScoreMod([](auto s, const auto &at) {
+    return s + at.input("t")(at.row, at.col).to(DType::F32);
+  });
+  auto at = [&](int64_t i, int64_t j) { return RefAt{i, j, 0, 0, 0, 4, 4, &values}; };
+  EXPECT_EQ(v.scoreModRef(0.5, at(1, 2)), 6.5);
+  EXPECT_EQ(v.scoreModRef(0.5, at(2, 0)), 0.5);
+  EXPECT_EQ(v.scoreModRef(0.5, at(0, 3)), 0.5);
+  EXPECT_EQ(v.scoreModRef(0.5, at(-1, 0)), 0.5);
+}
+
+TEST(AttentionVariant, InputMistakesAreReportedAtTheRule) {
+  mlir::DialectRegistry registry;
+  registerTilecDialects(registry);
+  mlir::MLIRContext context(registry);
+  std::vector<std::pair<unsigned, std::string>> errors;
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    auto loc = mlir::dyn_cast<mlir::FileLineColLoc>(d.getLocation());
+    errors.push_back({loc ? loc.getLine() : 0, d.str()});
+    return mlir::success();
+  });
+  VariantInput ids{.name = "ids", .shape = {InputDim::seqK()}};
+  unsigned unknownLine = __LINE__ + 1;
+  AttentionVariant unknown = withMask([](const auto &at) { return at.input("idz")(at.col) > 0; });
+  unknown.inputs = {ids};
+  unsigned rankLine = __LINE__ + 1;
+  AttentionVariant rank = withMask([](const auto &at) { return at.input("ids")(at.row, at.col) > 0; });
+  rank.inputs = {ids};
+  unsigned batchLine = __LINE__ + 1;
+  AttentionVariant batch = withMask([](const auto &at) { return at.input("ids")(at.batch) > 0; });
+  batch.inputs = {ids};
+  for (auto [variant, line, message] :
+       {std::tuple{unknown, unknownLine, "no runtime input named 'idz'"},
+        std::tuple{rank, rankLine, "input 'ids' has 1 dimensions, read with 2 indices"},
+        std::tuple{batch, batchLine, "at.batch and at.qhead are known only where an input has a batch"}}) {
     errors.clear();
     KernelBuilder k(context, "attention");
     buildFlashAttention(k, AttentionConfig{}, variant);
