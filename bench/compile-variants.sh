@@ -11,7 +11,7 @@ arch=${ARCH:-sm_90a}
 mkdir -p "$out"
 for d in ${DIMS:-128}; do
   heads=$((2048 / d))
-  for v in "" causal sliding_window softcap alibi gqa prefix_lm sliding_window_softcap; do
+  for v in "" causal sliding_window softcap alibi gqa prefix_lm sliding_window_softcap document; do
     case $v in
       sliding_window) sets=(--set window=1024) ;;
       softcap) sets=(--set cap=20) ;;

@@ -2,7 +2,8 @@
 """tilec's attention variants timed on peer_flex.py's problems, for the same
 device call as ../shared/tools/peer_flex.py (FlexAttention with the same
 definitions: window 1024, cap 20, prefix 1024, GQA group 4, ALiBi slopes
-2^(-8 (h + 1) / H)).
+2^(-8 (h + 1) / H); document ids of random lengths around 1024, sorted or
+shuffled, from the same generator calls).
 
 Shapes: B = 16384 / N, H = 2048 / d, bf16, random normal inputs; the forward
 kernels compiled by bench/compile-variants.sh with their default schedules.
@@ -34,8 +35,24 @@ W, CAP, P, GROUP = 1024, 20.0, 1024, 4
 
 
 
-def keep(variant, i, j):
+def documents(n, mean, gen, shuffle):
+    """peer_flex.py's document ids: random lengths around `mean`, ids in
+    order (or shuffled over the positions); the same generator calls."""
+    lengths, total = [], 0
+    while total < n:
+        l = max(1, int(torch.empty(1).exponential_(1.0 / mean, generator=gen).item()))
+        lengths.append(min(l, n - total))
+        total += lengths[-1]
+    doc = torch.repeat_interleave(torch.arange(len(lengths)), torch.tensor(lengths))
+    if shuffle:
+        doc = doc[torch.randperm(n, generator=gen)]
+    return doc.cuda()
+
+
+def keep(variant, i, j, doc=None):
     """The mask of `variant` on query positions i [R, 1] and keys j [1, N]."""
+    if variant.startswith("document"):
+        return doc[i] == doc[j]
     if variant in ("causal",):
         return j <= i
     if variant in ("sliding_window", "sliding_window_softcap"):
@@ -54,13 +71,13 @@ def modify(variant, s, h, heads, i, j):
     return s
 
 
-def density(variant, n):
+def density(variant, n, doc=None):
     i = torch.arange(n, device="cuda")[:, None]
     j = torch.arange(n, device="cuda")[None, :]
-    return keep(variant, i, j).double().mean().item()
+    return keep(variant, i, j, doc).double().mean().item()
 
 
-def check(variant, q, k, v, o, heads, group):
+def check(variant, q, k, v, o, heads, group, doc=None):
     """Worst |O - ref| / max |ref| over rows 0, n/2, n-1 of 3 heads."""
     n, d = q.shape[1], q.shape[2]
     worst, scale = 0.0, 1.0 / math.sqrt(d)
@@ -70,7 +87,7 @@ def check(variant, q, k, v, o, heads, group):
         s = (q[bh, rows].double() @ k[kv].double().T) * scale
         i, j = rows[:, None], torch.arange(n, device="cuda")[None, :]
         s = modify(variant, s, bh, heads, i, j)
-        s = s.masked_fill(~keep(variant, i, j), -math.inf)
+        s = s.masked_fill(~keep(variant, i, j, doc), -math.inf)
         ref = torch.softmax(s, dim=-1) @ v[kv].double()
         err = (o[bh, rows].double() - ref).abs().max() / ref.abs().max()
         worst = max(worst, err.item())
@@ -84,6 +101,7 @@ def main():
     ap.add_argument("--seqlens", default="8192,16384")
     ap.add_argument("--variants",
                     default="dense,causal,sliding_window,softcap,alibi,gqa,prefix_lm,sliding_window_softcap")
+    ap.add_argument("--doc-mean", type=int, default=1024, help="as peer_flex.py's")
     ap.add_argument("--json")
     args = ap.parse_args()
     rows = []
@@ -95,8 +113,15 @@ def main():
         heads = 2048 // d
         for n in (int(x) for x in args.seqlens.split(",")):
             b = 16384 // n
+            doc_gen = torch.Generator().manual_seed(0)  # as peer_flex.py's, per (d, N)
             for variant in args.variants.split(","):
-                name = "flash_attention_fwd" + ("" if variant == "dense" else "_" + variant)
+                doc, extra = None, []
+                if variant.startswith("document"):
+                    doc = documents(n, args.doc_mean, doc_gen, variant.endswith("shuffled"))
+                    ids = doc.to(torch.int32)[None, :].expand(b, n).contiguous()  # [B, N]
+                    extra = [tensor_arg(ids)]
+                kernel_variant = "document" if variant.startswith("document") else variant
+                name = "flash_attention_fwd" + ("" if variant == "dense" else "_" + kernel_variant)
                 kernel = Kernel(os.path.join(args.ptx_dir, f"{name}-d{d}.ptx"))
                 group = GROUP if variant == "gqa" else 1
                 q = torch.randn(b * heads, n, d, device="cuda", dtype=torch.bfloat16, generator=gen)
@@ -105,13 +130,13 @@ def main():
                 v = torch.randn_like(k)
                 o = torch.full_like(q, float("nan"))
                 lse = torch.empty(b * heads, n, device="cuda", dtype=torch.float32)
-                a = [tensor_arg(t) for t in (q, k, v, o, lse)]
+                a = [tensor_arg(t) for t in (q, k, v, o, lse)] + extra
                 stream = torch.cuda.current_stream().cuda_stream
                 kernel(*a, stream=stream)
                 torch.cuda.synchronize()
-                err = check(variant, q, k, v, o, heads, group)
+                err = check(variant, q, k, v, o, heads, group, doc)
                 ms = bench_ms(lambda: kernel(*a, stream=stream))
-                flops = 4.0 * b * heads * n * n * d * density(variant, n)
+                flops = 4.0 * b * heads * n * n * d * density(variant, n, doc)
                 row = {"variant": variant, "d": d, "N": n, "ms": ms,
                        "tflops": flops / ms * 1e-9, "relerr": err}
                 rows.append(row)

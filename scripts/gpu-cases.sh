@@ -27,6 +27,12 @@
 # f16; and packed batches of ragged lengths (varlen: empty sequences,
 # queries without keys, N_q != N_k) at d = 64, 128 and 256.
 #
+# INPUTS=1 writes the variants that read runtime tensors (document masking
+# from per-position ids, sorted and shuffled; a relative-position bias
+# table), forward and backward, for sm_80 and sm_90a (prefix sm90a_) with
+# their default schedules into gpu-cases-inputs/: ragged sizes, B and H > 1,
+# seq_q != seq_k, d = 64 and 128, bf16 and f16.
+#
 # BWD=1 writes the backward kernels (delta, dK/dV, dQ) of every variant for
 # sm_80 and sm_90a (prefix sm90a_) with their default schedules into
 # gpu-cases-bwd/: ragged sizes, rows a causal mask leaves empty, d = 128
@@ -63,6 +69,9 @@ if [ "${BWD:-0}" = 1 ]; then
 fi
 if [ "${INFER:-0}" = 1 ]; then
   out=${1:-$root/gpu-cases-infer}
+fi
+if [ "${INPUTS:-0}" = 1 ]; then
+  out=${1:-$root/gpu-cases-inputs}
 fi
 rm -rf "$out"
 mkdir -p "$out"
@@ -149,6 +158,25 @@ if [ "${INFER:-0}" = 1 ]; then
     case_ varlen_causal_one flash_attention_varlen_causal --size batch=1 --size seq_q=5 --size seq_k=3
   done
   echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), decoding and packed batches"
+  exit 0
+fi
+
+if [ "${INPUTS:-0}" = 1 ]; then
+  for arch in sm_80 sm_90a; do
+    prefix=$([ "$arch" = sm_90a ] && echo sm90a_ || true)
+    for k in fwd bwd_dkdv bwd_dq; do
+      for order in 0 1; do
+        doc="flash_attention_${k}_document --set shuffled=$order"
+        case_ ${k}_document${order}_ragged $doc --size batch=2 --size heads=3 --size seq_q=200 --size seq_k=200
+        case_ ${k}_document${order}_cross $doc --size batch=2 --size heads=2 --size seq_q=77 --size seq_k=150
+        case_ ${k}_document${order}_d128_f16 $doc --set head_dim=128 --set dtype=f16 --size batch=3 --size heads=1 --size seq_q=190 --size seq_k=190
+      done
+      table=flash_attention_${k}_relative_bias_table
+      case_ ${k}_bias_table_ragged $table --set max_distance=40 --size batch=2 --size heads=3 --size seq_q=150 --size seq_k=170
+      case_ ${k}_bias_table_d128_f16 $table --set head_dim=128 --set dtype=f16 --size batch=2 --size heads=2 --size seq_q=130 --size seq_k=90
+    done
+  done
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), variants with runtime inputs"
   exit 0
 fi
 

@@ -19,9 +19,9 @@ status=0
 # through --lowering=tilegpu) where it was carried along; either may be
 # absent (64 MiB per device call: one set per call).
 # gpu-cases-bwd/ (the attention backward) must also repeat bitwise.
-for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer; do
+for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs; do
   [ -d "$cases" ] || continue
-  repeat=$([ "$cases" = gpu-cases-bwd ] && echo --repeatable || true)
+  repeat=$([ "$cases" = gpu-cases-bwd ] || [ "$cases" = gpu-cases-inputs ] && echo --repeatable || true)
   "$runner" $repeat --cases-in="$cases" 2>&1 | tee "$out/$cases.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 done
@@ -68,8 +68,9 @@ for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_r
   decode_causal_g5_q5 decode_combine sm90a_decode_g4 sm90a_decode_sliding_window_g5_q5 sm90a_decode_alibi_d128_f16 sm90a_decode_causal_g1_q16 sm90a_decode_combine_d128_f16 \
   sm90a_decode_paged_p16 sm90a_decode_paged_causal_p64_q3 decode_paged_alibi_p16 \
   varlen_causal_ragged sm90a_varlen_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_causal_d256 sm90a_varlen_gqa3_d128 sm90a_varlen_sliding_window_ragged sm90a_varlen_causal_one \
+  fwd_document0_ragged sm90a_fwd_document1_cross sm90a_bwd_dq_bias_table_ragged sm90a_bwd_dkdv_document1_d128_f16 bwd_dkdv_bias_table_d128_f16 \
   varlen_bwd_prep sm90a_varlen_bwd_prep_d128 varlen_bwd_dkdv_causal_ragged sm90a_varlen_bwd_dkdv_softcap_d128_f16 sm90a_varlen_bwd_dq_sliding_window_ragged sm90a_varlen_bwd_dkdv_gqa3_d128 sm90a_varlen_bwd_dq_alibi_d128_f16; do
-  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer; do
+  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs; do
     [ -d "$cases/$c" ] || continue
     echo "== memcheck $cases/$c" >>"$out/memcheck.log"
     "$sanitizer" --tool memcheck --error-exitcode 3 "$runner" "$cases/$c" >>"$out/memcheck.log" 2>&1
@@ -94,8 +95,9 @@ for c in sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_stages3_fwd_d128 sm9
   bwd_dkdv_causal_ragged sm90a_bwd_dkdv_sliding_window_ragged sm90a_bwd_dq_causal_d128_f16 \
   sm90a_decode_g4 sm90a_decode_causal_g5_q5 sm90a_decode_combine sm90a_decode_paged_causal_p64_q3 \
   sm90a_varlen_causal_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_d256 sm90a_varlen_alibi_d128_f16 \
-  sm90a_varlen_bwd_dkdv_causal_ragged sm90a_varlen_bwd_dq_causal_d128_f16; do
-  for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer; do
+  sm90a_varlen_bwd_dkdv_causal_ragged sm90a_varlen_bwd_dq_causal_d128_f16 \
+  sm90a_fwd_document0_d128_f16 sm90a_fwd_document1_ragged sm90a_fwd_bias_table_d128_f16; do
+  for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs; do
     [ -d "$cases/$c" ] || continue
     for tool in racecheck synccheck; do
       echo "== $tool $cases/$c" >>"$out/memcheck.log"
