@@ -22,8 +22,10 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
                                      const AttentionVariant &variant,
                                      const std::vector<QueryRows> &queries,
                                      const KeyBlocks &keys, Tile seqQ, Tile seqK,
-                                     const KeyRange &relative, const KernelInputs *inputs) {
+                                     const KeyRange &relative, const KernelInputs *inputs,
+                                     const BlockList *list) {
   const int64_t d = cfg.headDim, bn = cfg.blockN, groups = static_cast<int64_t>(queries.size());
+  const bool overlap = cfg.overlap && !list;
   const int64_t gm = queries.empty() ? 0 : queries[0].q.shape()[0];
   // The loops run over the keys' rows in the tensors (so the loads' offsets
   // are the induction variable, which the rings stream); the variant sees
@@ -85,7 +87,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   for (int64_t g = 0; g < groups; ++g) {
     state.insert(state.end(), {k.zeros({gm, d}, DType::F32), k.full({gm}, -kInf, DType::F32),
                                k.zeros({gm}, DType::F32)});
-    if (cfg.overlap)
+    if (overlap)
       state.push_back(k.zeros({gm, bn}, cfg.dtype)); // P of the previous block: none yet
   }
   auto loops = [&](auto step) {
@@ -93,7 +95,18 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     state = k.forRange(b, c, bn, state, step(false));
     state = k.forRange(c, range.hi, bn, state, step(true));
   };
-  if (!cfg.overlap) {
+  if (list) {
+    // Step u is the (u mod r)-th run of bn keys of the (u div r)-th listed block.
+    const int64_t r = kMaskBlock / bn;
+    auto listed = [&](Tile from, Tile to, bool masked) {
+      auto body = step(masked);
+      state = k.forRange(from * r, to * r, 1, state, [&](Tile u, std::vector<Tile> st) {
+        return body(row(list->block(u / r) * kMaskBlock + (u % r) * bn), st);
+      });
+    };
+    listed(k.constant(0, DType::I32), list->partial, true);
+    listed(list->fullFirst, list->end, false);
+  } else if (!overlap) {
     loops(step);
   } else {
     // The block before j (the first step's is block 0 again, with P = 0).
@@ -141,6 +154,28 @@ int64_t rowGroupRows(KernelBuilder &k, const AttentionConfig &cfg) {
   return 0;
 }
 
+BlockList listedBlocks(KernelBuilder &k, const TensorArg &counts, const TensorArg &blocks,
+                       Tile head, Tile queryBlock) {
+  // Reads outside the lists (a launch whose lists do not fit its sizes)
+  // give no blocks, and listed indices are clamped into the lists' keys.
+  Tile zero = k.constant(0, DType::I32), keyBlocks = blocks.dim(2);
+  Tile known = head < counts.dim(0) && queryBlock < counts.dim(1) && counts.dim(2) >= 2 &&
+               head < blocks.dim(0) && queryBlock < blocks.dim(1);
+  Tile countRow = counts.base() + head.to(DType::I64) * counts.stride(0) +
+                  queryBlock.to(DType::I64) * counts.stride(1);
+  Tile partial = load(countRow, known, 0), full = load(countRow + counts.stride(2), known, 0);
+  partial = min(max(partial, zero), keyBlocks);
+  full = min(max(full, zero), keyBlocks - partial);
+  Tile listRow = blocks.base() + head.to(DType::I64) * blocks.stride(0) +
+                 queryBlock.to(DType::I64) * blocks.stride(1);
+  Tile stride = blocks.stride(2);
+  return BlockList{[=](Tile t) {
+                     Tile b = load(listRow + t.to(DType::I64) * stride, known, 0);
+                     return max(min(b, keyBlocks - 1), zero);
+                   },
+                   partial, keyBlocks - full, keyBlocks};
+}
+
 void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
                          const AttentionVariant &variant) {
   const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
@@ -153,6 +188,15 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
   TensorArg v = k.tensor("v", cfg.dtype, 3), o = k.tensor("o", cfg.dtype, 3);
   TensorArg lse = k.tensor("lse", DType::F32, 2);
+  TensorArg counts, blocks;
+  if (variant.blockMask) {
+    counts = k.tensor("block_counts", DType::I32, 3);
+    blocks = k.tensor("blocks", DType::I32, 3);
+    if (kMaskBlock % bm || kMaskBlock % bn)
+      k.error(Where::current(), "a block-mask variant's block_m and block_n must divide " +
+                                    std::to_string(kMaskBlock) + " (the mask's blocks); got " +
+                                    std::to_string(bm) + " and " + std::to_string(bn));
+  }
   KernelInputs inputs = declareInputs(k, variant, q.dim(0));
   TensorDesc qBlocks = q.desc({1, gm, d}), kBlocks = key.desc({1, bn, d});
   TensorDesc vBlocks = v.desc({1, bn, d}), oBlocks = o.desc({1, gm, d});
@@ -177,8 +221,11 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   KeyRange range = keyRangeOf(variant, rangeCtx);
   KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j, 0}); },
                  [&](Tile j) { return vBlocks.load({kvHead, j, 0}); }};
-  std::vector<KeyLoopState> state =
-      attendKeys(k, cfg, variant, queries, keys, seqQ, seqK, range, &inputs);
+  std::optional<BlockList> list;
+  if (variant.blockMask)
+    list = listedBlocks(k, counts, blocks, head, row0 / kMaskBlock);
+  std::vector<KeyLoopState> state = attendKeys(k, cfg, variant, queries, keys, seqQ, seqK, range,
+                                               &inputs, list ? &*list : nullptr);
 
   // O = acc / l (a row that saw nothing has acc = 0 and l = 0: output 0),
   // lse = (m + log2 l) · ln 2 (-inf for such a row).
@@ -373,13 +420,15 @@ RunPlan planAttention(const AttentionConfig &cfg, const AttentionVariant &varian
   plan.args = {tensor3(0, bhQ, seqQ), tensor3(1, bhK, seqK), tensor3(2, bhK, seqK),
                tensor3(3, bhQ, seqQ), TensorBinding{4, {bhQ, seqQ}, {seqQ, 1}}};
   std::vector<InputValues> inputs = inputValues(variant, {batch, heads, seqQ, seqK}, rng);
-  bindInputs(plan, inputs);
   plan.grid = {examples::ceilDiv(seqQ, cfg.blockM), bhQ, 1};
 
   // The reference, in double precision from the same (rounded) inputs.
   ReferenceAttention ref{bhQ, seqQ, seqK, d, cfg.group, cfg.softmaxScale(), &variant};
   ref.headsPerBatch = heads;
   ref.inputs = &inputs;
+  if (variant.blockMask)
+    bindBlockLists(plan, hostBlockMask(ref), bhQ, seqQ, seqK);
+  bindInputs(plan, inputs);
   std::vector<double> out, lseOut;
   ref.forward(plan.memory[0].data, plan.memory[1].data, plan.memory[2].data, out, lseOut);
   plan.expected = {{3, out}, {4, lseOut}};

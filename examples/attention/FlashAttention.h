@@ -169,6 +169,11 @@ struct AttentionVariant {
 
   /// Tensors the rules read at run time.
   std::vector<VariantInput> inputs;
+  /// The forward visits only the key blocks a block mask lists (parameters
+  /// block_counts and blocks, made by buildAttentionBlockMask from the
+  /// mask): for masks no key range describes (document ids, any
+  /// data-dependent mask). The key range is then not used.
+  bool blockMask = false;
 };
 
 /// Declares `variant`'s inputs as parameters of the kernel being built,
@@ -182,8 +187,40 @@ std::vector<InputValues> inputValues(const AttentionVariant &variant, const RunS
 /// kernels' parameter order).
 void bindInputs(RunPlan &plan, const std::vector<InputValues> &values);
 
+//===----------------------------------------------------------------------===//
+// Block masks (BlockMask.cpp): FlexAttention's create_block_mask
+//===----------------------------------------------------------------------===//
+//
+// A block mask lists, per query head and block of kMaskBlock queries, the
+// blocks of kMaskBlock keys the mask keeps anything of: block_counts
+// [batch·heads_q, ceil(seq_q / kMaskBlock), 2] i32 holds how many are
+// partial (some scores masked) and how many full (none: the loop skips the
+// mask); blocks [batch·heads_q, ceil(seq_q / kMaskBlock), ceil(seq_k /
+// kMaskBlock)] i32 their indices, the partial ones from the front, the full
+// ones from the back (other entries are not written).
+
+constexpr int64_t kMaskBlock = 128;
+int64_t maskBlocks(int64_t seq);
+/// flash_attention_block_mask<variant>: parameters seq_q, seq_k (i32),
+/// block_counts, blocks, then the variant's inputs. Grid:
+/// (ceil(seq_q / kMaskBlock), batch·heads_q).
+void buildAttentionBlockMask(dsl::KernelBuilder &k, const AttentionVariant &variant);
+/// A block mask in host memory (the CPU runs').
+struct BlockLists {
+  std::vector<double> counts, blocks;
+};
+struct ReferenceAttention;
+/// The block mask of `ref`'s variant, sizes and inputs (unwritten entries -1).
+BlockLists hostBlockMask(const ReferenceAttention &ref);
+/// Appends block_counts and blocks to a plan's memory and arguments.
+void bindBlockLists(RunPlan &plan, const BlockLists &lists, int64_t bhQ, int64_t seqQ,
+                    int64_t seqK);
+RunPlan planAttentionBlockMask(const AttentionVariant &variant, const Params &sizes,
+                               uint64_t seed);
+
 /// Builds the forward kernel: parameters q, k, v, o (tensors of rank 3) and
-/// lse (rank 2). Grid: (ceil(seq_q / blockM), batch·heads_q).
+/// lse (rank 2), with variant.blockMask block_counts and blocks, then the
+/// variant's inputs. Grid: (ceil(seq_q / blockM), batch·heads_q).
 void buildFlashAttention(dsl::KernelBuilder &k, const AttentionConfig &cfg,
                          const AttentionVariant &variant);
 
@@ -210,16 +247,30 @@ struct KeyBlocks {
   std::function<dsl::Tile(dsl::Tile j)> k, v;
   dsl::Tile base;
 };
+/// The key blocks a program visits, from a block mask: list entries [0,
+/// partial) are partial blocks of kMaskBlock keys, [fullFirst, end) full
+/// ones; `block(t)` is entry t's key block (i32 scalars).
+struct BlockList {
+  std::function<dsl::Tile(dsl::Tile t)> block;
+  dsl::Tile partial, fullFirst, end;
+};
 /// The key loop every attention kernel shares: blocks of cfg.blockN keys
 /// over positions [range.lo, range.hi) of the sequence, masked outside
 /// [fullLo, fullHi), for each row group of `queries` (software-pipelined
-/// with cfg.overlap).
+/// with cfg.overlap); with a `list`, the listed blocks instead (not
+/// pipelined across steps: they need not follow one another).
 std::vector<KeyLoopState> attendKeys(dsl::KernelBuilder &k, const AttentionConfig &cfg,
                                      const AttentionVariant &variant,
                                      const std::vector<QueryRows> &queries,
                                      const KeyBlocks &keys, dsl::Tile seqQ, dsl::Tile seqK,
                                      const KeyRange &range,
-                                     const KernelInputs *inputs = nullptr);
+                                     const KernelInputs *inputs = nullptr,
+                                     const BlockList *list = nullptr);
+
+/// The block list of query head `head`'s block `queryBlock` (of
+/// kMaskBlock queries) from the block_counts and blocks parameters.
+BlockList listedBlocks(dsl::KernelBuilder &k, const dsl::TensorArg &counts,
+                       const dsl::TensorArg &blocks, dsl::Tile head, dsl::Tile queryBlock);
 
 // Building blocks for variants.
 

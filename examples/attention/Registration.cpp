@@ -109,6 +109,27 @@ void registerDecode(const std::string &suffix, const std::string &summary,
   });
 }
 
+/// The block mask of a variant (FlashAttention.h, "Block masks").
+void registerBlockMask(const std::string &suffix, const std::string &summary,
+                       const std::vector<ParamSpec> &params,
+                       std::function<AttentionVariant(const Params &)> variant) {
+  Registry::global().add({
+      .name = "flash_attention_block_mask" + suffix,
+      .summary = "the key blocks each query block of flash_attention_fwd" + suffix +
+                 " visits: " + summary,
+      .params = params,
+      .build = [=](KernelBuilder &k, const Params &p) { buildAttentionBlockMask(k, variant(p)); },
+      .sizes = attentionSizes(),
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionBlockMask(variant(p), sizes, seed);
+      },
+      .grid = [](const Params &) {
+        return GridRule{GridDim::shape("block_counts", 1), GridDim::shape("block_counts", 0),
+                        GridDim::fixed(1)};
+      },
+  });
+}
+
 /// Merges the split outputs of every decoding kernel.
 void registerDecodeCombine() {
   auto config = [](const Params &p) {
@@ -380,12 +401,15 @@ void registerAttentionVariant(const VariantRegistration &r) {
     return;
   }
   auto variant = r.variant;
-  if (!r.inputs.empty())
-    variant = [make = r.variant, inputs = r.inputs](const Params &p) {
+  if (!r.inputs.empty() || r.blockMask)
+    variant = [make = r.variant, inputs = r.inputs, blockMask = r.blockMask](const Params &p) {
       AttentionVariant v = make(p);
       v.inputs.insert(v.inputs.end(), inputs.begin(), inputs.end());
+      v.blockMask = blockMask;
       return v;
     };
+  if (r.blockMask)
+    registerBlockMask("_" + r.name, r.summary, r.params, variant);
   // Runtime inputs: the forward and backward kernels only (see
   // VariantRegistration::inputs).
   std::vector<ParamSpec> specs = attentionParams();

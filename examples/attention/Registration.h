@@ -11,6 +11,7 @@
 //   flash_attention_varlen_bwd_dkdv_<name>, _varlen_bwd_dq_<name>
 //   flash_attention_decode_<name>                decoding (split KV, packed GQA)
 //   flash_attention_decode_paged_<name>          ... from a paged K/V cache
+//   flash_attention_block_mask_<name>            its block mask (with .blockMask)
 //
 // and, once for all variants, the steps they share: flash_attention_bwd_prep,
 // flash_attention_varlen_bwd_prep and flash_attention_decode_combine.
@@ -65,6 +66,11 @@ struct VariantRegistration {
   bool heavyOnMmaSync = false;
   /// Adjusts the configuration from the parameters (GQA's group, say).
   std::function<void(AttentionConfig &, const Params &)> tune = {};
+  /// The forward visits only the key blocks a block mask lists (a mask no
+  /// key range describes: document ids, any data-dependent mask); also
+  /// registers flash_attention_block_mask_<name>, which makes the block
+  /// mask (FlashAttention.h, "Block masks").
+  bool blockMask = false;
   /// Registers the decoding kernels too (the GQA variant's need not: every
   /// decoding kernel packs any group).
   bool decode = true;

@@ -21,7 +21,7 @@
 // RUN: tilec --kernel=vector_add --emit=ptx -o %t.dev/k.ptx
 // RUN: not ls %t.dev/k.json
 
-// UNKNOWN: tilec: error: unknown kernel 'flash_attention'; registered kernels: flash_attention_bwd_dkdv, {{.*}}flash_attention_fwd, {{.*}}matmul
+// UNKNOWN: tilec: error: unknown kernel 'flash_attention'; registered kernels: {{.*}}flash_attention_bwd_dkdv, {{.*}}flash_attention_fwd, {{.*}}matmul
 // PARAM: tilec: error: kernel 'matmul': unknown parameter 'block_q'; accepted: block_m, block_n, block_k
 // PARAM: parameters of 'matmul':
 // TYPE: tilec: error: kernel 'matmul': 'block_m' expects an integer, got 'big'

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <tuple>
 
 using namespace tilec;
@@ -326,6 +327,111 @@ TEST(AttentionVariant, InputMistakesAreReportedAtTheRule) {
     EXPECT_EQ(errors[0].first, line) << errors[0].second;
     EXPECT_NE(errors[0].second.find(message), std::string::npos) << errors[0].second;
   }
+}
+
+/// Runs `build`'s kernel on `plan` on the interpreter; the worst normalized
+/// error over the expected outputs (-1: NaN or misplaced infinities).
+double runPlan(const std::function<void(KernelBuilder &)> &build, RunPlan plan) {
+  mlir::DialectRegistry registry;
+  registerTilecDialects(registry);
+  mlir::MLIRContext context(registry);
+  KernelBuilder k(context, "kernel");
+  build(k);
+  KernelSignature signature = k.signature();
+  auto module = k.finish();
+  EXPECT_TRUE(module);
+  if (!module)
+    return -1;
+  EXPECT_TRUE(interpret(*module, "kernel", signature, plan.args, plan.grid, plan.memory));
+  double worst = 0;
+  for (const RunPlan::Expected &e : plan.expected) {
+    Comparison cmp = compareOutputs(plan.memory[e.buffer].data, e.values);
+    if (cmp.nanCount || cmp.infMismatches)
+      return -1;
+    worst = std::max(worst, cmp.normalizedError);
+  }
+  return worst;
+}
+
+Params sizesOf(std::vector<std::string> settings) {
+  std::vector<ParamSpec> specs = attentionSizes();
+  Params sizes(specs);
+  for (const std::string &s : settings)
+    EXPECT_EQ(sizes.setAssignment(specs, s), "");
+  return sizes;
+}
+
+/// Causal written as a plain mask (no key range), visited through a block
+/// mask: blocks below the diagonal are full, on it partial, above skipped.
+AttentionVariant causalByBlockMask() {
+  AttentionVariant v = withMask([](const auto &at) { return causalRule(at); });
+  v.blockMask = true;
+  return v;
+}
+
+TEST(AttentionVariant, BlockMaskKernelMatchesTheHostsLists) {
+  double partial = 0, full = 0;
+  for (auto settings : {std::vector<std::string>{"batch=2", "seq_q=300", "seq_k=420"},
+                        std::vector<std::string>{"heads=3", "seq_q=520", "seq_k=130"}}) {
+    RunPlan plan = planAttentionBlockMask(causalByBlockMask(), sizesOf(settings), 3);
+    // The lists hold full blocks (below the diagonal) and partial ones.
+    const std::vector<double> &counts = plan.expected[0].values;
+    for (size_t i = 0; i < counts.size(); i += 2) {
+      partial += counts[i];
+      full += counts[i + 1];
+    }
+    double err = runPlan([](KernelBuilder &k) { buildAttentionBlockMask(k, causalByBlockMask()); },
+                         plan);
+    EXPECT_EQ(err, 0);
+  }
+  // The lists held full blocks (below the diagonal) and partial ones.
+  EXPECT_GT(partial, 0);
+  EXPECT_GT(full, 0);
+}
+
+TEST(AttentionVariant, ForwardVisitsTheListedBlocks) {
+  AttentionConfig cfg;
+  cfg.blockM = 64;
+  cfg.blockN = 32;
+  Params sizes = sizesOf({"batch=2", "heads=2", "seq_q=300", "seq_k=420"});
+  auto build = [&](KernelBuilder &k) { buildFlashAttention(k, cfg, causalByBlockMask()); };
+  double err = runPlan(build, planAttention(cfg, causalByBlockMask(), sizes, 5));
+  EXPECT_GE(err, 0);
+  EXPECT_LE(err, 2e-2);
+  // Lists that call every partial block full (no mask on the diagonal) are caught.
+  RunPlan wrong = planAttention(cfg, causalByBlockMask(), sizes, 5);
+  std::vector<double> &counts = wrong.memory[5].data;
+  ASSERT_EQ(wrong.memory[5].name, "block_counts");
+  const int64_t keyBlocks = maskBlocks(420);
+  std::vector<double> &blocks = wrong.memory[6].data;
+  for (size_t row = 0; row < counts.size() / 2; ++row) {
+    // Move the partial entries to the full end of the row.
+    int64_t partial = static_cast<int64_t>(counts[2 * row]), full = static_cast<int64_t>(counts[2 * row + 1]);
+    for (int64_t t = 0; t < partial; ++t)
+      blocks[row * keyBlocks + keyBlocks - 1 - full - t] = blocks[row * keyBlocks + t];
+    counts[2 * row + 1] = static_cast<double>(partial + full);
+    counts[2 * row] = 0;
+  }
+  double caught = runPlan(build, wrong);
+  EXPECT_TRUE(caught < 0 || caught > 0.1) << "unmasked diagonal blocks went unnoticed";
+}
+
+TEST(AttentionVariant, BlockMaskTilesMustDivideTheMasksBlocks) {
+  mlir::DialectRegistry registry;
+  registerTilecDialects(registry);
+  mlir::MLIRContext context(registry);
+  std::vector<std::string> errors;
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    errors.push_back(d.str());
+    return mlir::success();
+  });
+  AttentionConfig cfg;
+  cfg.blockM = 256;
+  KernelBuilder k(context, "attention");
+  buildFlashAttention(k, cfg, causalByBlockMask());
+  EXPECT_FALSE(k.finish());
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors[0].find("must divide 128"), std::string::npos) << errors[0];
 }
 
 TEST(AttentionVariant, LargeLogitsStayFinite) {
