@@ -26,4 +26,6 @@ for d in ${DIMS:-128}; do
       -o "$out/$name-d$d.ptx"
   done
 done
+"$tilec" --kernel=flash_attention_block_mask_document --arch="$arch" --emit=ptx \
+  -o "$out/flash_attention_block_mask_document.ptx"
 echo "compile-variants: $(ls "$out"/*.ptx | wc -l) kernels in $out"

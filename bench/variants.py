@@ -7,8 +7,10 @@ shuffled, from the same generator calls).
 
 Shapes: B = 16384 / N, H = 2048 / d, bf16, random normal inputs; the forward
 kernels compiled by bench/compile-variants.sh with their default schedules.
-Each output is first checked on sampled rows against attention in double
-precision with the same rule; then timed (CUDA events, median of 7 means of
+The document masks' forward visits the blocks flash_attention_block_mask_document
+lists; that kernel runs first and is timed apart (as FlexAttention's
+create_block_mask is not part of its time). Each output is first checked on
+sampled rows against attention in double precision with the same rule; then timed (CUDA events, median of 7 means of
 20 calls). Reports ms (compare with Flex's ms) and TFLOP/s = 4·B·H·N²·d ·
 density / time, density being the fraction of (q, k) pairs the mask keeps
 (as peer_flex.py counts it).
@@ -115,11 +117,21 @@ def main():
             b = 16384 // n
             doc_gen = torch.Generator().manual_seed(0)  # as peer_flex.py's, per (d, N)
             for variant in args.variants.split(","):
-                doc, extra = None, []
+                doc, extra, mask_ms = None, [], None
                 if variant.startswith("document"):
                     doc = documents(n, args.doc_mean, doc_gen, variant.endswith("shuffled"))
                     ids = doc.to(torch.int32)[None, :].expand(b, n).contiguous()  # [B, N]
-                    extra = [tensor_arg(ids)]
+                    # The block mask first (as Flex's create_block_mask, timed apart).
+                    blocks_n = (n + 127) // 128
+                    counts = torch.empty(b * heads, blocks_n, 2, device="cuda", dtype=torch.int32)
+                    blocks = torch.empty(b * heads, blocks_n, blocks_n, device="cuda",
+                                         dtype=torch.int32)
+                    make = Kernel(os.path.join(args.ptx_dir, "flash_attention_block_mask_document.ptx"))
+                    margs = [n, n] + [tensor_arg(t) for t in (counts, blocks, ids)]
+                    stream = torch.cuda.current_stream().cuda_stream
+                    make(*margs, stream=stream)
+                    mask_ms = bench_ms(lambda: make(*margs, stream=stream))
+                    extra = [tensor_arg(counts), tensor_arg(blocks), tensor_arg(ids)]
                 kernel_variant = "document" if variant.startswith("document") else variant
                 name = "flash_attention_fwd" + ("" if variant == "dense" else "_" + kernel_variant)
                 kernel = Kernel(os.path.join(args.ptx_dir, f"{name}-d{d}.ptx"))
@@ -139,8 +151,12 @@ def main():
                 flops = 4.0 * b * heads * n * n * d * density(variant, n, doc)
                 row = {"variant": variant, "d": d, "N": n, "ms": ms,
                        "tflops": flops / ms * 1e-9, "relerr": err}
+                if mask_ms is not None:
+                    row["block_mask_ms"] = mask_ms
                 rows.append(row)
-                print(f"{variant}\t{d}\t{n}\t{ms:.4f}\t{row['tflops']:.1f}\t{err:.2g}", flush=True)
+                extra_note = f"\tblock mask {mask_ms:.4f} ms" if mask_ms is not None else ""
+                print(f"{variant}\t{d}\t{n}\t{ms:.4f}\t{row['tflops']:.1f}\t{err:.2g}{extra_note}",
+                      flush=True)
                 if err > 2e-2:
                     print(f"variants: {variant} d={d} N={n}: relerr {err:.3g} over 0.02",
                           file=sys.stderr)

@@ -353,7 +353,8 @@ def Tile_CastOp : Tile_Op<"cast", [Pure]> {
     the same shape. Float to float rounds to nearest even (`f32 -> bf16`) or
     is exact (`bf16 -> f32`); signed integer to float rounds to nearest even;
     float to signed integer truncates toward zero; integer to integer
-    sign-extends or truncates.
+    sign-extends or truncates. `i1` is a truth value: true converts to 1
+    (1.0), false to 0.
 
     Example:
     ```mlir

@@ -562,13 +562,17 @@ Value KernelLowering::castScalar(Value value, Type to) {
     return fromFloat.getWidth() < toFloat.getWidth()
                ? Value(arith::ExtFOp::create(b, loc, to, value))
                : Value(arith::TruncFOp::create(b, loc, to, value));
+  // i1 is a truth value: true converts to 1 (not to the -1 of a signed bit).
+  bool truth = from.isInteger(1);
   if (!fromFloat && toFloat)
-    return arith::SIToFPOp::create(b, loc, to, value);
+    return truth ? Value(arith::UIToFPOp::create(b, loc, to, value))
+                 : Value(arith::SIToFPOp::create(b, loc, to, value));
   if (fromFloat && !toFloat)
     return arith::FPToSIOp::create(b, loc, to, value);
-  return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
-             ? Value(arith::ExtSIOp::create(b, loc, to, value))
-             : Value(arith::TruncIOp::create(b, loc, to, value));
+  if (from.getIntOrFloatBitWidth() >= to.getIntOrFloatBitWidth())
+    return arith::TruncIOp::create(b, loc, to, value);
+  return truth ? Value(arith::ExtUIOp::create(b, loc, to, value))
+               : Value(arith::ExtSIOp::create(b, loc, to, value));
 }
 
 /// Creates `op` again on scalar operands with scalar result types.

@@ -35,6 +35,31 @@ func.func @copy(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) {
 
 // -----
 
+// i1 is a truth value: a count of kept elements sums 1s (uitofp, zext), not
+// the -1s of a signed bit.
+// CHECK-LABEL: llvm.func @truth_casts(
+// CHECK: arith.uitofp %{{.*}} : i1 to f32
+// CHECK: arith.extui %{{.*}} : i1 to i32
+// CHECK-NOT: arith.sitofp %{{.*}} : i1
+// CHECK-NOT: arith.extsi %{{.*}} : i1
+// CHECK: llvm.return
+func.func @truth_casts(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>, %n: i32) {
+  %i = tile.iota : tensor<128xi32>
+  %lim = tile.splat %n : tensor<128xi32>
+  %keep = arith.cmpi slt, %i, %lim : tensor<128xi32>
+  %f = tile.cast %keep : tensor<128xi1> to tensor<128xf32>
+  %k = tile.cast %keep : tensor<128xi1> to tensor<128xi32>
+  %xp = tile.splat %x : tensor<128x!tile.ptr<f32>>
+  %xs = tile.addptr %xp, %i : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  tile.store %xs, %f : tensor<128x!tile.ptr<f32>>
+  %yp = tile.splat %y : tensor<128x!tile.ptr<i32>>
+  %ys = tile.addptr %yp, %i : tensor<128x!tile.ptr<i32>>, tensor<128xi32>
+  tile.store %ys, %k : tensor<128x!tile.ptr<i32>>
+  return
+}
+
+// -----
+
 // tile.dot becomes mma.sync m16n8k16: 4 warps split a 32x16 result 2x2, so
 // each warp issues one 16x8x16 mma. Both operands are shared by two warps, so
 // neither loads straight into its operand layout: A moves through shared

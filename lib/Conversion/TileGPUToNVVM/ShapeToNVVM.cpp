@@ -61,14 +61,17 @@ static FailureOr<Value> castScalar(OpBuilder &b, Location loc, Value value, Type
     return fromFloat.getWidth() > toFloat.getWidth()
                ? Value(LLVM::FPTruncOp::create(b, loc, to, value))
                : Value(LLVM::FPExtOp::create(b, loc, to, value));
+  // i1 is a truth value: true converts to 1 (not to the -1 of a signed bit).
+  bool truth = fromInt && fromInt.getWidth() == 1;
   if (fromInt && toFloat)
-    return Value(LLVM::SIToFPOp::create(b, loc, to, value));
+    return truth ? Value(LLVM::UIToFPOp::create(b, loc, to, value))
+                 : Value(LLVM::SIToFPOp::create(b, loc, to, value));
   if (fromFloat && toInt)
     return Value(LLVM::FPToSIOp::create(b, loc, to, value));
   if (fromInt && toInt)
-    return fromInt.getWidth() > toInt.getWidth()
-               ? Value(LLVM::TruncOp::create(b, loc, to, value))
-               : Value(LLVM::SExtOp::create(b, loc, to, value));
+    return fromInt.getWidth() > toInt.getWidth() ? Value(LLVM::TruncOp::create(b, loc, to, value))
+           : truth ? Value(LLVM::ZExtOp::create(b, loc, to, value))
+                   : Value(LLVM::SExtOp::create(b, loc, to, value));
   return failure();
 }
 

@@ -33,6 +33,24 @@ func.func @casts(%x: tensor<256xf32, #v>, %n: tensor<256xi32, #v>, %h: bf16) -> 
 
 // -----
 
+#v = #tilegpu.blocked<size_per_thread = [2], threads = [32], warps = [4], order = [0]>
+// i1 is a truth value: true casts to 1 and 1.0 (zero-extended, unsigned),
+// not to the -1 of a signed bit; wider integers stay signed.
+// CHECK-LABEL: func.func @truth_casts
+// CHECK-COUNT-2: llvm.uitofp %{{.*}} : i1 to f32
+// CHECK-COUNT-2: llvm.zext %{{.*}} : i1 to i32
+// CHECK: llvm.zext %arg1 : i1 to i32
+// CHECK: llvm.sext %arg2 : i8 to i32
+func.func @truth_casts(%b: tensor<256xi1, #v>, %s: i1, %c: i8) -> (tensor<256xf32, #v>, tensor<256xi32, #v>, i32, i32) {
+  %f = tile.cast %b : tensor<256xi1, #v> to tensor<256xf32, #v>
+  %i = tile.cast %b : tensor<256xi1, #v> to tensor<256xi32, #v>
+  %n = tile.cast %s : i1 to i32
+  %w = tile.cast %c : i8 to i32
+  return %f, %i, %n, %w : tensor<256xf32, #v>, tensor<256xi32, #v>, i32, i32
+}
+
+// -----
+
 #m = #tilegpu.mma<warps = [4, 1]>
 #m3 = #tilegpu.linear<reg = [[0, 0, 1], [0, 8, 0], [0, 0, 8]], lane = [[0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]], warp = [[0, 16, 0], [0, 32, 0]]>
 #mt = #tilegpu.linear<reg = [[1, 0], [0, 8], [8, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]]>
