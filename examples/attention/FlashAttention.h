@@ -203,20 +203,26 @@ constexpr int64_t kMaskBlock = 128;
 int64_t maskBlocks(int64_t seq);
 /// flash_attention_block_mask<variant>: parameters seq_q, seq_k (i32),
 /// block_counts, blocks, then the variant's inputs. Grid:
-/// (ceil(seq_q / kMaskBlock), batch·heads_q).
-void buildAttentionBlockMask(dsl::KernelBuilder &k, const AttentionVariant &variant);
+/// (ceil(seq_q / kMaskBlock), batch·heads_q). `byKeys`
+/// (flash_attention_block_mask_by_keys<variant>, for dK/dV): per key block
+/// the query blocks that see it, block_counts [batch·heads_q, ceil(seq_k /
+/// kMaskBlock), 2] and blocks [.., ceil(seq_q / kMaskBlock)]; full blocks
+/// then also lie inside seq_q. Grid: (ceil(seq_k / kMaskBlock),
+/// batch·heads_q).
+void buildAttentionBlockMask(dsl::KernelBuilder &k, const AttentionVariant &variant,
+                             bool byKeys = false);
 /// A block mask in host memory (the CPU runs').
 struct BlockLists {
   std::vector<double> counts, blocks;
 };
 struct ReferenceAttention;
 /// The block mask of `ref`'s variant, sizes and inputs (unwritten entries -1).
-BlockLists hostBlockMask(const ReferenceAttention &ref);
+BlockLists hostBlockMask(const ReferenceAttention &ref, bool byKeys = false);
 /// Appends block_counts and blocks to a plan's memory and arguments.
 void bindBlockLists(RunPlan &plan, const BlockLists &lists, int64_t bhQ, int64_t seqQ,
-                    int64_t seqK);
+                    int64_t seqK, bool byKeys = false);
 RunPlan planAttentionBlockMask(const AttentionVariant &variant, const Params &sizes,
-                               uint64_t seed);
+                               uint64_t seed, bool byKeys = false);
 
 /// Builds the forward kernel: parameters q, k, v, o (tensors of rank 3) and
 /// lse (rank 2), with variant.blockMask block_counts and blocks, then the
@@ -386,6 +392,9 @@ struct BackwardSequence {
   bool packed = false;
   /// The variant's runtime inputs (BlockContext::inputs).
   const KernelInputs *inputs = nullptr;
+  /// With variant.blockMask, its block mask's block_counts and blocks
+  /// parameters (by keys for the dK/dV kernels).
+  const dsl::TensorArg *blockCounts = nullptr, *blocks = nullptr;
 };
 /// One sequence per batch·head: every first row 0, the tensors' lengths.
 BackwardSequence denseSequence(dsl::KernelBuilder &k, const BackwardInputs &in);

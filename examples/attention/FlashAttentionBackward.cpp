@@ -89,6 +89,31 @@ BackwardSequence denseSequence(KernelBuilder &k, const BackwardInputs &in) {
   return {zero, zero, zero, in.q.dim(1), in.key.dim(1), /*packed=*/false};
 }
 
+namespace {
+/// A block-mask variant's block_counts and blocks parameters (declared by
+/// declareBlockMask; `seq` points at them).
+struct BlockMaskArgs {
+  TensorArg counts, blocks;
+};
+} // namespace
+
+/// Declares a block-mask variant's lists into `lists` and points `seq` at
+/// them; the kernel's steps must divide the mask's blocks.
+static void declareBlockMask(KernelBuilder &k, const AttentionConfig &cfg,
+                             const AttentionVariant &variant, BlockMaskArgs &lists,
+                             BackwardSequence &seq) {
+  if (!variant.blockMask)
+    return;
+  lists = {k.tensor("block_counts", DType::I32, 3), k.tensor("blocks", DType::I32, 3)};
+  seq.blockCounts = &lists.counts;
+  seq.blocks = &lists.blocks;
+  if (kMaskBlock % cfg.blockM || kMaskBlock % cfg.blockN)
+    k.error(Where::current(), "a block-mask variant's block_m and block_n must divide " +
+                                  std::to_string(kMaskBlock) + " (the mask's blocks); got " +
+                                  std::to_string(cfg.blockM) + " and " +
+                                  std::to_string(cfg.blockN));
+}
+
 std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
                                        const AttentionVariant &variant, const BackwardInputs &in,
                                        const BackwardSequence &seq, Tile kvHead, Tile col0) {
@@ -103,8 +128,11 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
 
   // The query blocks whose key range meets this key block, [first, end), and
   // the run of them that needs no mask, [fullFirst, fullEnd): a scan over
-  // the variant's key ranges (scalar work, one step per query block).
+  // the variant's key ranges (scalar work, one step per query block; with
+  // a block mask, its lists instead).
   Tile zero = k.constant(0, DType::I32), blocksQ = (seqQ + (bm - 1)) / bm;
+  if (seq.blocks)
+    blocksQ = zero;
   std::vector<Tile> scan = k.forRange(
       0, blocksQ, 1, {blocksQ, zero, blocksQ, blocksQ}, [&](Tile i, std::vector<Tile> st) {
         Tile row0 = i * bm;
@@ -163,6 +191,21 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         return {dK, dV};
       };
     };
+    if (seq.blocks) {
+      // The query blocks the block mask lists for this key block: step u
+      // is the (u mod r)-th run of bm rows of the (u div r)-th.
+      BlockList list = listedBlocks(k, *seq.blockCounts, *seq.blocks, head, col0 / kMaskBlock);
+      const int64_t r = kMaskBlock / bm;
+      auto listed = [&](Tile from, Tile to, bool masked) {
+        auto body = step(masked);
+        grads = k.forRange(from * r, to * r, 1, grads, [&](Tile u, std::vector<Tile> st) {
+          return body(seq.qFirst + list.block(u / r) * kMaskBlock + (u % r) * bm, st);
+        });
+      };
+      listed(k.constant(0, DType::I32), list.partial, true);
+      listed(list.fullFirst, list.end, false);
+      return grads;
+    }
     // Every bound before the first loop, so the three loops follow one
     // another and share one ring.
     Tile first = seq.qFirst;
@@ -206,6 +249,22 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
       return {dot(ds.to(cfg.dtype), kBlock, st[0])};
     };
   };
+  std::vector<Tile> acc = {k.zeros({bm, d}, DType::F32)};
+  if (seq.blocks) {
+    // The key blocks the block mask lists: step u is the (u mod r)-th run
+    // of bn keys of the (u div r)-th.
+    BlockList list = listedBlocks(k, *seq.blockCounts, *seq.blocks, head, row0 / kMaskBlock);
+    const int64_t r = kMaskBlock / bn;
+    auto listed = [&](Tile from, Tile to, bool masked) {
+      auto body = step(masked);
+      acc = k.forRange(from * r, to * r, 1, acc, [&](Tile u, std::vector<Tile> st) {
+        return body(seq.kFirst + list.block(u / r) * kMaskBlock + (u % r) * bn, st);
+      });
+    };
+    listed(k.constant(0, DType::I32), list.partial, true);
+    listed(list.fullFirst, list.end, false);
+    return acc[0] * cfg.softmaxScale();
+  }
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
   KeyRange range = keyRangeOf(variant, rangeCtx);
   if (seq.packed) // programs past the sequence's queries (the grid fits the longest) do nothing
@@ -216,7 +275,6 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
   // another and share one ring.
   Tile first = seq.kFirst;
   Tile colLo = first + range.lo, colB = first + b, colC = first + c, colHi = first + range.hi;
-  std::vector<Tile> acc = {k.zeros({bm, d}, DType::F32)};
   acc = k.forRange(colLo, colB, bn, acc, step(true));
   acc = k.forRange(colB, colC, bn, acc, step(false));
   acc = k.forRange(colC, colHi, bn, acc, step(true));
@@ -228,9 +286,11 @@ void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
   const int64_t d = cfg.headDim, bn = cfg.blockN;
   BackwardInputs in = backwardInputs(k, cfg);
   TensorArg dk = k.tensor("dk", cfg.dtype, 3), dv = k.tensor("dv", cfg.dtype, 3);
+  BackwardSequence seq = denseSequence(k, in);
+  BlockMaskArgs lists;
+  declareBlockMask(k, cfg, variant, lists, seq);
   KernelInputs inputs = declareInputs(k, variant, in.q.dim(0));
   Tile kvHead = k.programId(1), col0 = k.programId(0) * bn;
-  BackwardSequence seq = denseSequence(k, in);
   seq.inputs = &inputs;
   auto [dK, dV] = backwardKeyBlock(k, cfg, variant, in, seq, kvHead, col0);
   dk.desc({1, bn, d}).store({kvHead, col0, 0}, dK.to(cfg.dtype));
@@ -242,10 +302,12 @@ void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
   const int64_t d = cfg.headDim, bm = cfg.blockM;
   BackwardInputs in = backwardInputs(k, cfg);
   TensorArg dq = k.tensor("dq", cfg.dtype, 3);
+  BackwardSequence seq = denseSequence(k, in);
+  BlockMaskArgs lists;
+  declareBlockMask(k, cfg, variant, lists, seq);
   KernelInputs inputs = declareInputs(k, variant, in.q.dim(0));
   // Longest programs first, as in the forward.
   Tile head = k.programId(1), row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
-  BackwardSequence seq = denseSequence(k, in);
   seq.inputs = &inputs;
   Tile dQ = backwardQueryBlock(k, cfg, variant, in, seq, head, row0);
   dq.desc({1, bm, d}).store({head, row0, 0}, dQ.to(cfg.dtype));
@@ -311,6 +373,7 @@ struct BackwardProblem {
   int64_t bhQ, bhK, seqQ, seqK, d;
   std::vector<HostBuffer> inputs; ///< q, k, v, do, lse_log2, delta
   std::vector<InputValues> variantInputs; ///< after the kernels' own parameters
+  BlockLists byQueries, byKeys; ///< the block mask (variant.blockMask)
   std::vector<double> dq, dk, dv;
 };
 
@@ -333,6 +396,10 @@ BackwardProblem makeProblem(const AttentionConfig &cfg, const AttentionVariant &
   ReferenceAttention ref{p.bhQ, p.seqQ, p.seqK, p.d, cfg.group, cfg.softmaxScale(), &variant};
   ref.headsPerBatch = heads;
   ref.inputs = &p.variantInputs;
+  if (variant.blockMask) {
+    p.byQueries = hostBlockMask(ref);
+    p.byKeys = hostBlockMask(ref, /*byKeys=*/true);
+  }
   std::vector<double> o, lse;
   const std::vector<double> &Q = p.inputs[0].data, &K = p.inputs[1].data, &V = p.inputs[2].data,
                             &dO = p.inputs[3].data;
@@ -415,6 +482,8 @@ RunPlan planAttentionBackwardKV(const AttentionConfig &cfg, const AttentionVaria
   plan.args = inputArgs(p);
   plan.args.push_back(tensor3(6, p.bhK, p.seqK, p.d));
   plan.args.push_back(tensor3(7, p.bhK, p.seqK, p.d));
+  if (variant.blockMask)
+    bindBlockLists(plan, p.byKeys, p.bhQ, p.seqQ, p.seqK, /*byKeys=*/true);
   bindInputs(plan, p.variantInputs);
   plan.grid = {examples::ceilDiv(p.seqK, cfg.blockN), p.bhK, 1};
   plan.expected = {{6, p.dk}, {7, p.dv}};
@@ -430,6 +499,8 @@ RunPlan planAttentionBackwardQ(const AttentionConfig &cfg, const AttentionVarian
   plan.memory.push_back(examples::outputBuffer("dq", cfg.dtype, p.bhQ * p.seqQ * p.d));
   plan.args = inputArgs(p);
   plan.args.push_back(tensor3(6, p.bhQ, p.seqQ, p.d));
+  if (variant.blockMask)
+    bindBlockLists(plan, p.byQueries, p.bhQ, p.seqQ, p.seqK);
   bindInputs(plan, p.variantInputs);
   plan.grid = {examples::ceilDiv(p.seqQ, cfg.blockM), p.bhQ, 1};
   plan.expected = {{6, p.dq}};

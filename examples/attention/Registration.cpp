@@ -113,21 +113,26 @@ void registerDecode(const std::string &suffix, const std::string &summary,
 void registerBlockMask(const std::string &suffix, const std::string &summary,
                        const std::vector<ParamSpec> &params,
                        std::function<AttentionVariant(const Params &)> variant) {
-  Registry::global().add({
-      .name = "flash_attention_block_mask" + suffix,
-      .summary = "the key blocks each query block of flash_attention_fwd" + suffix +
-                 " visits: " + summary,
-      .params = params,
-      .build = [=](KernelBuilder &k, const Params &p) { buildAttentionBlockMask(k, variant(p)); },
-      .sizes = attentionSizes(),
-      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttentionBlockMask(variant(p), sizes, seed);
-      },
-      .grid = [](const Params &) {
-        return GridRule{GridDim::shape("block_counts", 1), GridDim::shape("block_counts", 0),
-                        GridDim::fixed(1)};
-      },
-  });
+  for (bool byKeys : {false, true})
+    Registry::global().add({
+        .name = std::string("flash_attention_block_mask") + (byKeys ? "_by_keys" : "") + suffix,
+        .summary = byKeys ? "the query blocks that see each key block (for "
+                            "flash_attention_bwd_dkdv" + suffix + "): " + summary
+                          : "the key blocks each query block of flash_attention_fwd" + suffix +
+                                " (and _bwd_dq" + suffix + ") visits: " + summary,
+        .params = params,
+        .build = [=](KernelBuilder &k, const Params &p) {
+          buildAttentionBlockMask(k, variant(p), byKeys);
+        },
+        .sizes = attentionSizes(),
+        .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+          return planAttentionBlockMask(variant(p), sizes, seed, byKeys);
+        },
+        .grid = [](const Params &) {
+          return GridRule{GridDim::shape("block_counts", 1), GridDim::shape("block_counts", 0),
+                          GridDim::fixed(1)};
+        },
+    });
 }
 
 /// Merges the split outputs of every decoding kernel.

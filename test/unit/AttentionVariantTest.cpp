@@ -370,23 +370,39 @@ AttentionVariant causalByBlockMask() {
 }
 
 TEST(AttentionVariant, BlockMaskKernelMatchesTheHostsLists) {
+  // By queries (the forward's and dQ's lists) and by keys (dK/dV's).
   double partial = 0, full = 0;
   for (auto settings : {std::vector<std::string>{"batch=2", "seq_q=300", "seq_k=420"},
-                        std::vector<std::string>{"heads=3", "seq_q=520", "seq_k=130"}}) {
-    RunPlan plan = planAttentionBlockMask(causalByBlockMask(), sizesOf(settings), 3);
-    // The lists hold full blocks (below the diagonal) and partial ones.
-    const std::vector<double> &counts = plan.expected[0].values;
-    for (size_t i = 0; i < counts.size(); i += 2) {
-      partial += counts[i];
-      full += counts[i + 1];
+                        std::vector<std::string>{"heads=3", "seq_q=520", "seq_k=130"}})
+    for (bool byKeys : {false, true}) {
+      RunPlan plan = planAttentionBlockMask(causalByBlockMask(), sizesOf(settings), 3, byKeys);
+      const std::vector<double> &counts = plan.expected[0].values;
+      for (size_t i = 0; i < counts.size(); i += 2) {
+        partial += counts[i];
+        full += counts[i + 1];
+      }
+      double err = runPlan(
+          [&](KernelBuilder &k) { buildAttentionBlockMask(k, causalByBlockMask(), byKeys); }, plan);
+      EXPECT_EQ(err, 0);
     }
-    double err = runPlan([](KernelBuilder &k) { buildAttentionBlockMask(k, causalByBlockMask()); },
-                         plan);
-    EXPECT_EQ(err, 0);
-  }
   // The lists held full blocks (below the diagonal) and partial ones.
   EXPECT_GT(partial, 0);
   EXPECT_GT(full, 0);
+}
+
+/// Moves every partial entry of `plan`'s lists (buffers `counts`, `blocks`)
+/// to the full ones: the kernels then skip the mask where it is needed.
+void callEveryBlockFull(RunPlan &plan, int counts, int blocks) {
+  ASSERT_EQ(plan.memory[counts].name, "block_counts");
+  std::vector<double> &n = plan.memory[counts].data, &list = plan.memory[blocks].data;
+  const size_t rows = n.size() / 2, others = list.size() / rows;
+  for (size_t row = 0; row < rows; ++row) {
+    auto partial = static_cast<int64_t>(n[2 * row]), full = static_cast<int64_t>(n[2 * row + 1]);
+    for (int64_t t = 0; t < partial; ++t)
+      list[row * others + others - 1 - full - t] = list[row * others + t];
+    n[2 * row + 1] = static_cast<double>(partial + full);
+    n[2 * row] = 0;
+  }
 }
 
 TEST(AttentionVariant, ForwardVisitsTheListedBlocks) {
@@ -400,20 +416,34 @@ TEST(AttentionVariant, ForwardVisitsTheListedBlocks) {
   EXPECT_LE(err, 2e-2);
   // Lists that call every partial block full (no mask on the diagonal) are caught.
   RunPlan wrong = planAttention(cfg, causalByBlockMask(), sizes, 5);
-  std::vector<double> &counts = wrong.memory[5].data;
-  ASSERT_EQ(wrong.memory[5].name, "block_counts");
-  const int64_t keyBlocks = maskBlocks(420);
-  std::vector<double> &blocks = wrong.memory[6].data;
-  for (size_t row = 0; row < counts.size() / 2; ++row) {
-    // Move the partial entries to the full end of the row.
-    int64_t partial = static_cast<int64_t>(counts[2 * row]), full = static_cast<int64_t>(counts[2 * row + 1]);
-    for (int64_t t = 0; t < partial; ++t)
-      blocks[row * keyBlocks + keyBlocks - 1 - full - t] = blocks[row * keyBlocks + t];
-    counts[2 * row + 1] = static_cast<double>(partial + full);
-    counts[2 * row] = 0;
-  }
+  callEveryBlockFull(wrong, 5, 6);
   double caught = runPlan(build, wrong);
   EXPECT_TRUE(caught < 0 || caught > 0.1) << "unmasked diagonal blocks went unnoticed";
+}
+
+TEST(AttentionVariant, BackwardVisitsTheListedBlocks) {
+  // dK/dV per key block over the query blocks the by-keys lists give (GQA:
+  // each query head of the group its own lists), dQ over the key blocks.
+  AttentionConfig cfg;
+  cfg.blockM = 32;
+  cfg.blockN = 64;
+  cfg.group = 2;
+  Params sizes = sizesOf({"batch=2", "heads=2", "seq_q=300", "seq_k=420"});
+  using Build = std::function<void(KernelBuilder &)>;
+  Build kv = [&](KernelBuilder &k) { buildAttentionBackwardKV(k, cfg, causalByBlockMask()); };
+  Build q = [&](KernelBuilder &k) { buildAttentionBackwardQ(k, cfg, causalByBlockMask()); };
+  for (auto [build, plan] : {std::pair{kv, planAttentionBackwardKV(cfg, causalByBlockMask(), sizes, 9)},
+                             std::pair{q, planAttentionBackwardQ(cfg, causalByBlockMask(), sizes, 9)}}) {
+    double err = runPlan(build, plan);
+    EXPECT_GE(err, 0);
+    EXPECT_LE(err, 1e-2);
+    // The lists follow the kernel's own parameters (q, k, v, do, lse_log2,
+    // delta, then dk, dv or dq).
+    int counts = plan.memory[8].name == "block_counts" ? 8 : 7;
+    callEveryBlockFull(plan, counts, counts + 1);
+    double caught = runPlan(build, plan);
+    EXPECT_TRUE(caught < 0 || caught > 0.05) << "unmasked diagonal blocks went unnoticed";
+  }
 }
 
 TEST(AttentionVariant, BlockMaskTilesMustDivideTheMasksBlocks) {
