@@ -172,6 +172,7 @@ if [ "${INPUTS:-0}" = 1 ]; then
         [ "$k" = fwd ] && case_ ${k}_document${order}_long $doc --size batch=1 --size heads=2 --size seq_q=600 --size seq_k=700
         case_ ${k}_document${order}_d128_f16 $doc --set head_dim=128 --set dtype=f16 --size batch=3 --size heads=1 --size seq_q=190 --size seq_k=190
         [ "$k" = fwd ] && case_ block_mask_document${order} flash_attention_block_mask_document --set shuffled=$order --size batch=2 --size heads=2 --size seq_q=700 --size seq_k=1000
+        [ "$k" = fwd ] && case_ block_mask_by_keys_document${order} flash_attention_block_mask_by_keys_document --set shuffled=$order --size batch=1 --size heads=2 --size seq_q=1000 --size seq_k=700
       done
       table=flash_attention_${k}_relative_bias_table
       case_ ${k}_bias_table_ragged $table --set max_distance=40 --size batch=2 --size heads=3 --size seq_q=150 --size seq_k=170

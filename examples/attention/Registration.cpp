@@ -255,8 +255,13 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   bwdParams.insert(bwdParams.end(), extra.begin(), extra.end());
   // `packed`: the packed batch's kernels (their own schedules on mma.sync).
   auto bwdSchedule = [=](BackwardKernel kernel, const Params &p, bool packed = false) {
-    return defaultBackwardSchedule(kernel, std::stoll(p.get("head_dim")),
-                                   bool(variant(p).scoreMod), p.target(), packed);
+    AttentionVariant v = variant(p);
+    // A block mask's dQ reads its lists and the mask's inputs beside the
+    // tiles: it takes the smaller key blocks of the modifier's schedule (the
+    // 128-key ones spill on wgmma at d = 64).
+    bool modifierLike = bool(v.scoreMod) || (kernel == BackwardKernel::Q && v.blockMask);
+    return defaultBackwardSchedule(kernel, std::stoll(p.get("head_dim")), modifierLike,
+                                   p.target(), packed);
   };
   auto bwdConfig = [=](BackwardKernel kernel, const Params &p, bool packed = false) {
     AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(kernel, p, packed));
