@@ -151,7 +151,11 @@ RegisterAttention alibiKernels({
     .summary = "ALiBi linear position bias per head",
     .params = {intParam("heads", 2, "query heads (slopes repeat per batch)", 1)},
     .variant = alibi,
-    .heavyScores = true,
+    // The fast sm_90a schedules since its bias (index arithmetic and a
+    // cast) is made again in the scores' layout instead of exchanged through
+    // shared memory (tilegpu-lower-conversions); mma.sync keeps the smaller
+    // tiles.
+    .heavyOnMmaSync = true,
 });
 RegisterAttention prefixLMKernels({
     .name = "prefix_lm",
@@ -186,6 +190,8 @@ RegisterAttention relativeBiasTableKernels({
     .summary = "a learned relative-position bias table per head (given at run time)",
     .params = {intParam("max_distance", 128, "distances beyond it share the last bias", 1)},
     .variant = relativeBiasTable,
+    // A gather per score: the fast d = 128 schedule spills 64 bytes for its
+    // addresses (168 registers a consumer thread), so the heavier tiles.
     .heavyScores = true,
 });
 RegisterAttention softcapKernels({

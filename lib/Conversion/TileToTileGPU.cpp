@@ -168,17 +168,27 @@ static bool noWritesBetween(Operation *from, Operation *to) {
 /// exchange through shared memory; a broadcast's source is made in the
 /// result's layout with the repeated dimension sliced off, so each thread
 /// computes (or loads) each of its values once.
+/// What one rematerialization made: the clones (erased if it fails), and
+/// each value already made in a type (shared subexpressions, such as an
+/// index both a gather's address and its mask read, are made once).
+struct Remade {
+  SmallVector<Operation *> ops;
+  DenseMap<std::pair<Value, Type>, Value> values;
+};
+
 static Value rematerialize(Value value, const tilec::LinearLayout &layout, Operation *at,
-                           int &budget) {
+                           int &budget, Remade &made) {
   auto type = cast<RankedTensorType>(value.getType());
   RankedTensorType wanted = withLayout(type, layout);
   if (type == wanted)
     return value;
+  if (Value done = made.values.lookup({value, wanted}))
+    return done;
   Operation *def = value.getDefiningOp();
   if (!def || def->getNumResults() != 1 || def->getNumRegions() != 0 || --budget < 0)
     return {};
   if (auto convert = dyn_cast<ConvertLayoutOp>(def))
-    return rematerialize(convert.getSrc(), layout, at, budget);
+    return rematerialize(convert.getSrc(), layout, at, budget, made);
   // The operands' layouts: the result's, but for the shape ops.
   auto operandLayout = [&](Value operand) -> std::optional<tilec::LinearLayout> {
     auto operandType = dyn_cast<RankedTensorType>(operand.getType());
@@ -206,13 +216,15 @@ static Value rematerialize(Value value, const tilec::LinearLayout &layout, Opera
   IRMapping mapping;
   for (Value operand : def->getOperands())
     if (std::optional<tilec::LinearLayout> l = operandLayout(operand)) {
-      Value again = rematerialize(operand, *l, at, budget);
+      Value again = rematerialize(operand, *l, at, budget, made);
       if (!again)
         return {};
       mapping.map(operand, again);
     }
   OpBuilder b(at);
   Operation *copy = b.clone(*def, mapping);
+  made.ops.push_back(copy);
+  made.values[{value, wanted}] = copy->getResult(0);
   copy->getResult(0).setType(wanted);
   if (auto constant = dyn_cast<arith::ConstantOp>(copy))
     if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
@@ -243,10 +255,16 @@ static void rematerializeConversions(func::FuncOp kernel) {
     FailureOr<tilec::LinearLayout> layout = getLinearLayout(op.getType());
     if (failed(layout) || !readsGather(op.getSrc()))
       continue;
-    int budget = 24;
-    Value again = rematerialize(op.getSrc(), *layout, op, budget);
-    if (!again)
+    // A gather's index and mask arithmetic (two dimensions' bounds, a
+    // clamp) is a few dozen ops.
+    int budget = 64;
+    Remade made;
+    Value again = rematerialize(op.getSrc(), *layout, op, budget, made);
+    if (!again) {
+      for (Operation *partial : llvm::reverse(made.ops))
+        partial->erase();
       continue;
+    }
     SmallVector<Operation *> maybeDead;
     if (Operation *src = op.getSrc().getDefiningOp())
       maybeDead.push_back(src);

@@ -40,14 +40,15 @@ static Value convertTo(PatternRewriter &rewriter, Location loc, Value value,
 /// `value` is computed from splats, iotas and constants alone, by
 /// elementwise ops, broadcasts and expand_dims (a few levels deep): making
 /// it again in another layout costs a few integer ops per register.
-static bool isCheap(Value value, int depth = 4) {
+static bool isCheap(Value value, int depth = 6) {
   Operation *producer = value.getDefiningOp();
   if (!producer || depth == 0)
     return false;
   if (isa<tile::SplatOp, tile::IotaOp, arith::ConstantOp>(producer))
     return true;
   bool shapeOnly = isa<tile::BroadcastOp, tile::ExpandDimsOp>(producer);
-  bool elementwise = isa<arith::ArithDialect>(producer->getDialect()) &&
+  bool elementwise = (isa<arith::ArithDialect>(producer->getDialect()) ||
+                      isa<tile::CastOp>(producer)) &&
                      producer->getNumResults() == 1 && isPure(producer);
   return (shapeOnly || elementwise) &&
          llvm::all_of(producer->getOperands(), [&](Value v) {
@@ -89,7 +90,8 @@ struct RematerializeCheapProducer : OpRewritePattern<ConvertLayoutOp> {
       rewriter.replaceOpWithNewOp<tile::ExpandDimsOp>(op, type, src, expand.getAxis());
       return success();
     }
-    bool elementwise = isa<arith::ArithDialect, math::MathDialect>(producer->getDialect()) &&
+    bool elementwise = (isa<arith::ArithDialect, math::MathDialect>(producer->getDialect()) ||
+                        isa<tile::CastOp>(producer)) &&
                        producer->getNumResults() == 1 && producer->getNumRegions() == 0 &&
                        isPure(producer) && (op.getSrc().hasOneUse() || isCheap(op.getSrc())) &&
                        llvm::all_of(producer->getOperandTypes(), [&](Type t) {
