@@ -15,7 +15,8 @@
 // The schedules' defaults on sm_90a: d = 64 (dense, causal, GQA, softcap)
 // takes TMA rings on two warpgroups, d = 256 also a producer warpgroup and
 // ping-pong; the command line still decides (--lowering=tile-to-llvm,
-// --tma=false), and sm_80 and the heavy variants keep cp.async.
+// --tma=false), and sm_80 and the heavy variants (a gather per score: the
+// relative-bias table) keep cp.async.
 // RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --emit=ptx -o %t.d64.ptx
 // RUN: FileCheck %s --check-prefix=DEFAULT64 < %t.d64.ptx
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=256 --arch=sm_90a --emit=ptx -o %t.d256.ptx
@@ -24,8 +25,8 @@
 // RUN: FileCheck %s --check-prefix=NOTDEFAULT < %t.old.ptx
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=256 --arch=sm_90a --tma=false --emit=ptx -o %t.old256.ptx
 // RUN: FileCheck %s --check-prefix=NOTDEFAULT < %t.old256.ptx
-// RUN: tilec --kernel=flash_attention_fwd_alibi --arch=sm_90a --emit=ptx -o %t.alibi.ptx
-// RUN: FileCheck %s --check-prefix=NOTDEFAULT < %t.alibi.ptx
+// RUN: tilec --kernel=flash_attention_fwd_relative_bias_table --arch=sm_90a --emit=ptx -o %t.heavy.ptx
+// RUN: FileCheck %s --check-prefix=NOTDEFAULT < %t.heavy.ptx
 // RUN: tilec --kernel=flash_attention_fwd --emit=ptx -o %t.sm80.ptx
 // RUN: FileCheck %s --check-prefix=NOTDEFAULT < %t.sm80.ptx
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --num-warps=8 --set row_groups=1 --arch=sm_90a --lowering=tilegpu --tma --warp-specialize --ping-pong --emit=ptx -o %t.pp.ptx
