@@ -4,8 +4,9 @@
 # each variant, dense and packed (varlen), as DIR/KERNEL-DTYPE-dD.ptx + .json
 # (tilec --emit=ptx).
 #   scripts/compile-torch-kernels.sh [DIR]
+# Block-mask variants (document) also get DIR/flash_attention_block_mask*_V.ptx.
 # Environment: ARCH (sm_90a), DTYPES ("bf16 f16"), DIMS ("64 128"),
-# VARIANTS ("'' causal"), TILEC (build/bin/tilec).
+# VARIANTS ("'' causal document"), TILEC (build/bin/tilec).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -16,16 +17,29 @@ compile() { # kernel dtype d
   "$tilec" --kernel="$1" --arch="$arch" --set dtype="$2" --set head_dim="$3" --emit=ptx \
     -o "$out/$1-$2-d$3.ptx"
 }
+registered=$("$tilec" --list-kernels | grep -E '^[a-z]' | cut -d' ' -f1)
+has() { echo "$registered" | grep -qx "$1"; }
 for dtype in ${DTYPES:-bf16 f16}; do
   for d in ${DIMS:-64 128}; do
     compile flash_attention_bwd_prep "$dtype" "$d"
     compile flash_attention_varlen_bwd_prep "$dtype" "$d"
-    for v in ${VARIANTS:-"" causal}; do
+    for v in ${VARIANTS:-"" causal document}; do
       suffix=${v:+_$v}
+      # (Variants with runtime inputs have no packed kernels.)
       for kind in fwd bwd_dkdv bwd_dq varlen varlen_bwd_dkdv varlen_bwd_dq; do
-        compile flash_attention_$kind$suffix "$dtype" "$d"
+        if has flash_attention_$kind$suffix; then
+          compile flash_attention_$kind$suffix "$dtype" "$d"
+        fi
       done
     done
+  done
+done
+# A block-mask variant's block masks: one kernel for every dtype and head dim.
+for v in ${VARIANTS:-"" causal document}; do
+  for kernel in flash_attention_block_mask_$v flash_attention_block_mask_by_keys_$v; do
+    if has "$kernel"; then
+      "$tilec" --kernel="$kernel" --arch="$arch" --emit=ptx -o "$out/$kernel.ptx"
+    fi
   done
 done
 echo "compile-torch-kernels: $(ls "$out"/*.ptx | wc -l) kernels in $out"

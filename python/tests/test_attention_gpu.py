@@ -1,7 +1,8 @@
 """GPU tests of tilec.attention: forward and gradients of the tilec kernels on
 torch tensors against a double-precision attention (torch autograd in f64 on
 the same bf16/f16 inputs), on ragged shapes, dense and causal, d = 64 and 128,
-bf16 and f16; and the backward bitwise repeatable.
+bf16 and f16; document masks from runtime ids with block masks; and the
+backward bitwise repeatable.
 
 Needs torch with a GPU and TILEC_TEST_PTX_DIR (scripts/compile-torch-kernels.sh);
 skipped, saying which is missing, elsewhere.
@@ -27,10 +28,13 @@ REASON = ("torch is not installed" if torch is None else
           "TILEC_TEST_PTX_DIR (kernels from scripts/compile-torch-kernels.sh) not set")
 
 
-def reference(q, k, v, causal):
-    """Attention in f64; causal aligned bottom-right, rows that see no key give 0."""
+def reference(q, k, v, causal, keep=None):
+    """Attention in f64; causal aligned bottom-right, rows that see no key
+    give 0; `keep` [B, 1, N_q, N_k] a mask of its own."""
     q, k, v = (t.detach().double().requires_grad_() for t in (q, k, v))
     s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    if keep is not None:
+        s = s.masked_fill(~keep, -math.inf)
     if causal:
         n_q, n_k = q.shape[-2], k.shape[-2]
         i = torch.arange(n_q, device=q.device)[:, None]
@@ -44,6 +48,11 @@ def relative_error(got, want):
     """Of the largest; gradients that are exactly 0 (one key per row) are
     compared absolutely, as 1e-3 of the O(1) inputs."""
     return ((got.double() - want).abs().max() / want.abs().max().clamp_min(1e-3)).item()
+
+
+def mask_other_sizes(kernels):
+    ids = torch.zeros(1, 64, device="cuda", dtype=torch.int32)
+    return kernels.block_mask(64, 64, 1, 1, [ids])
 
 
 @unittest.skipUnless(HAVE_GPU and PTX_DIR and os.path.isdir(PTX_DIR or ""), REASON)
@@ -156,6 +165,46 @@ class AttentionOnGpu(unittest.TestCase):
                  TensorArg(lse.data_ptr(), (2, 64), (64, 1))]
         with self.assertRaisesRegex(LaunchError, "past the end of its allocation|not in a device"):
             kernels.forward(*args)
+
+    def test_document_masks(self):
+        # Document ids at run time (sorted runs and shuffled), the block mask
+        # made on the GPU and reused; forward and gradients against the f64
+        # reference with the same mask, N_q != N_k (queries are the last
+        # positions), B and H > 1.
+        import tilec.attention as ta
+        from tilec.metadata import LaunchError
+        try:
+            kernels = ta.AttentionKernels(PTX_DIR, variant="document", dtype="bf16", head_dim=64)
+        except FileNotFoundError as e:
+            self.skipTest(f"document kernels not compiled: {e}")
+        gen = torch.Generator(device="cuda").manual_seed(5)
+        for b, h, n_q, n_k, shuffled in [(2, 2, 300, 300, False), (2, 3, 200, 420, False),
+                                         (1, 2, 260, 260, True)]:
+            with self.subTest(n_q=n_q, n_k=n_k, shuffled=shuffled):
+                ids = torch.cumsum(torch.rand(b, n_k, device="cuda", generator=gen) < 0.02,
+                                   dim=1).to(torch.int32)
+                if shuffled:
+                    ids = ids[:, torch.randperm(n_k, device="cuda", generator=gen)].contiguous()
+                q, k, v, do = (torch.rand(b, h, n, 64, device="cuda", generator=gen).mul_(2)
+                               .sub_(1).to(torch.bfloat16) for n in (n_q, n_k, n_k, n_q))
+                q.requires_grad_(), k.requires_grad_(), v.requires_grad_()
+                mask = kernels.block_mask(n_q, n_k, b, h, {"doc": ids})
+                o = ta.attention(q, k, v, kernels, inputs={"doc": ids}, block_mask=mask)
+                o.backward(do)
+                rows = torch.arange(n_q, device="cuda") + (n_k - n_q)
+                keep = (ids[:, rows][:, :, None] == ids[:, None, :])[:, None]
+                rq, rk, rv, ro = reference(q, k, v, False, keep)
+                ro.backward(do.double())
+                for name, got, want in (("o", o, ro.detach()), ("dq", q.grad, rq.grad),
+                                        ("dk", k.grad, rk.grad), ("dv", v.grad, rv.grad)):
+                    self.assertLess(relative_error(got, want), self.TOLERANCE["bf16"], name)
+                # Made on the fly, inputs in order: the same output.
+                again = ta.attention(q, k, v, kernels, inputs=[ids])
+                self.assertTrue(torch.equal(o, again))
+        with self.assertRaisesRegex(LaunchError, "missing doc"):
+            ta.attention(q, k, v, kernels)
+        with self.assertRaisesRegex(LaunchError, "block mask was made for"):
+            ta.attention(q, k, v, kernels, inputs=[ids], block_mask=mask_other_sizes(kernels))
 
     def test_wrong_inputs_are_refused(self):
         import tilec.attention as ta

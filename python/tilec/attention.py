@@ -19,6 +19,16 @@ packed batches of sequences of any lengths (packed=True) the same four as
 flash_attention_varlen<variant> and flash_attention_varlen_bwd_*. The
 backward needs no atomics, so its gradients are bitwise repeatable.
 
+Variants that read tensors at run time (document ids, a bias table: the
+kernels' parameters after their own) take them as `inputs`, by name or in
+order; block-mask variants (document masking) also take a BlockMask, made by
+`kernels.block_mask(...)` once per mask and reused (made on the fly when not
+given):
+
+    docs = ta.AttentionKernels("torch-ptx", variant="document", head_dim=64)
+    mask = docs.block_mask(seq_q=N, seq_k=N, batch=B, heads=H, inputs={"doc": ids})
+    o = ta.attention(q, k, v, docs, inputs={"doc": ids}, block_mask=mask)
+
 Kernels run on torch's current stream of the tensors' device (device 0: the
 driver's primary context is torch's).
 """
@@ -60,8 +70,25 @@ def tensor_arg(t: torch.Tensor) -> TensorArg:
     return TensorArg(t.data_ptr(), tuple(t.shape), tuple(t.stride()), _DTYPES[t.dtype])
 
 
+class BlockMask:
+    """Which key blocks each block of 128 queries visits (partial or full),
+    and the same by key blocks for dK/dV: what flash_attention_block_mask*
+    made for one mask, sizes and inputs."""
+
+    def __init__(self, counts, blocks, counts_by_keys, blocks_by_keys, sizes) -> None:
+        self.counts, self.blocks = counts, blocks
+        self.counts_by_keys, self.blocks_by_keys = counts_by_keys, blocks_by_keys
+        self.sizes = sizes  # (batch·heads, seq_q, seq_k)
+
+
+_MASK_BLOCK = 128
+_OWN_PARAMS = {"q", "k", "v", "o", "lse", "do", "lse_log2", "delta", "dk", "dv", "dq",
+               "block_counts", "blocks"}
+
+
 class AttentionKernels:
-    """The four kernels of one variant, dtype and head dim."""
+    """The four kernels of one variant, dtype and head dim (and, for a
+    block-mask variant, the two that make its block masks)."""
 
     def __init__(self, directory: str, variant: str = "", dtype: str = "bf16",
                  head_dim: int = 64, group: int = 1, packed: bool = False) -> None:
@@ -87,6 +114,78 @@ class AttentionKernels:
             self.prep = load("flash_attention_bwd_prep")
             self.dkdv = load(f"flash_attention_bwd_dkdv{suffix}")
             self.dq = load(f"flash_attention_bwd_dq{suffix}")
+        names = [p.name for p in self.forward.meta.params]
+        # The variant's runtime inputs: the forward's parameters after its own.
+        self.input_names = [n for n in names if n not in _OWN_PARAMS]
+        self.uses_block_mask = "block_counts" in names
+        self.make_mask = self.make_mask_by_keys = None
+        if self.uses_block_mask:
+            def load_mask(kernel: str) -> Kernel:
+                path = os.path.join(directory, kernel + ".ptx")
+                if not os.path.exists(path):
+                    raise FileNotFoundError(
+                        f"{path}: no such kernel; scripts/compile-torch-kernels.sh {directory} "
+                        "compiles the ones this package uses")
+                return Kernel(path)
+            self.make_mask = load_mask(f"flash_attention_block_mask{suffix}")
+            self.make_mask_by_keys = load_mask(f"flash_attention_block_mask_by_keys{suffix}")
+
+    def input_args(self, inputs) -> list:
+        """The variant's inputs (a dict by name, or a sequence in order) as
+        launch arguments, checked against the kernels' parameters."""
+        if inputs is None:
+            inputs = {}
+        if not isinstance(inputs, dict):
+            inputs = list(inputs)
+            if len(inputs) != len(self.input_names):
+                raise LaunchError(f"{len(inputs)} inputs given; the variant takes "
+                                  f"{len(self.input_names)}: {', '.join(self.input_names) or 'none'}")
+            inputs = dict(zip(self.input_names, inputs))
+        missing = [n for n in self.input_names if n not in inputs]
+        extra = [n for n in inputs if n not in self.input_names]
+        if missing or extra:
+            raise LaunchError("the variant's inputs are " + (", ".join(self.input_names) or "none")
+                              + (f"; missing {', '.join(missing)}" if missing else "")
+                              + (f"; no input named {', '.join(extra)}" if extra else ""))
+        out = []
+        for n in self.input_names:
+            t = inputs[n]
+            if not isinstance(t, torch.Tensor) or not t.is_cuda:
+                raise LaunchError(f"input '{n}' must be a tensor on the GPU")
+            out.append(tensor_arg(t.contiguous()))
+        return out
+
+    def block_mask(self, seq_q: int, seq_k: int, batch: int, heads: int,
+                   inputs=None) -> BlockMask:
+        """The block mask of this variant for these sizes and inputs, made on
+        the GPU (the mask evaluated on every pair of 128-query and 128-key
+        blocks, as FlexAttention's create_block_mask)."""
+        if not self.uses_block_mask:
+            raise LaunchError(f"variant '{self.variant}' takes no block mask")
+        bh, nq, nk = batch * heads, -(-seq_q // _MASK_BLOCK), -(-seq_k // _MASK_BLOCK)
+        dev = torch.device("cuda", 0)
+        counts = torch.empty(bh, nq, 2, device=dev, dtype=torch.int32)
+        blocks = torch.empty(bh, nq, max(nk, 1), device=dev, dtype=torch.int32)
+        counts_t = torch.empty(bh, nk, 2, device=dev, dtype=torch.int32)
+        blocks_t = torch.empty(bh, nk, max(nq, 1), device=dev, dtype=torch.int32)
+        ins = self.input_args(inputs)
+        stream = torch.cuda.current_stream(dev).cuda_stream
+        a = tensor_arg
+        self.make_mask(seq_q, seq_k, a(counts), a(blocks), *ins, stream=stream)
+        self.make_mask_by_keys(seq_q, seq_k, a(counts_t), a(blocks_t), *ins, stream=stream)
+        return BlockMask(counts, blocks, counts_t, blocks_t, (bh, seq_q, seq_k))
+
+    def mask_args(self, mask: Optional[BlockMask], by_keys: bool, sizes) -> list:
+        if not self.uses_block_mask:
+            if mask is not None:
+                raise LaunchError(f"variant '{self.variant}' takes no block mask")
+            return []
+        if mask.sizes != sizes:
+            raise LaunchError(f"the block mask was made for (batch·heads, seq_q, seq_k) = "
+                              f"{mask.sizes}, not {sizes}")
+        if by_keys:
+            return [tensor_arg(mask.counts_by_keys), tensor_arg(mask.blocks_by_keys)]
+        return [tensor_arg(mask.counts), tensor_arg(mask.blocks)]
 
     def check(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
         if self.packed:
@@ -137,17 +236,20 @@ def _stream(t: torch.Tensor) -> int:
 
 class _Attention(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, q, k, v, kernels: AttentionKernels):
-        kernels.check(q, k, v)
+    def forward(ctx, q, k, v, kernels: AttentionKernels, inputs, mask: Optional[BlockMask]):
         b, h, n, d = q.shape
         qc, kc, vc = _heads_first(q), _heads_first(k), _heads_first(v)
         o = torch.empty_like(qc)
         lse = torch.empty(b * h, n, device=q.device, dtype=torch.float32)
         stream = _stream(q)
+        extra = kernels.input_args(inputs)
+        sizes = (b * h, n, k.shape[2])
         kernels.forward(tensor_arg(qc), tensor_arg(kc), tensor_arg(vc), tensor_arg(o),
-                        tensor_arg(lse), stream=stream)
+                        tensor_arg(lse), *kernels.mask_args(mask, False, sizes), *extra,
+                        stream=stream)
         ctx.save_for_backward(qc, kc, vc, o, lse)
         ctx.kernels, ctx.shapes = kernels, (q.shape, k.shape)
+        ctx.inputs, ctx.mask, ctx.sizes = inputs, mask, sizes
         return o.view(q.shape)
 
     @staticmethod
@@ -163,21 +265,33 @@ class _Attention(torch.autograd.Function):
         dq, dk, dv = torch.empty_like(qc), torch.empty_like(kc), torch.empty_like(vc)
         stream = _stream(qc)
         a = tensor_arg
+        extra = kernels.input_args(ctx.inputs)
+        by_keys = kernels.mask_args(ctx.mask, True, ctx.sizes)
+        by_queries = kernels.mask_args(ctx.mask, False, ctx.sizes)
         kernels.prep(a(o), a(doc), a(lse), a(delta), a(lse_log2), stream=stream)
         kernels.dkdv(a(qc), a(kc), a(vc), a(doc), a(lse_log2), a(delta), a(dk), a(dv),
-                     stream=stream)
-        kernels.dq(a(qc), a(kc), a(vc), a(doc), a(lse_log2), a(delta), a(dq), stream=stream)
-        return dq.view(q_shape), dk.view(k_shape), dv.view(k_shape), None
+                     *by_keys, *extra, stream=stream)
+        kernels.dq(a(qc), a(kc), a(vc), a(doc), a(lse_log2), a(delta), a(dq), *by_queries,
+                   *extra, stream=stream)
+        return dq.view(q_shape), dk.view(k_shape), dv.view(k_shape), None, None, None
 
 
 def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-              kernels: AttentionKernels) -> torch.Tensor:
+              kernels: AttentionKernels, inputs=None,
+              block_mask: Optional[BlockMask] = None) -> torch.Tensor:
     """softmax(q·kᵀ/√d + the variant) · v for [B, H, N, d] tensors, with a
     backward; the same as torch's scaled_dot_product_attention for the
-    dense (variant "") and causal ("causal", seq_q = seq_k) kernels."""
+    dense (variant "") and causal ("causal", seq_q = seq_k) kernels.
+    `inputs`: the variant's runtime tensors (by name or in order);
+    `block_mask`: a block-mask variant's (kernels.block_mask; made here
+    when None)."""
     if kernels.packed:
         raise LaunchError("these kernels take packed batches: use attention_varlen")
-    return _Attention.apply(q, k, v, kernels)
+    kernels.check(q, k, v)
+    kernels.input_args(inputs)  # checked before anything runs
+    if kernels.uses_block_mask and block_mask is None:
+        block_mask = kernels.block_mask(q.shape[2], k.shape[2], q.shape[0], q.shape[1], inputs)
+    return _Attention.apply(q, k, v, kernels, inputs, block_mask)
 
 
 def _check_offsets(name: str, cu: torch.Tensor) -> None:
