@@ -52,7 +52,7 @@
 // ATTENTION-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // ATTENTION-DAG: cp.async.cg.shared.global
 // ATTENTION-DAG: ex2.approx.ftz.f32
-// GATHER: ld.global.b32
+// GATHER: @%p{{[0-9]+}} ld.global.nc.b32
 // GATHER: st.global.b32
 // BADNAME: tilec: error: unsupported --lowering 'fast'; accepted: tile-to-llvm, tilegpu
 // NOTYET: tilec: error: --lowering=tilegpu does not take --min-blocks-per-sm yet

@@ -39,6 +39,15 @@ void populateTileGPUReduceToNVVMPatterns(const TileGPUTypeConverter &converter,
 /// registers (each thread its own elements, bounds-checked).
 void populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
+/// Set on a tile.load (a gather) whose memory the kernel never writes: the
+/// address traces back to a kernel argument no store, TMA store or other
+/// write reaches (arguments are taken not to alias, as every launch of the
+/// attention kernels passes distinct tensors). It is read with predicated
+/// `ld.global.nc` and no side effect.
+inline constexpr llvm::StringLiteral kReadOnlyGather = "tilegpu.read_only";
+/// Marks the module's read-only gathers (before the conversion).
+void markReadOnlyGathers(mlir::ModuleOp module);
+
 /// Splat, iota, cast, and reshape / transpose within threads.
 void populateTileGPUShapeToNVVMPatterns(const TileGPUTypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);

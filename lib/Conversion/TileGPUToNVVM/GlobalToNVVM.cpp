@@ -11,7 +11,9 @@
 
 #include "Common.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace tilec::tilegpu;
@@ -195,7 +197,30 @@ struct AddPtrLowering : OpConversionPattern<tile::AddPtrOp> {
   }
 };
 
-/// One guarded load per register: where the mask is false, `other` (or 0).
+/// A read-only element (kReadOnlyGather) at `address` where `keep` holds,
+/// else `fallback`: one predicated `ld.global.nc`, no branch, and no side
+/// effect, so LLVM may hoist it out of loops or merge equal ones.
+static Value readOnlyLoad(OpBuilder &b, Location loc, Type element, Value address, Value keep,
+                          Value fallback) {
+  unsigned bits = element.getIntOrFloatBitWidth();
+  Type bitsType = b.getIntegerType(bits);
+  Value otherBits = element == bitsType ? fallback
+                                        : Value(LLVM::BitcastOp::create(b, loc, bitsType, fallback));
+  if (!keep)
+    keep = LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+  std::string width = std::to_string(bits), reg = bits == 64 ? "l" : bits == 16 ? "h" : "r";
+  Value loaded = LLVM::InlineAsmOp::create(
+                     b, loc, bitsType, ValueRange{address, keep, otherBits},
+                     b.getStringAttr("mov.b" + width + " $0, $3;\n\t@$2 ld.global.nc.b" + width +
+                                     " $0, [$1];"),
+                     b.getStringAttr("=" + reg + ",l,b," + reg), UnitAttr(), UnitAttr(),
+                     LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr())
+                     .getResult(0);
+  return element == bitsType ? loaded : Value(LLVM::BitcastOp::create(b, loc, element, loaded));
+}
+
+/// One guarded load per register: where the mask is false, `other` (or 0);
+/// gathers of memory the kernel never writes as read-only loads.
 struct GatherLoadLowering : OpConversionPattern<tile::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
@@ -204,12 +229,15 @@ struct GatherLoadLowering : OpConversionPattern<tile::LoadOp> {
     Type element = getTypeConverter()->convertType(op.getType().getElementType());
     Value other = adaptor.getOther() ? adaptor.getOther()
                                      : paddingValue(rewriter, loc, element, tile::PaddingOption::zero);
+    unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+    bool readOnly = op->hasAttr(kReadOnlyGather) && (bits == 16 || bits == 32 || bits == 64);
     SmallVector<Value> values;
     for (auto [i, address] : llvm::enumerate(unpackRegisters(rewriter, loc, adaptor.getPtr()))) {
       Value keep = adaptor.getMask()
                        ? LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getMask(), i).getResult()
                        : Value();
-      values.push_back(guardedLoad(rewriter, loc, element, address, keep, other));
+      values.push_back(readOnly ? readOnlyLoad(rewriter, loc, element, address, keep, other)
+                                : guardedLoad(rewriter, loc, element, address, keep, other));
     }
     rewriter.replaceOp(op, packRegisters(rewriter, loc,
                                          getTypeConverter()->convertType(op.getType()), values));
@@ -251,6 +279,55 @@ struct ScatterStoreLowering : OpConversionPattern<tile::StoreOp> {
 };
 
 } // namespace
+
+/// The kernel argument `value` is an address into, through address
+/// arithmetic, splats, broadcasts and conversions; null when it is not one.
+static Value rootArgument(Value value) {
+  for (int depth = 0; depth < 64 && value; ++depth) {
+    if (isa<BlockArgument>(value))
+      return value;
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return {};
+    if (auto add = dyn_cast<tile::AddPtrOp>(def))
+      value = add.getPtr();
+    else if (isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp, ConvertLayoutOp,
+                 tile::MakeDescOp>(def))
+      value = def->getOperand(0);
+    else
+      return {};
+  }
+  return {};
+}
+
+void tilec::tilegpu::markReadOnlyGathers(ModuleOp module) {
+  module.walk([](func::FuncOp kernel) {
+    // Arguments something writes through (or that cannot be told apart).
+    llvm::SmallPtrSet<void *, 8> written;
+    bool unknownWrite = false;
+    kernel.walk([&](Operation *op) {
+      auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+      if (!effects || !effects.hasEffect<MemoryEffects::Write>())
+        return;
+      for (Value operand : op->getOperands()) {
+        Type type = getElementTypeOrSelf(operand.getType());
+        if (!isa<tile::PointerType, tile::TensorDescType>(type))
+          continue;
+        if (Value root = rootArgument(operand))
+          written.insert(root.getAsOpaquePointer());
+        else
+          unknownWrite = true;
+      }
+    });
+    if (unknownWrite)
+      return;
+    kernel.walk([&](tile::LoadOp load) {
+      Value root = rootArgument(load.getPtr());
+      if (root && !written.contains(root.getAsOpaquePointer()))
+        load->setAttr(kReadOnlyGather, UnitAttr::get(load.getContext()));
+    });
+  });
+}
 
 void tilec::tilegpu::populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                          RewritePatternSet &patterns) {

@@ -266,6 +266,7 @@ struct ConvertTileGPUToNVVM
   void runOnOperation() override {
     ModuleOp module = getOperation();
     declareSharedMemory(module);
+    markReadOnlyGathers(module);
     TileGPUTypeConverter converter(&getContext());
     RewritePatternSet patterns(&getContext());
     populateTileGPUToNVVMPatterns(converter, patterns);

@@ -103,3 +103,29 @@ func.func @offsets(%p: !tile.ptr<i32>, %fill: i32, %keep: i1) attributes {tilegp
   %v = tile.load_scalar %q : !tile.ptr<i32>
   return
 }
+
+// -----
+
+// Gathers (tile.load of a tile of pointers): from an argument the kernel
+// never writes, one predicated ld.global.nc per register without a side
+// effect (no branch; LLVM may hoist or merge it); from one it also stores
+// through, a guarded load in program order.
+#v = #tilegpu.blocked<size_per_thread = [1], threads = [32], warps = [1], order = [0]>
+// CHECK-LABEL: llvm.func @gathers
+// CHECK: llvm.inline_asm "mov.b32 $0, $3;\0A\09@$2 ld.global.nc.b32 $0, [$1];", "=r,l,b,r"
+// CHECK-NOT: llvm.inline_asm "{{.*}}ld.global.nc
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: llvm.store
+func.func @gathers(%in: !tile.ptr<i32>, %io: !tile.ptr<f32>, %n: i32) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 32, 1, 1>} {
+  %i = tile.iota : tensor<32xi32, #v>
+  %lim = tile.splat %n : tensor<32xi32, #v>
+  %keep = arith.cmpi slt, %i, %lim : tensor<32xi32, #v>
+  %ip = tile.splat %in : tensor<32x!tile.ptr<i32>, #v>
+  %ips = tile.addptr %ip, %i : tensor<32x!tile.ptr<i32>, #v>, tensor<32xi32, #v>
+  %ids = tile.load %ips mask %keep : tensor<32x!tile.ptr<i32>, #v>
+  %fp = tile.splat %io : tensor<32x!tile.ptr<f32>, #v>
+  %fps = tile.addptr %fp, %ids : tensor<32x!tile.ptr<f32>, #v>, tensor<32xi32, #v>
+  %x = tile.load %fps mask %keep : tensor<32x!tile.ptr<f32>, #v>
+  tile.store %fps, %x mask %keep : tensor<32x!tile.ptr<f32>, #v>
+  return
+}
