@@ -67,6 +67,22 @@ void buildAttentionBlockMask(KernelBuilder &k, const AttentionVariant &variant, 
         where(which == 0, found[0], found[1]));
 }
 
+std::vector<Tile> overListedBlocks(KernelBuilder &k, const BlockList &list, int64_t run,
+                                   Tile first, std::vector<Tile> state,
+                                   const std::function<LoopStep(bool masked)> &step) {
+  // Step u is the (u mod r)-th run of the (u div r)-th listed block.
+  const int64_t r = kMaskBlock / run;
+  auto listed = [&](Tile from, Tile to, bool masked) {
+    LoopStep body = step(masked);
+    state = k.forRange(from * r, to * r, 1, state, [&](Tile u, std::vector<Tile> st) {
+      return body(first + list.block(u / r) * kMaskBlock + (u % r) * run, st);
+    });
+  };
+  listed(k.constant(0, DType::I32), list.partial, true);
+  listed(list.fullFirst, list.end, false);
+  return state;
+}
+
 BlockLists hostBlockMask(const ReferenceAttention &ref, bool byKeys) {
   const int64_t B = kMaskBlock, nQB = maskBlocks(ref.seqQ), nKB = maskBlocks(ref.seqK);
   const int64_t owns = byKeys ? nKB : nQB, others = byKeys ? nQB : nKB;

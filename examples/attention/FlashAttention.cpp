@@ -96,16 +96,8 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     state = k.forRange(c, range.hi, bn, state, step(true));
   };
   if (list) {
-    // Step u is the (u mod r)-th run of bn keys of the (u div r)-th listed block.
-    const int64_t r = kMaskBlock / bn;
-    auto listed = [&](Tile from, Tile to, bool masked) {
-      auto body = step(masked);
-      state = k.forRange(from * r, to * r, 1, state, [&](Tile u, std::vector<Tile> st) {
-        return body(row(list->block(u / r) * kMaskBlock + (u % r) * bn), st);
-      });
-    };
-    listed(k.constant(0, DType::I32), list->partial, true);
-    listed(list->fullFirst, list->end, false);
+    state = overListedBlocks(k, *list, bn, row(k.constant(0, DType::I32)), state,
+                             [&](bool masked) -> LoopStep { return step(masked); });
   } else if (!overlap) {
     loops(step);
   } else {

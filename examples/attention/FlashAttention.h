@@ -273,6 +273,15 @@ std::vector<KeyLoopState> attendKeys(dsl::KernelBuilder &k, const AttentionConfi
                                      const KernelInputs *inputs = nullptr,
                                      const BlockList *list = nullptr);
 
+/// One step of a key (or query) loop: the rows at `j`, the loop's state.
+using LoopStep = std::function<std::vector<dsl::Tile>(dsl::Tile j, std::vector<dsl::Tile> state)>;
+/// Loops over `list`'s blocks in runs of `run` rows (a divisor of
+/// kMaskBlock): step(true) on the partial ones, step(false) on the full
+/// ones; block b's runs start at row first + b·kMaskBlock + i·run.
+std::vector<dsl::Tile> overListedBlocks(dsl::KernelBuilder &k, const BlockList &list, int64_t run,
+                                        dsl::Tile first, std::vector<dsl::Tile> state,
+                                        const std::function<LoopStep(bool masked)> &step);
+
 /// The block list of query head `head`'s block `queryBlock` (of
 /// kMaskBlock queries) from the block_counts and blocks parameters.
 BlockList listedBlocks(dsl::KernelBuilder &k, const dsl::TensorArg &counts,

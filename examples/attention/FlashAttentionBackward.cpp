@@ -191,21 +191,10 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         return {dK, dV};
       };
     };
-    if (seq.blocks) {
-      // The query blocks the block mask lists for this key block: step u
-      // is the (u mod r)-th run of bm rows of the (u div r)-th.
-      BlockList list = listedBlocks(k, *seq.blockCounts, *seq.blocks, head, col0 / kMaskBlock);
-      const int64_t r = kMaskBlock / bm;
-      auto listed = [&](Tile from, Tile to, bool masked) {
-        auto body = step(masked);
-        grads = k.forRange(from * r, to * r, 1, grads, [&](Tile u, std::vector<Tile> st) {
-          return body(seq.qFirst + list.block(u / r) * kMaskBlock + (u % r) * bm, st);
-        });
-      };
-      listed(k.constant(0, DType::I32), list.partial, true);
-      listed(list.fullFirst, list.end, false);
-      return grads;
-    }
+    if (seq.blocks) // the query blocks the block mask lists for this key block
+      return overListedBlocks(
+          k, listedBlocks(k, *seq.blockCounts, *seq.blocks, head, col0 / kMaskBlock), bm,
+          seq.qFirst, grads, [&](bool masked) -> LoopStep { return step(masked); });
     // Every bound before the first loop, so the three loops follow one
     // another and share one ring.
     Tile first = seq.qFirst;
@@ -250,19 +239,10 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
     };
   };
   std::vector<Tile> acc = {k.zeros({bm, d}, DType::F32)};
-  if (seq.blocks) {
-    // The key blocks the block mask lists: step u is the (u mod r)-th run
-    // of bn keys of the (u div r)-th.
-    BlockList list = listedBlocks(k, *seq.blockCounts, *seq.blocks, head, row0 / kMaskBlock);
-    const int64_t r = kMaskBlock / bn;
-    auto listed = [&](Tile from, Tile to, bool masked) {
-      auto body = step(masked);
-      acc = k.forRange(from * r, to * r, 1, acc, [&](Tile u, std::vector<Tile> st) {
-        return body(seq.kFirst + list.block(u / r) * kMaskBlock + (u % r) * bn, st);
-      });
-    };
-    listed(k.constant(0, DType::I32), list.partial, true);
-    listed(list.fullFirst, list.end, false);
+  if (seq.blocks) { // the key blocks the block mask lists
+    acc = overListedBlocks(k, listedBlocks(k, *seq.blockCounts, *seq.blocks, head,
+                                           row0 / kMaskBlock),
+                           bn, seq.kFirst, acc, [&](bool masked) -> LoopStep { return step(masked); });
     return acc[0] * cfg.softmaxScale();
   }
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
