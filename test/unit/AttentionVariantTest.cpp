@@ -29,27 +29,20 @@ using namespace tilec::dsl;
 
 namespace {
 
-/// Runs `built` (a kernel made with `variant`) on the plan of `reference`
-/// and returns the worst normalized error of O and LSE; -1 if NaN or
-/// misplaced infinities appear.
-double runAgainst(const AttentionVariant &built, const AttentionVariant &reference,
-                  const AttentionConfig &cfg, std::vector<std::string> sizeSettings) {
+/// Runs `build`'s kernel on `plan` on the interpreter; the worst normalized
+/// error over the expected outputs (-1: NaN or misplaced infinities).
+double runPlan(const std::function<void(KernelBuilder &)> &build, RunPlan plan) {
   mlir::DialectRegistry registry;
   registerTilecDialects(registry);
   mlir::MLIRContext context(registry);
-  KernelBuilder k(context, "attention");
-  buildFlashAttention(k, cfg, built);
+  KernelBuilder k(context, "kernel");
+  build(k);
   KernelSignature signature = k.signature();
   auto module = k.finish();
   EXPECT_TRUE(module);
   if (!module)
     return -1;
-  std::vector<ParamSpec> specs = attentionSizes();
-  Params sizes(specs);
-  for (const std::string &s : sizeSettings)
-    EXPECT_EQ(sizes.setAssignment(specs, s), "");
-  RunPlan plan = planAttention(cfg, reference, sizes, 7);
-  EXPECT_TRUE(interpret(*module, "attention", signature, plan.args, plan.grid, plan.memory));
+  EXPECT_TRUE(interpret(*module, "kernel", signature, plan.args, plan.grid, plan.memory));
   double worst = 0;
   for (const RunPlan::Expected &e : plan.expected) {
     Comparison cmp = compareOutputs(plan.memory[e.buffer].data, e.values);
@@ -59,6 +52,23 @@ double runAgainst(const AttentionVariant &built, const AttentionVariant &referen
   }
   std::printf("    max relative error %.3g\n", worst);
   return worst;
+}
+
+Params sizesOf(std::vector<std::string> settings) {
+  std::vector<ParamSpec> specs = attentionSizes();
+  Params sizes(specs);
+  for (const std::string &s : settings)
+    EXPECT_EQ(sizes.setAssignment(specs, s), "");
+  return sizes;
+}
+
+/// Runs `built` (a kernel made with `variant`) on the plan of `reference`
+/// and returns the worst normalized error of O and LSE; -1 if NaN or
+/// misplaced infinities appear.
+double runAgainst(const AttentionVariant &built, const AttentionVariant &reference,
+                  const AttentionConfig &cfg, std::vector<std::string> sizeSettings) {
+  return runPlan([&](KernelBuilder &k) { buildFlashAttention(k, cfg, built); },
+                 planAttention(cfg, reference, sizesOf(std::move(sizeSettings)), 7));
 }
 
 // A relative-position penalty and a per-head offset, with a causal mask:
@@ -182,7 +192,10 @@ TEST(AttentionVariant, RefNumComputesAsTheKernelWould) {
   EXPECT_NEAR(tanh(RefNum(0.5)).v, std::tanh(0.5), 0);
 }
 
-TEST(AttentionVariant, AWrongRuleIsReportedOnceAtTheLineThatMadeIt) {
+/// Builds the forward of each variant and expects one error, at `line`,
+/// saying `message`.
+void expectReportedOnceAt(
+    const std::vector<std::tuple<AttentionVariant, unsigned, const char *>> &cases) {
   mlir::DialectRegistry registry;
   registerTilecDialects(registry);
   mlir::MLIRContext context(registry);
@@ -192,14 +205,7 @@ TEST(AttentionVariant, AWrongRuleIsReportedOnceAtTheLineThatMadeIt) {
     errors.push_back({loc ? loc.getLine() : 0, d.str()});
     return mlir::success();
   });
-  // A mask that gives numbers, not a comparison; a modifier that gives one.
-  unsigned maskLine = __LINE__ + 1;
-  AttentionVariant wrongMask = withMask([](const auto &at) { return (at.col - at.row).to(DType::F32); });
-  unsigned modLine = __LINE__ + 1;
-  AttentionVariant wrongMod = withScoreMod([](auto s, const auto &) { return s > 0; });
-  for (auto [variant, line, message] :
-       {std::tuple{wrongMask, maskLine, "the mask made here must give a comparison"},
-        std::tuple{wrongMod, modLine, "the score modifier made here must give floating-point"}}) {
+  for (const auto &[variant, line, message] : cases) {
     errors.clear();
     KernelBuilder k(context, "attention");
     buildFlashAttention(k, AttentionConfig{}, variant);
@@ -208,6 +214,17 @@ TEST(AttentionVariant, AWrongRuleIsReportedOnceAtTheLineThatMadeIt) {
     EXPECT_EQ(errors[0].first, line) << errors[0].second;
     EXPECT_NE(errors[0].second.find(message), std::string::npos) << errors[0].second;
   }
+}
+
+TEST(AttentionVariant, AWrongRuleIsReportedOnceAtTheLineThatMadeIt) {
+  // A mask that gives numbers, not a comparison; a modifier that gives one.
+  unsigned maskLine = __LINE__ + 1;
+  AttentionVariant wrongMask = withMask([](const auto &at) { return (at.col - at.row).to(DType::F32); });
+  unsigned modLine = __LINE__ + 1;
+  AttentionVariant wrongMod = withScoreMod([](auto s, const auto &) { return s > 0; });
+  expectReportedOnceAt(
+      {{wrongMask, maskLine, "the mask made here must give a comparison"},
+       {wrongMod, modLine, "the score modifier made here must give floating-point"}});
 }
 
 TEST(AttentionVariant, AMaskWithoutKeyRangeAppliesToEveryBlock) {
@@ -296,15 +313,6 @@ TEST(AttentionVariant, InputReadsOutsideTheTensorAreZero) {
 }
 
 TEST(AttentionVariant, InputMistakesAreReportedAtTheRule) {
-  mlir::DialectRegistry registry;
-  registerTilecDialects(registry);
-  mlir::MLIRContext context(registry);
-  std::vector<std::pair<unsigned, std::string>> errors;
-  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
-    auto loc = mlir::dyn_cast<mlir::FileLineColLoc>(d.getLocation());
-    errors.push_back({loc ? loc.getLine() : 0, d.str()});
-    return mlir::success();
-  });
   VariantInput ids{.name = "ids", .shape = {InputDim::seqK()}};
   unsigned unknownLine = __LINE__ + 1;
   AttentionVariant unknown = withMask([](const auto &at) { return at.input("idz")(at.col) > 0; });
@@ -315,50 +323,10 @@ TEST(AttentionVariant, InputMistakesAreReportedAtTheRule) {
   unsigned batchLine = __LINE__ + 1;
   AttentionVariant batch = withMask([](const auto &at) { return at.input("ids")(at.batch) > 0; });
   batch.inputs = {ids};
-  for (auto [variant, line, message] :
-       {std::tuple{unknown, unknownLine, "no runtime input named 'idz'"},
-        std::tuple{rank, rankLine, "input 'ids' has 1 dimensions, read with 2 indices"},
-        std::tuple{batch, batchLine, "at.batch and at.qhead are known only where an input has a batch"}}) {
-    errors.clear();
-    KernelBuilder k(context, "attention");
-    buildFlashAttention(k, AttentionConfig{}, variant);
-    EXPECT_FALSE(k.finish());
-    ASSERT_EQ(errors.size(), 1u) << "reported " << errors.size() << " times";
-    EXPECT_EQ(errors[0].first, line) << errors[0].second;
-    EXPECT_NE(errors[0].second.find(message), std::string::npos) << errors[0].second;
-  }
-}
-
-/// Runs `build`'s kernel on `plan` on the interpreter; the worst normalized
-/// error over the expected outputs (-1: NaN or misplaced infinities).
-double runPlan(const std::function<void(KernelBuilder &)> &build, RunPlan plan) {
-  mlir::DialectRegistry registry;
-  registerTilecDialects(registry);
-  mlir::MLIRContext context(registry);
-  KernelBuilder k(context, "kernel");
-  build(k);
-  KernelSignature signature = k.signature();
-  auto module = k.finish();
-  EXPECT_TRUE(module);
-  if (!module)
-    return -1;
-  EXPECT_TRUE(interpret(*module, "kernel", signature, plan.args, plan.grid, plan.memory));
-  double worst = 0;
-  for (const RunPlan::Expected &e : plan.expected) {
-    Comparison cmp = compareOutputs(plan.memory[e.buffer].data, e.values);
-    if (cmp.nanCount || cmp.infMismatches)
-      return -1;
-    worst = std::max(worst, cmp.normalizedError);
-  }
-  return worst;
-}
-
-Params sizesOf(std::vector<std::string> settings) {
-  std::vector<ParamSpec> specs = attentionSizes();
-  Params sizes(specs);
-  for (const std::string &s : settings)
-    EXPECT_EQ(sizes.setAssignment(specs, s), "");
-  return sizes;
+  expectReportedOnceAt(
+      {{unknown, unknownLine, "no runtime input named 'idz'"},
+       {rank, rankLine, "input 'ids' has 1 dimensions, read with 2 indices"},
+       {batch, batchLine, "at.batch and at.qhead are known only where an input has a batch"}});
 }
 
 /// Causal written as a plain mask (no key range), visited through a block
