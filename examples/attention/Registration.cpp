@@ -1,6 +1,7 @@
 //===- Registration.cpp - a variant's every kernel from one definition ----===//
 
 #include "Registration.h"
+#include "Rules.h"
 
 #include <algorithm>
 #include <cctype>
@@ -393,7 +394,7 @@ void registerBackwardPrep() {
 
 } // namespace
 
-void registerAttentionVariant(const VariantRegistration &r) {
+void registerAttentionVariant(const VariantRegistration &r, dsl::Where where) {
   // The steps every variant's kernels share, once.
   static std::once_flag shared;
   std::call_once(shared, [] {
@@ -410,14 +411,25 @@ void registerAttentionVariant(const VariantRegistration &r) {
                             : "it has no .variant");
     return;
   }
-  auto variant = r.variant;
-  if (!r.inputs.empty() || r.blockMask)
-    variant = [make = r.variant, inputs = r.inputs, blockMask = r.blockMask](const Params &p) {
-      AttentionVariant v = make(p);
-      v.inputs.insert(v.inputs.end(), inputs.begin(), inputs.end());
-      v.blockMask = blockMask;
-      return v;
-    };
+  // The variant with the registration's inputs and block mask, its rules'
+  // results checked (reported at the registration's line).
+  auto variant = [make = r.variant, inputs = r.inputs, blockMask = r.blockMask,
+                  where](const Params &p) {
+    AttentionVariant v = make(p);
+    v.inputs.insert(v.inputs.end(), inputs.begin(), inputs.end());
+    v.blockMask = v.blockMask || blockMask;
+    const char *registered = "of the variant registered here";
+    if (v.mask)
+      v.mask = [mask = v.mask, where, registered](const BlockContext &c) {
+        return detail::checkedRule(c, mask(c), c.cols.row() == c.cols.row(), false, where,
+                                   registered);
+      };
+    if (v.scoreMod)
+      v.scoreMod = [mod = v.scoreMod, where, registered](Tile s, const BlockContext &c) {
+        return detail::checkedRule(c, mod(s, c), s, true, where, registered);
+      };
+    return v;
+  };
   if (r.blockMask)
     registerBlockMask("_" + r.name, r.summary, r.params, variant);
   // Runtime inputs: the forward and backward kernels only (see

@@ -78,13 +78,17 @@ struct VariantRegistration {
 
 /// Registers every kernel of `variant` (see the file comment); the shared
 /// steps the first time. An invalid name or a name taken is reported by the
-/// registry (the program stops with the reason).
-void registerAttentionVariant(const VariantRegistration &variant);
+/// registry (the program stops with the reason). A mask or score modifier
+/// of the wrong type (hand-written, not made by withMask / withScoreMod,
+/// which report at their own line) is reported at `where`.
+void registerAttentionVariant(const VariantRegistration &variant,
+                              dsl::Where where = dsl::Where::current());
 
 /// Registers at static initialization: `static RegisterAttention r({...});`.
 struct RegisterAttention {
-  explicit RegisterAttention(const VariantRegistration &variant) {
-    registerAttentionVariant(variant);
+  explicit RegisterAttention(const VariantRegistration &variant,
+                             dsl::Where where = dsl::Where::current()) {
+    registerAttentionVariant(variant, where);
   }
 };
 

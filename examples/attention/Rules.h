@@ -236,14 +236,14 @@ inline std::pair<dsl::Tile, dsl::Tile> batchAndHead(const BlockContext &c) {
 /// made the variant (`where`), and a stand-in of the right type lets the
 /// build go on to report others.
 inline dsl::Tile checkedRule(const BlockContext &c, dsl::Tile got, dsl::Tile standIn,
-                             bool wantFloat, const dsl::Where &where) {
+                             bool wantFloat, const dsl::Where &where,
+                             const char *madeWhere = "made here") {
   bool ok = got.valid() && (wantFloat ? isFloat(got.dtype()) : got.dtype() == DType::I1);
   if (ok)
     return got;
-  c.k.error(where, std::string(wantFloat ? "the score modifier made here must give "
-                                           "floating-point scores"
-                                         : "the mask made here must give a comparison "
-                                           "(an i1 tile: true keeps the score)") +
+  c.k.error(where, std::string(wantFloat ? "the score modifier " : "the mask ") + madeWhere +
+                       (wantFloat ? " must give floating-point scores"
+                                  : " must give a comparison (an i1 tile: true keeps the score)") +
                        ", got " + (got.valid() ? std::string(toString(got.dtype())) : "nothing"));
   return standIn;
 }

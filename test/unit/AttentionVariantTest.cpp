@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attention/FlashAttention.h"
+#include "attention/Registration.h"
 #include "attention/Rules.h"
 
 #include "tilec/DSL/DSL.h"
@@ -225,6 +226,38 @@ TEST(AttentionVariant, AWrongRuleIsReportedOnceAtTheLineThatMadeIt) {
   expectReportedOnceAt(
       {{wrongMask, maskLine, "the mask made here must give a comparison"},
        {wrongMod, modLine, "the score modifier made here must give floating-point"}});
+}
+
+TEST(AttentionVariant, AHandWrittenRuleOfTheWrongTypeIsReportedAtItsRegistration) {
+  // Rules not made by withMask / withScoreMod carry no line of their own:
+  // their kernels report a wrong type at the registration's line.
+  unsigned line = __LINE__ + 1;
+  registerAttentionVariant({.name = "test_wrong_handwritten_mask",
+                            .variant = [](const Params &) {
+                              return AttentionVariant{.mask = [](const BlockContext &c) {
+                                return c.cols.row() + c.rows.col(); // i32, not a comparison
+                              }};
+                            }});
+  const KernelDef *def = Registry::global().find("flash_attention_fwd_test_wrong_handwritten_mask");
+  ASSERT_NE(def, nullptr);
+  mlir::DialectRegistry registry;
+  registerTilecDialects(registry);
+  mlir::MLIRContext context(registry);
+  std::vector<std::pair<unsigned, std::string>> errors;
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    auto loc = mlir::dyn_cast<mlir::FileLineColLoc>(d.getLocation());
+    errors.push_back({loc ? loc.getLine() : 0, d.str()});
+    return mlir::success();
+  });
+  KernelBuilder k(context, "attention");
+  def->build(k, Params(def->params));
+  EXPECT_FALSE(k.finish());
+  ASSERT_EQ(errors.size(), 1u) << "reported " << errors.size() << " times";
+  EXPECT_EQ(errors[0].first, line) << errors[0].second;
+  EXPECT_NE(errors[0].second.find("the mask of the variant registered here must give a "
+                                  "comparison"),
+            std::string::npos)
+      << errors[0].second;
 }
 
 TEST(AttentionVariant, AMaskWithoutKeyRangeAppliesToEveryBlock) {
