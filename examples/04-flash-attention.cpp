@@ -62,9 +62,7 @@ AttentionVariant alibi(const Params &p) {
   int64_t heads = p.getInt("heads");
   return withScoreMod([heads](auto s, const auto &at) {
     auto slope = exp2((at.head % heads + 1).to(DType::F32) * (-8.0 / heads));
-    // j - i as a difference of floats (exact below 2^24): the conversions
-    // run once per row and per key, not once per score.
-    return s + (at.col.to(DType::F32) - at.row.to(DType::F32)) * slope;
+    return s + slope * (at.col - at.row).to(DType::F32);
   });
 }
 
