@@ -147,12 +147,16 @@ int64_t rowGroupRows(KernelBuilder &k, const AttentionConfig &cfg) {
 }
 
 BlockList listedBlocks(KernelBuilder &k, const TensorArg &counts, const TensorArg &blocks,
-                       Tile head, Tile queryBlock) {
-  // Reads outside the lists (a launch whose lists do not fit its sizes)
-  // give no blocks, and listed indices are clamped into the lists' keys.
-  Tile zero = k.constant(0, DType::I32), keyBlocks = blocks.dim(2);
-  Tile known = head < counts.dim(0) && queryBlock < counts.dim(1) && counts.dim(2) >= 2 &&
-               head < blocks.dim(0) && queryBlock < blocks.dim(1);
+                       Tile head, Tile heads, Tile queryBlock) {
+  // The lists' row: one per query head, per batch or for all (the rows
+  // divide the heads; consecutive heads share a row). Reads outside the
+  // lists (a launch whose lists do not fit its sizes) give no blocks, and
+  // listed indices are clamped into the lists' keys.
+  Tile zero = k.constant(0, DType::I32), keyBlocks = blocks.dim(2), rows = counts.dim(0);
+  Tile row = head / max(heads / max(rows, 1), 1);
+  Tile known = rows > 0 && heads % max(rows, 1) == 0 && row < rows && queryBlock < counts.dim(1) &&
+               counts.dim(2) >= 2 && row < blocks.dim(0) && queryBlock < blocks.dim(1);
+  head = row;
   Tile countRow = counts.base() + head.to(DType::I64) * counts.stride(0) +
                   queryBlock.to(DType::I64) * counts.stride(1);
   Tile partial = load(countRow, known, 0), full = load(countRow + counts.stride(2), known, 0);
@@ -215,7 +219,7 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
                  [&](Tile j) { return vBlocks.load({kvHead, j, 0}); }};
   std::optional<BlockList> list;
   if (variant.blockMask)
-    list = listedBlocks(k, counts, blocks, head, row0 / kMaskBlock);
+    list = listedBlocks(k, counts, blocks, head, q.dim(0), row0 / kMaskBlock);
   std::vector<KeyLoopState> state = attendKeys(k, cfg, variant, queries, keys, seqQ, seqK, range,
                                                &inputs, list ? &*list : nullptr);
 

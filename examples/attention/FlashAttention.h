@@ -193,11 +193,15 @@ void bindInputs(RunPlan &plan, const std::vector<InputValues> &values);
 //
 // A block mask lists, per query head and block of kMaskBlock queries, the
 // blocks of kMaskBlock keys the mask keeps anything of: block_counts
-// [batch·heads_q, ceil(seq_q / kMaskBlock), 2] i32 holds how many are
+// [rows, ceil(seq_q / kMaskBlock), 2] i32 holds how many are
 // partial (some scores masked) and how many full (none: the loop skips the
 // mask); blocks [batch·heads_q, ceil(seq_q / kMaskBlock), ceil(seq_k /
 // kMaskBlock)] i32 their indices, the partial ones from the front, the full
-// ones from the back (other entries are not written).
+// ones from the back (other entries are not written). `rows` is
+// batch·heads_q, or (as FlexAttention's create_block_mask with H = None)
+// batch when the mask reads no head, or 1 when it reads neither head nor
+// batch: query head h uses row h / (batch·heads_q / rows). Choosing fewer
+// rows for a mask that reads the head is the caller's mistake, as in Flex.
 
 constexpr int64_t kMaskBlock = 128;
 int64_t maskBlocks(int64_t seq);
@@ -282,10 +286,13 @@ std::vector<dsl::Tile> overListedBlocks(dsl::KernelBuilder &k, const BlockList &
                                         dsl::Tile first, std::vector<dsl::Tile> state,
                                         const std::function<LoopStep(bool masked)> &step);
 
-/// The block list of query head `head`'s block `queryBlock` (of
-/// kMaskBlock queries) from the block_counts and blocks parameters.
+/// The block list of query head `head` (of `heads`, batch·heads_q) for
+/// its block `queryBlock` (of kMaskBlock queries) from the block_counts and
+/// blocks parameters, whose rows are one per query head, one per batch, or
+/// one for all (row head / (heads / rows)).
 BlockList listedBlocks(dsl::KernelBuilder &k, const dsl::TensorArg &counts,
-                       const dsl::TensorArg &blocks, dsl::Tile head, dsl::Tile queryBlock);
+                       const dsl::TensorArg &blocks, dsl::Tile head, dsl::Tile heads,
+                       dsl::Tile queryBlock);
 
 // Building blocks for variants.
 

@@ -193,7 +193,7 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
     };
     if (seq.blocks) // the query blocks the block mask lists for this key block
       return overListedBlocks(
-          k, listedBlocks(k, *seq.blockCounts, *seq.blocks, head, col0 / kMaskBlock), bm,
+          k, listedBlocks(k, *seq.blockCounts, *seq.blocks, head, in.q.dim(0), col0 / kMaskBlock), bm,
           seq.qFirst, grads, [&](bool masked) -> LoopStep { return step(masked); });
     // Every bound before the first loop, so the three loops follow one
     // another and share one ring.
@@ -241,7 +241,7 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
   std::vector<Tile> acc = {k.zeros({bm, d}, DType::F32)};
   if (seq.blocks) { // the key blocks the block mask lists
     acc = overListedBlocks(k, listedBlocks(k, *seq.blockCounts, *seq.blocks, head,
-                                           row0 / kMaskBlock),
+                                           in.q.dim(0), row0 / kMaskBlock),
                            bn, seq.kFirst, acc, [&](bool masked) -> LoopStep { return step(masked); });
     return acc[0] * cfg.softmaxScale();
   }

@@ -198,8 +198,13 @@ class AttentionOnGpu(unittest.TestCase):
                 for name, got, want in (("o", o, ro.detach()), ("dq", q.grad, rq.grad),
                                         ("dk", k.grad, rk.grad), ("dv", v.grad, rv.grad)):
                     self.assertLess(relative_error(got, want), self.TOLERANCE["bf16"], name)
-                # Made on the fly, inputs in order: the same output.
+                # Made on the fly, inputs in order; and one mask per batch
+                # (the document mask reads no head): the same output.
                 again = ta.attention(q, k, v, kernels, inputs=[ids])
+                self.assertTrue(torch.equal(o, again))
+                per_batch = kernels.block_mask(n_q, n_k, b, h, [ids], per_head=False)
+                self.assertEqual(per_batch.counts.shape[0], b)
+                again = ta.attention(q, k, v, kernels, inputs=[ids], block_mask=per_batch)
                 self.assertTrue(torch.equal(o, again))
         with self.assertRaisesRegex(LaunchError, "missing doc"):
             ta.attention(q, k, v, kernels)

@@ -156,13 +156,17 @@ class AttentionKernels:
         return out
 
     def block_mask(self, seq_q: int, seq_k: int, batch: int, heads: int,
-                   inputs=None) -> BlockMask:
+                   inputs=None, per_head: bool = True) -> BlockMask:
         """The block mask of this variant for these sizes and inputs, made on
         the GPU (the mask evaluated on every pair of 128-query and 128-key
-        blocks, as FlexAttention's create_block_mask)."""
+        blocks, as FlexAttention's create_block_mask). per_head=False makes
+        one per batch, `heads` times cheaper, for masks that read no head
+        (document ids; as Flex's H=None: a mask that reads the head needs
+        per_head=True)."""
         if not self.uses_block_mask:
             raise LaunchError(f"variant '{self.variant}' takes no block mask")
-        bh, nq, nk = batch * heads, -(-seq_q // _MASK_BLOCK), -(-seq_k // _MASK_BLOCK)
+        rows = batch * heads if per_head else batch
+        bh, nq, nk = rows, -(-seq_q // _MASK_BLOCK), -(-seq_k // _MASK_BLOCK)
         dev = torch.device("cuda", 0)
         counts = torch.empty(bh, nq, 2, device=dev, dtype=torch.int32)
         blocks = torch.empty(bh, nq, max(nk, 1), device=dev, dtype=torch.int32)
@@ -173,7 +177,7 @@ class AttentionKernels:
         a = tensor_arg
         self.make_mask(seq_q, seq_k, a(counts), a(blocks), *ins, stream=stream)
         self.make_mask_by_keys(seq_q, seq_k, a(counts_t), a(blocks_t), *ins, stream=stream)
-        return BlockMask(counts, blocks, counts_t, blocks_t, (bh, seq_q, seq_k))
+        return BlockMask(counts, blocks, counts_t, blocks_t, (batch * heads, seq_q, seq_k))
 
     def mask_args(self, mask: Optional[BlockMask], by_keys: bool, sizes) -> list:
         if not self.uses_block_mask:

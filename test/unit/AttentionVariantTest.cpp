@@ -422,6 +422,38 @@ TEST(AttentionVariant, ForwardVisitsTheListedBlocks) {
   EXPECT_TRUE(caught < 0 || caught > 0.1) << "unmasked diagonal blocks went unnoticed";
 }
 
+TEST(AttentionVariant, BlockMasksPerBatchOrForAll) {
+  // Lists with one row per batch (a mask that reads no head: documents per
+  // batch) or one for all (causal): the kernels read row head / (B·H / rows).
+  AttentionConfig cfg;
+  cfg.blockM = 64;
+  cfg.blockN = 32;
+  const int64_t batch = 2, heads = 3;
+  Params sizes = sizesOf({"batch=2", "heads=3", "seq_q=300", "seq_k=300"});
+  AttentionVariant docs = documents(true);
+  docs.blockMask = true;
+  for (auto [variant, rows] : {std::pair{docs, batch}, std::pair{causalByBlockMask(), int64_t{1}}}) {
+    RunPlan plan = planAttention(cfg, variant, sizes, 5);
+    ASSERT_EQ(plan.memory[5].name, "block_counts");
+    // Keep the rows of heads 0, H, 2H, ... (or head 0 alone).
+    const int64_t keep = batch * heads / rows;
+    for (int buffer : {5, 6}) {
+      auto &binding = std::get<TensorBinding>(plan.args[buffer]);
+      const int64_t rowSize = binding.strides[0];
+      std::vector<double> fewer;
+      for (int64_t r = 0; r < rows; ++r)
+        fewer.insert(fewer.end(), plan.memory[buffer].data.begin() + r * keep * rowSize,
+                     plan.memory[buffer].data.begin() + (r * keep + 1) * rowSize);
+      plan.memory[buffer].data = fewer;
+      binding.shape[0] = rows;
+    }
+    auto build = [&](KernelBuilder &k) { buildFlashAttention(k, cfg, variant); };
+    double err = runPlan(build, plan);
+    EXPECT_GE(err, 0);
+    EXPECT_LE(err, 2e-2) << rows << " rows";
+  }
+}
+
 TEST(AttentionVariant, BackwardVisitsTheListedBlocks) {
   // dK/dV per key block over the query blocks the by-keys lists give (GQA:
   // each query head of the group its own lists), dQ over the key blocks.
