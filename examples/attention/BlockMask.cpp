@@ -14,8 +14,6 @@
 
 #include "../ExampleSupport.h"
 
-#include <limits>
-
 namespace tilec::attention {
 
 using namespace tilec::dsl;
@@ -38,6 +36,9 @@ void buildAttentionBlockMask(KernelBuilder &k, const AttentionVariant &variant, 
                  own.to(DType::I64) * blocks.stride(1);
   Tile slot0 = k.iota(1).to(DType::I64);
   Tile zero = k.constant(0, DType::I32);
+  // Lists that do not match the grid (a wrong launch) are not written
+  // outside their tensor.
+  Tile listFits = head < blocks.dim(0) && own < blocks.dim(1);
   std::vector<Tile> found = k.forRange(0, others, 1, {zero, zero}, [&](Tile other, std::vector<Tile> n) {
     Tile row0 = (byKeys ? other : own) * B, col0 = (byKeys ? own : other) * B;
     Tile rows = row0 + k.iota(B), cols = col0 + k.iota(B);
@@ -59,13 +60,13 @@ void buildAttentionBlockMask(KernelBuilder &k, const AttentionVariant &variant, 
     Tile partial = any && !full;
     Tile slot = where(full, others - 1 - n[1], n[0]);
     store(listRow + slot.to(DType::I64) * blocks.stride(2) + slot0, k.splat(other, {1}),
-          k.splat(any, {1}));
+          k.splat(any && listFits, {1}));
     return std::vector<Tile>{n[0] + partial.to(DType::I32), n[1] + full.to(DType::I32)};
   });
   Tile which = k.iota(2);
   store(counts.base() + head.to(DType::I64) * counts.stride(0) +
             own.to(DType::I64) * counts.stride(1) + which.to(DType::I64) * counts.stride(2),
-        where(which == 0, found[0], found[1]));
+        where(which == 0, found[0], found[1]), which < counts.dim(2));
 }
 
 std::vector<Tile> overListedBlocks(KernelBuilder &k, const BlockList &list, int64_t run,
