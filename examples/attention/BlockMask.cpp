@@ -45,16 +45,15 @@ void buildAttentionBlockMask(KernelBuilder &k, const AttentionVariant &variant, 
     BlockContext ctx{k, rows, cols, head, seqQ, seqK, &inputs};
     Tile rowIn = (rows < seqQ).col(), colIn = (cols < seqK).row();
     Tile keep = variant.mask ? variant.mask(ctx) : (colIn || !colIn);
-    // Scores kept, and scores of real rows the mask drops, counted in one
-    // reduction: kept + 2^15·dropped (each at most 2^14) fits an i32.
-    Tile counted = (keep && rowIn && colIn).to(DType::I32) +
-                   (rowIn && !keep).to(DType::I32) * (1 << 15);
-    Tile total = reduce(Reduction::Sum, reduce(Reduction::Sum, counted, 1), 0);
-    Tile kept = total % (1 << 15), dropped = total / (1 << 15);
-    Tile any = kept > 0;
+    auto total = [](Tile x) {
+      return reduce(Reduction::Sum, reduce(Reduction::Sum, x.to(DType::F32), 1), 0);
+    };
+    Tile kept = total(keep && rowIn && colIn);
+    Tile dropped = total(rowIn && !keep); // scores of real rows the mask drops
+    Tile any = kept > 0.0;
     // Full: nothing to mask, the keys inside the sequence (and, by keys,
     // the queries too: the dK/dV loop's unmasked steps take every row).
-    Tile full = any && dropped == 0 && col0 + B <= seqK;
+    Tile full = any && dropped == 0.0 && col0 + B <= seqK;
     if (byKeys)
       full = full && row0 + B <= seqQ;
     Tile partial = any && !full;
