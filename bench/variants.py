@@ -123,9 +123,11 @@ def main():
                     ids = doc.to(torch.int32)[None, :].expand(b, n).contiguous()  # [B, N]
                     # The block mask first (as Flex's create_block_mask, timed apart).
                     blocks_n = (n + 127) // 128
-                    # One row per batch: the document mask reads no head (Flex's H=None).
-                    counts = torch.empty(b, blocks_n, 2, device="cuda", dtype=torch.int32)
-                    blocks = torch.empty(b, blocks_n, blocks_n, device="cuda", dtype=torch.int32)
+                    # One row per query head (as measured in bench/RESULTS.md,
+                    # session 13; rows per batch would be H times cheaper to make).
+                    counts = torch.empty(b * heads, blocks_n, 2, device="cuda", dtype=torch.int32)
+                    blocks = torch.empty(b * heads, blocks_n, blocks_n, device="cuda",
+                                         dtype=torch.int32)
                     make = Kernel(os.path.join(args.ptx_dir, "flash_attention_block_mask_document.ptx"))
                     margs = [n, n] + [tensor_arg(t) for t in (counts, blocks, ids)]
                     stream = torch.cuda.current_stream().cuda_stream
