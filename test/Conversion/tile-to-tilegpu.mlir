@@ -71,3 +71,37 @@ func.func @conversions(%p: !tile.ptr<f32>, %da: !tile.desc<64x16xbf16>, %db: !ti
   }
   return %r : tensor<64x32xf32>
 }
+
+// -----
+
+// A gather read per key (a variant's runtime input, at.input(...)(at.col)),
+// computed on and added to a dot's scores: the sum takes the scores'
+// layout and the gather, its address and mask arithmetic are made again in
+// the columns' slice of it, then broadcast within threads; no conversion
+// moves the gathered values between threads.
+// CHECK-DAG: #[[ACC:.+]] = #tilegpu.linear<reg = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0]]>
+// CHECK-DAG: #[[COLS:.+]] = #tilegpu.linear<reg = {{\[\[}}0, 1], [0, 8], [0, 16]], lane = {{\[\[}}0, 2], [0, 4], [0, 0], [0, 0], [0, 0]], warp = {{\[\[}}0, 0], [0, 0]]>
+// CHECK-LABEL: func.func @gathered_bias
+// CHECK-NOT: tilegpu.convert_layout {{.*}}x!tile.ptr
+// CHECK: %[[G:.+]] = tile.load {{.*}} : tensor<1x32x!tile.ptr<f32>, #[[COLS]]>
+// CHECK-NEXT: %[[B:.+]] = tile.broadcast %[[G]] : tensor<1x32xf32, #[[COLS]]> -> tensor<64x32xf32, #[[ACC]]>
+// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[B]], %[[B]] : tensor<64x32xf32, #[[ACC]]>
+// CHECK-NEXT: arith.addf %{{.+}}, %[[M]] : tensor<64x32xf32, #[[ACC]]>
+func.func @gathered_bias(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x32xbf16>, %bias: !tile.ptr<f32>, %n: i32) -> tensor<64x32xf32> {
+  %c0 = arith.constant 0 : i32
+  %a = tile.load_block %da[%c0, %c0] : !tile.desc<64x16xbf16> -> tensor<64x16xbf16>
+  %b = tile.load_block %db[%c0, %c0] : !tile.desc<16x32xbf16> -> tensor<16x32xbf16>
+  %c = arith.constant dense<0.0> : tensor<64x32xf32>
+  %d = tile.dot %a, %b, %c : tensor<64x16xbf16>, tensor<16x32xbf16> -> tensor<64x32xf32>
+  %i = tile.iota : tensor<32xi32>
+  %col = tile.expand_dims %i axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %lim = tile.splat %n : tensor<1x32xi32>
+  %in = arith.cmpi slt, %col, %lim : tensor<1x32xi32>
+  %base = tile.splat %bias : tensor<1x32x!tile.ptr<f32>>
+  %ptrs = tile.addptr %base, %col : tensor<1x32x!tile.ptr<f32>>, tensor<1x32xi32>
+  %g = tile.load %ptrs mask %in : tensor<1x32x!tile.ptr<f32>>
+  %gb = tile.broadcast %g : tensor<1x32xf32> -> tensor<64x32xf32>
+  %sq = arith.mulf %gb, %gb : tensor<64x32xf32>
+  %s = arith.addf %d, %sq : tensor<64x32xf32>
+  return %s : tensor<64x32xf32>
+}

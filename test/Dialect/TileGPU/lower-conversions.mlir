@@ -93,3 +93,25 @@ func.func @column(%x: tensor<64x1xf32, #c>) -> tensor<64x1xf32, #d> {
   %y = tilegpu.convert_layout %x : tensor<64x1xf32, #c> -> tensor<64x1xf32, #d>
   return %y : tensor<64x1xf32, #d>
 }
+
+// -----
+
+#m = #tilegpu.mma<warps = [4, 1]>
+#v = #tilegpu.blocked<size_per_thread = [1], threads = [32], warps = [4], order = [0]>
+#r = #tilegpu.blocked<size_per_thread = [1, 1], threads = [1, 32], warps = [1, 4], order = [1, 0]>
+// A position bias (ALiBi's j - i): index arithmetic converted to f32 is
+// made again in the scores' layout through the cast too (no shared memory).
+// CHECK-LABEL: func.func @cast_bias
+// CHECK-NOT: tilegpu.local_store
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.cast %{{.*}} : tensor<64x64xi32, {{.*}}> to tensor<64x64xf32, #tilegpu.mma<warps = [4, 1]>>
+// CHECK-NEXT: arith.addf
+func.func @cast_bias(%s: tensor<64x64xf32, #m>) -> tensor<64x64xf32, #m> {
+  %i = tile.iota : tensor<64xi32, #v>
+  %row = tile.expand_dims %i axis = 0 : tensor<64xi32, #v> -> tensor<1x64xi32, #r>
+  %all = tile.broadcast %row : tensor<1x64xi32, #r> -> tensor<64x64xi32, #r>
+  %f = tile.cast %all : tensor<64x64xi32, #r> to tensor<64x64xf32, #r>
+  %c = tilegpu.convert_layout %f : tensor<64x64xf32, #r> -> tensor<64x64xf32, #m>
+  %b = arith.addf %s, %c : tensor<64x64xf32, #m>
+  return %b : tensor<64x64xf32, #m>
+}
