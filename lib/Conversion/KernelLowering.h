@@ -109,21 +109,6 @@ struct StreamingLoop {
   Value iv, slot;       ///< this iteration's induction variable and slot
 };
 
-/// How many consecutive registers of `layout` hold consecutive elements
-/// along the last dimension (the low register bits step 1, 2, 4, ... there),
-/// capped at 16 bytes; 1 when fewer than 4 bytes would be moved together.
-inline int64_t vectorWidth(const LinearLayout &layout, unsigned elementBits) {
-  int64_t last = layout.rank() - 1, width = 1;
-  for (const Coords &basis : layout.regs()) {
-    Coords step(layout.rank(), 0);
-    step[last] = width;
-    if (basis != step || 2 * width * elementBits > 128)
-      break;
-    width *= 2;
-  }
-  return width * elementBits >= 32 ? width : 1;
-}
-
 class KernelLowering {
 public:
   KernelLowering(func::FuncOp kernel, tilec::LayoutAssignment &layouts, bool assumeAligned,

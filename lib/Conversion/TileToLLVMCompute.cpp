@@ -36,7 +36,7 @@ static StagedOperand stagedShape(const LinearLayout &l, Type element, Value base
 void KernelLowering::storeStaged(const TileRegs &tile, Type element, const StagedOperand &to) {
   const LinearLayout &l = tile.layout;
   unsigned bytes = element.getIntOrFloatBitWidth() / 8;
-  int64_t width = std::max<int64_t>(1, vectorWidth(l, element.getIntOrFloatBitWidth()));
+  int64_t width = std::max<int64_t>(1, l.vectorWidth(element.getIntOrFloatBitWidth()));
   if (!to.kContiguous && !(l.regs().size() && l.regs()[0] == Coords{0, 1}))
     width = 1;
   for (int64_t first = 0; first < l.numRegs(); first += width) {

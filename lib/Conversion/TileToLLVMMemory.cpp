@@ -231,7 +231,7 @@ LogicalResult KernelLowering::lowerLoadBlock(tile::LoadBlockOp op) {
     return regs;
   };
   TileRegs out{l, {}, {}};
-  int64_t width = vectorWidth(l, element.getIntOrFloatBitWidth());
+  int64_t width = l.vectorWidth(element.getIntOrFloatBitWidth());
   if (width == 1 || element.getIntOrFloatBitWidth() > 32) {
     out.regs = scalarLoads();
   } else if (assumeAligned) {
@@ -279,7 +279,7 @@ LogicalResult KernelLowering::lowerStoreBlock(tile::StoreBlockOp op) {
     }
   };
   unsigned bits = d.elementType.getIntOrFloatBitWidth();
-  int64_t width = vectorWidth(src.layout, bits);
+  int64_t width = src.layout.vectorWidth(bits);
   if (width == 1 || bits > 32) {
     scalarStores();
     return success();

@@ -243,6 +243,18 @@ int64_t LinearLayout::linearIndex(const Coords &coords) const {
   return index;
 }
 
+int64_t LinearLayout::vectorWidth(unsigned elementBits) const {
+  int64_t last = rank() - 1, width = 1;
+  for (const Coords &basis : regBases) {
+    Coords step(rank(), 0);
+    step[last] = width;
+    if (basis != step || 2 * width * elementBits > 128)
+      break;
+    width *= 2;
+  }
+  return width * elementBits >= 32 ? width : 1;
+}
+
 bool LinearLayout::coversShape() const {
   std::vector<bool> seen(numElements(), false);
   for (int64_t w = 0; w < numWarps(); ++w)

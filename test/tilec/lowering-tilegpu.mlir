@@ -22,6 +22,7 @@
 // RUN: not tilec --kernel=matmul --lowering=tilegpu --min-blocks-per-sm=2 --emit=ptx -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=NOTYET
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --lowering=tilegpu --tma=false --arch=sm_90a --emit=ptx -o %t.q.ptx
 // RUN: FileCheck %s --check-prefix=QSHARED < %t.q.ptx
+// RUN: FileCheck %s --check-prefix=QVEC --implicit-check-not=ld.global.b16 --implicit-check-not=st.global.b16 < %t.q.ptx
 
 // sm_80: mma.sync on fragments read from cp.async rings (LLVM rotates the
 // loop, so the order is not checked here; test/Dialect/TileGPU checks it).
@@ -34,7 +35,7 @@
 // META: "shared_bytes": 19456,
 // META: {"name":"a","kind":"tensor","dtype":"bf16","rank":2,"aligned":true}
 // META: {"name":"b","kind":"tensor","dtype":"bf16","rank":2,"aligned":true}
-// META: {"name":"c","kind":"tensor","dtype":"f32","rank":2,"aligned":false}
+// META: {"name":"c","kind":"tensor","dtype":"f32","rank":2,"aligned":true}
 // sm_90a: wgmma with B straight from its swizzled ring slot, A in registers.
 // SM90-DAG: cp.async.cg.shared.global
 // SM90-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
@@ -60,3 +61,8 @@
 // descriptor (Q stored once before the loops); P·V takes P from registers.
 // QSHARED-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p
 // QSHARED-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd
+// Q (and the last V block, read after the loop) come in 16-byte vectors of
+// a row per thread, O leaves in 4-byte pairs from the accumulators; no
+// element moves alone.
+// QVEC: @%p{{[0-9]+}} ld.global.v4.b32
+// QVEC: @%p{{[0-9]+}} st.global.b32

@@ -47,6 +47,21 @@ void populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConverter &converter,
 inline constexpr llvm::StringLiteral kReadOnlyGather = "tilegpu.read_only";
 /// Marks the module's read-only gathers (before the conversion).
 void markReadOnlyGathers(mlir::ModuleOp module);
+/// Set on a block load or store whose registers hold runs of consecutive
+/// elements along the last dimension: how many move as one predicated
+/// ld/st.global (4 to 16 bytes). Without kAlignedAccess the kernel checks
+/// at run time that the tensor allows it (contiguous, aligned) and falls
+/// back to one element at a time.
+inline constexpr llvm::StringLiteral kVectorWidth = "tilegpu.vector_width";
+/// Set beside kVectorWidth when the module assumes aligned tensors and the
+/// descriptor's base is a kernel argument: that argument goes into the
+/// kernel's `tilec.aligned_args` (checked at launch) and the access only
+/// traps on an offset along the last dimension that is not a multiple of
+/// the width.
+inline constexpr llvm::StringLiteral kAlignedAccess = "tilegpu.aligned";
+/// Marks the module's block accesses that move vectors (before the
+/// conversion); `assumeAligned`: the module's `tilec.target` says so.
+void planVectorBlockAccesses(mlir::ModuleOp module, bool assumeAligned);
 
 /// Splat, iota, cast, and reshape / transpose within threads.
 void populateTileGPUShapeToNVVMPatterns(const TileGPUTypeConverter &converter,

@@ -93,6 +93,11 @@ public:
 
   /// True when every element of the shape is held by some thread.
   bool coversShape() const;
+  /// How many consecutive registers hold consecutive elements along the last
+  /// dimension (the low register bits step 1, 2, 4, ... there), capped at 16
+  /// bytes of `elementBits`-bit elements: the width of a vector access. 1
+  /// when fewer than 4 bytes would move together.
+  int64_t vectorWidth(unsigned elementBits) const;
 
   bool operator==(const LinearLayout &other) const;
   bool operator!=(const LinearLayout &other) const { return !(*this == other); }

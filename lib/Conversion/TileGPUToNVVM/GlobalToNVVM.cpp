@@ -4,6 +4,9 @@
 // reads or writes the elements its registers hold, at the descriptor's base
 // plus the coordinates times the strides, each one only where it lies
 // inside the tensor's shape (elsewhere a load yields the padding value).
+// Registers that hold consecutive elements of a row move together, up to 16
+// bytes per predicated ld/st.global (planVectorBlockAccesses decides: the
+// tensors of an aligned kernel are checked at launch, others at run time).
 // Streamed loads do not come here: tilegpu-pipeline-streams makes them
 // cp.async copies into shared memory.
 //
@@ -55,6 +58,42 @@ public:
       strides.push_back(LLVM::ExtractValueOp::create(b, loc, desc, 1 + rank + d));
     }
     this->offsets.assign(offsets.begin(), offsets.end());
+  }
+
+  /// Whether `width` consecutive elements along the last dimension may move
+  /// as one vector: the tensor contiguous there, its base, other strides,
+  /// last size and the block's offset there multiples of the width.
+  Value vectorsAllowed(int64_t width) {
+    size_t last = shape.size() - 1;
+    unsigned bytes = element.getIntOrFloatBitWidth() / 8;
+    auto multipleOf = [&](Value v, int64_t by) {
+      Value divisor = LLVM::ConstantOp::create(b, loc, v.getType(), b.getIntegerAttr(v.getType(), by));
+      Value zero = LLVM::ConstantOp::create(b, loc, v.getType(), b.getIntegerAttr(v.getType(), 0));
+      return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                  LLVM::URemOp::create(b, loc, v, divisor), zero)
+          .getResult();
+    };
+    Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(1));
+    Value ok = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, strides[last], one);
+    auto both = [&](Value more) { ok = LLVM::AndOp::create(b, loc, ok, more); };
+    both(multipleOf(LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), base), width * bytes));
+    for (size_t d = 0; d < last; ++d)
+      both(multipleOf(strides[d], width));
+    both(multipleOf(shape[last], width));
+    both(multipleOf(offsets[last], width));
+    return ok;
+  }
+
+  /// Traps unless the block's offset along the last dimension is a multiple
+  /// of `width` (an aligned kernel's vectors would read the wrong elements;
+  /// tilec's kernels never do this).
+  void trapUnlessAligned(int64_t width) {
+    Value offset = offsets.back();
+    Value rem = LLVM::URemOp::create(b, loc, offset, constI32(b, loc, width));
+    Value misaligned = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, rem, constI32(b, loc, 0));
+    auto guard = scf::IfOp::create(b, loc, TypeRange{}, misaligned, /*withElseRegion=*/false);
+    OpBuilder then = OpBuilder::atBlockBegin(&guard.getThenRegion().front());
+    LLVM::Trap::create(then, loc);
   }
 
   /// Register `reg`'s element: its address, and whether it is inside the
@@ -119,6 +158,111 @@ static void guardedStore(OpBuilder &b, Location loc, Value value, Value address,
   LLVM::StoreOp::create(then, loc, value, address);
 }
 
+/// `count` elements of `element` as one 32-bit word (and back).
+static Value packWord(OpBuilder &b, Location loc, ArrayRef<Value> elements) {
+  Type i32 = b.getI32Type();
+  if (elements.size() == 1)
+    return elements[0].getType() == i32 ? elements[0]
+                                        : Value(LLVM::BitcastOp::create(b, loc, i32, elements[0]));
+  auto vector = VectorType::get({static_cast<int64_t>(elements.size())}, elements[0].getType());
+  Value word = LLVM::UndefOp::create(b, loc, vector);
+  for (auto [i, e] : llvm::enumerate(elements))
+    word = LLVM::InsertElementOp::create(b, loc, word, e, constI32(b, loc, i));
+  return LLVM::BitcastOp::create(b, loc, i32, word);
+}
+static SmallVector<Value> unpackWord(OpBuilder &b, Location loc, Value word, Type element) {
+  int64_t count = 32 / element.getIntOrFloatBitWidth();
+  if (count == 1)
+    return {element.isInteger(32) ? word : Value(LLVM::BitcastOp::create(b, loc, element, word))};
+  Value vector = LLVM::BitcastOp::create(b, loc, VectorType::get({count}, element), word);
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < count; ++i)
+    elements.push_back(LLVM::ExtractElementOp::create(b, loc, vector, constI32(b, loc, i)));
+  return elements;
+}
+
+/// `ld.global.v{1,2,4}.b32` of `words` words at `address` where `inside`
+/// holds, else `fill` in every word: one predicated instruction, no branch.
+static SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value address, Value inside,
+                                    int64_t words, Value fill) {
+  std::string text, constraints, list;
+  for (int64_t w = 0; w < words; ++w) {
+    text += "mov.b32 $" + std::to_string(w) + ", $" + std::to_string(words + 2) + ";\n\t";
+    constraints += "=r,";
+    list += (w ? ", $" : "$") + std::to_string(w);
+  }
+  text += "@$" + std::to_string(words + 1) + " ld.global" +
+          (words == 1 ? ".b32 " + list : ".v" + std::to_string(words) + ".b32 {" + list + "}") +
+          ", [$" + std::to_string(words) + "];";
+  constraints += "l,b,r";
+  Type i32 = b.getI32Type();
+  Type result = words == 1 ? i32
+                           : LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                              SmallVector<Type>(words, i32));
+  Value loaded = sideEffectAsm(b, loc, result, ValueRange{address, inside, fill}, text, constraints);
+  if (words == 1)
+    return {loaded};
+  return unpackRegisters(b, loc, loaded);
+}
+
+/// `st.global.v{1,2,4}.b32` of `words` at `address` where `inside` holds.
+static void storeWords(OpBuilder &b, Location loc, Value address, Value inside,
+                       ArrayRef<Value> words) {
+  std::string list;
+  for (size_t w = 0; w < words.size(); ++w)
+    list += (w ? ", $" : "$") + std::to_string(w + 2);
+  std::string text = "@$1 st.global" +
+                     (words.size() == 1 ? ".b32 [$0], " + list
+                                        : ".v" + std::to_string(words.size()) + ".b32 [$0], {" +
+                                              list + "}") +
+                     ";";
+  std::string constraints = "l,b";
+  for (size_t w = 0; w < words.size(); ++w)
+    constraints += ",r";
+  SmallVector<Value> operands{address, inside};
+  operands.append(words.begin(), words.end());
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, b.getStringAttr(text),
+                            b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
+                            LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+/// The vector width planVectorBlockAccesses chose for a block access (1:
+/// element by element), and whether its tensor is checked at launch.
+static int64_t vectorWidthOf(Operation *op) {
+  auto width = op->getAttrOfType<IntegerAttr>(kVectorWidth);
+  return width ? width.getInt() : 1;
+}
+
+/// Runs `vectors` when the access may use vectors of `width` (always for
+/// an aligned kernel's tensors, after the offset check; else as a uniform
+/// branch on the run-time check), else `scalars`; results of `types`.
+template <typename Vectors, typename Scalars>
+static SmallVector<Value> eitherAccess(OpBuilder &b, Location loc, Operation *op,
+                                       BlockAccess &access, int64_t width, TypeRange types,
+                                       Vectors vectors, Scalars scalars) {
+  if (op->hasAttr(kAlignedAccess)) {
+    access.trapUnlessAligned(width);
+    return vectors();
+  }
+  auto branch = scf::IfOp::create(b, loc, types, access.vectorsAllowed(width),
+                                  /*withElseRegion=*/true);
+  // Without results the regions come with their yields already.
+  auto fill = [&](Region &region, auto body) {
+    OpBuilder::InsertionGuard guard(b);
+    Block &block = region.front();
+    if (types.empty()) {
+      b.setInsertionPoint(block.getTerminator());
+      body();
+    } else {
+      b.setInsertionPointToStart(&block);
+      scf::YieldOp::create(b, loc, body());
+    }
+  };
+  fill(branch.getThenRegion(), vectors);
+  fill(branch.getElseRegion(), scalars);
+  return SmallVector<Value>(branch.getResults());
+}
+
 struct LoadBlockLowering : OpConversionPattern<tile::LoadBlockOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tile::LoadBlockOp op, OpAdaptor adaptor,
@@ -130,10 +274,32 @@ struct LoadBlockLowering : OpConversionPattern<tile::LoadBlockOp> {
     Type element = getTypeConverter()->convertType(op.getType().getElementType());
     BlockAccess access(rewriter, loc, *layout, adaptor.getDesc(), adaptor.getOffsets(), element);
     Value padding = paddingValue(rewriter, loc, element, op.getPadding());
+    auto scalars = [&] {
+      SmallVector<Value> values;
+      for (int64_t r = 0; r < layout->numRegs(); ++r) {
+        auto [address, inside] = access.at(r);
+        values.push_back(guardedLoad(rewriter, loc, element, address, inside, padding));
+      }
+      return values;
+    };
+    int64_t width = vectorWidthOf(op);
     SmallVector<Value> values;
-    for (int64_t r = 0; r < layout->numRegs(); ++r) {
-      auto [address, inside] = access.at(r);
-      values.push_back(guardedLoad(rewriter, loc, element, address, inside, padding));
+    if (width == 1) {
+      values = scalars();
+    } else {
+      int64_t perWord = 32 / element.getIntOrFloatBitWidth(), words = width / perWord;
+      auto vectors = [&] {
+        Value fill = packWord(rewriter, loc, SmallVector<Value>(perWord, padding));
+        SmallVector<Value> values;
+        for (int64_t first = 0; first < layout->numRegs(); first += width) {
+          auto [address, inside] = access.at(first);
+          for (Value word : loadWords(rewriter, loc, address, inside, words, fill))
+            llvm::append_range(values, unpackWord(rewriter, loc, word, element));
+        }
+        return values;
+      };
+      values = eitherAccess(rewriter, loc, op, access, width,
+                            SmallVector<Type>(layout->numRegs(), element), vectors, scalars);
     }
     rewriter.replaceOp(op, packRegisters(rewriter, loc,
                                          getTypeConverter()->convertType(op.getType()), values));
@@ -152,10 +318,30 @@ struct StoreBlockLowering : OpConversionPattern<tile::StoreBlockOp> {
       return rewriter.notifyMatchFailure(op, "not a distributed tile");
     Type element = getTypeConverter()->convertType(type.getElementType());
     BlockAccess access(rewriter, loc, *layout, adaptor.getDesc(), adaptor.getOffsets(), element);
-    for (int64_t r = 0; r < layout->numRegs(); ++r) {
-      auto [address, inside] = access.at(r);
-      Value value = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getValue(), r);
-      guardedStore(rewriter, loc, value, address, inside);
+    SmallVector<Value> registers = unpackRegisters(rewriter, loc, adaptor.getValue());
+    auto scalars = [&] {
+      for (int64_t r = 0; r < layout->numRegs(); ++r) {
+        auto [address, inside] = access.at(r);
+        guardedStore(rewriter, loc, registers[r], address, inside);
+      }
+      return SmallVector<Value>();
+    };
+    int64_t width = vectorWidthOf(op);
+    if (width == 1) {
+      scalars();
+    } else {
+      int64_t perWord = 32 / element.getIntOrFloatBitWidth();
+      auto vectors = [&] {
+        for (int64_t first = 0; first < layout->numRegs(); first += width) {
+          auto [address, inside] = access.at(first);
+          SmallVector<Value> words;
+          for (int64_t w = first; w < first + width; w += perWord)
+            words.push_back(packWord(rewriter, loc, ArrayRef(registers).slice(w, perWord)));
+          storeWords(rewriter, loc, address, inside, words);
+        }
+        return SmallVector<Value>();
+      };
+      eitherAccess(rewriter, loc, op, access, width, TypeRange{}, vectors, scalars);
     }
     rewriter.eraseOp(op);
     return success();
@@ -298,6 +484,54 @@ static Value rootArgument(Value value) {
       return {};
   }
   return {};
+}
+
+void tilec::tilegpu::planVectorBlockAccesses(ModuleOp module, bool assumeAligned) {
+  module.walk([&](func::FuncOp kernel) {
+    llvm::SmallSetVector<int64_t, 4> alignedArgs;
+    if (auto previous = kernel->getAttrOfType<DenseI64ArrayAttr>("tilec.aligned_args"))
+      alignedArgs.insert(previous.asArrayRef().begin(), previous.asArrayRef().end());
+    kernel.walk([&](Operation *op) {
+      Value desc, tile;
+      if (auto load = dyn_cast<tile::LoadBlockOp>(op))
+        desc = load.getDesc(), tile = load.getResult();
+      else if (auto store = dyn_cast<tile::StoreBlockOp>(op))
+        desc = store.getDesc(), tile = store.getValue();
+      else
+        return;
+      auto type = cast<RankedTensorType>(tile.getType());
+      FailureOr<tilec::LinearLayout> layout = getLinearLayout(type);
+      unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+      if (failed(layout) || (bits != 16 && bits != 32))
+        return;
+      int64_t width = layout->vectorWidth(bits);
+      // Every other basis must keep a group's start a multiple of the width
+      // along the last dimension.
+      int64_t last = layout->rank() - 1;
+      auto keepsGroups = [&](const std::vector<tilec::Coords> &bases, size_t from) {
+        for (size_t i = from; i < bases.size(); ++i)
+          if (bases[i][last] % width)
+            return false;
+        return true;
+      };
+      if (width == 1 || !keepsGroups(layout->regs(), llvm::Log2_64(width)) ||
+          !keepsGroups(layout->lanes(), 0) || !keepsGroups(layout->warps(), 0))
+        return;
+      op->setAttr(kVectorWidth, IntegerAttr::get(IntegerType::get(op->getContext(), 64), width));
+      auto make = desc.getDefiningOp<tile::MakeDescOp>();
+      auto base = make ? dyn_cast<BlockArgument>(make.getBase()) : BlockArgument();
+      if (assumeAligned && base && base.getOwner()->isEntryBlock() &&
+          base.getOwner()->getParentOp() == kernel) {
+        op->setAttr(kAlignedAccess, UnitAttr::get(op->getContext()));
+        alignedArgs.insert(base.getArgNumber());
+      }
+    });
+    if (alignedArgs.empty())
+      return;
+    SmallVector<int64_t> sorted(alignedArgs.begin(), alignedArgs.end());
+    llvm::sort(sorted);
+    kernel->setAttr("tilec.aligned_args", DenseI64ArrayAttr::get(kernel.getContext(), sorted));
+  });
 }
 
 void tilec::tilegpu::markReadOnlyGathers(ModuleOp module) {

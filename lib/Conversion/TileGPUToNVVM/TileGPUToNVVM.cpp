@@ -267,6 +267,9 @@ struct ConvertTileGPUToNVVM
     ModuleOp module = getOperation();
     declareSharedMemory(module);
     markReadOnlyGathers(module);
+    auto recorded = module->getAttrOfType<DictionaryAttr>("tilec.target");
+    auto aligned = recorded ? recorded.getAs<BoolAttr>("assume_aligned") : BoolAttr();
+    planVectorBlockAccesses(module, aligned && aligned.getValue());
     TileGPUTypeConverter converter(&getContext());
     RewritePatternSet patterns(&getContext());
     populateTileGPUToNVVMPatterns(converter, patterns);

@@ -1,13 +1,15 @@
 // Block loads and stores through registers: each thread its own elements,
 // at base + coordinates x strides, only inside the tensor's shape (a load
-// reads the padding value elsewhere). Grid queries, and kernels
-// (tilegpu.kernel) as the llvm.func with nvvm.kernel they launch as.
+// reads the padding value elsewhere); registers that hold consecutive
+// elements of a row move together as one predicated vector access. Grid
+// queries, and kernels (tilegpu.kernel) as the llvm.func with nvvm.kernel
+// they launch as.
 // RUN: tilec-opt %s -split-input-file --convert-tilegpu-to-nvvm -verify-diagnostics --mlir-print-op-on-diagnostic=false | FileCheck %s
 
-#b = #tilegpu.blocked<size_per_thread = [4], threads = [32], warps = [4], order = [0]>
-// 512 elements over 128 threads: four registers, four guarded loads; the
-// guard compares each coordinate (offset + the register's) to the size,
-// unsigned (a negative coordinate is outside too).
+#b = #tilegpu.blocked<size_per_thread = [1], threads = [32], warps = [4], order = [0]>
+// 512 elements over 128 threads, one in four per thread: four registers,
+// four guarded loads; the guard compares each coordinate (offset + the
+// register's) to the size, unsigned (a negative coordinate is outside too).
 // CHECK-LABEL: llvm.func @copy
 // CHECK-SAME: nvvm.kernel
 // CHECK-SAME: nvvm.reqntid = array<i32: 128, 1, 1>
@@ -21,6 +23,7 @@
 // CHECK-NEXT: scf.yield %[[NAN]]
 // CHECK-COUNT-3: llvm.load
 // CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK-NOT: ld.global
 // CHECK: llvm.return
 func.func @copy(%src: !tile.ptr<f32>, %dst: !tile.ptr<f32>, %n: i32) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>, tilec.aligned_args = array<i64: 0>} {
   %s1 = arith.constant 1 : i64
@@ -31,6 +34,69 @@ func.func @copy(%src: !tile.ptr<f32>, %dst: !tile.ptr<f32>, %n: i32) attributes 
   %dd = tile.make_desc %dst, [%n], [%s1] : !tile.ptr<f32> -> !tile.desc<512xf32>
   %x = tile.load_block %ds[%at] padding = nan : !tile.desc<512xf32> -> tensor<512xf32, #b>
   tile.store_block %dd[%at], %x : !tile.desc<512xf32>, tensor<512xf32, #b>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<size_per_thread = [4], threads = [32], warps = [4], order = [0]>
+// Four consecutive f32 per thread in a module that assumes aligned tensors:
+// one predicated 16-byte load and store each (the padding in every word
+// where the first element is outside), no branch; both arguments join
+// tilec.aligned_args (checked at launch), and an offset that is not a
+// multiple of four traps.
+// CHECK-LABEL: llvm.func @copy_aligned
+// CHECK-SAME: tilec.aligned_args = array<i64: 0, 1>
+// CHECK: %[[NAN:.*]] = llvm.mlir.constant(0x7FC00000 : f32)
+// CHECK: llvm.urem %{{.*}}, %{{.*}} : i32
+// CHECK: llvm.intr.trap
+// CHECK: %[[FILL:.*]] = llvm.bitcast %[[NAN]] : f32 to i32
+// CHECK: %[[IN:.*]] = llvm.icmp "ult"
+// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $6;{{.*}}@$5 ld.global.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l,b,r" %{{.*}}, %[[IN]], %[[FILL]]
+// CHECK-NOT: -> (f32
+// CHECK: llvm.intr.trap
+// CHECK: llvm.inline_asm has_side_effects "@$1 st.global.v4.b32 [$0], {$2, $3, $4, $5};", "l,b,r,r,r,r"
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+module attributes {tilec.target = {assume_aligned = true}} {
+func.func @copy_aligned(%src: !tile.ptr<f32>, %dst: !tile.ptr<f32>, %n: i32, %at: i32) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %s1 = arith.constant 1 : i64
+  %ds = tile.make_desc %src, [%n], [%s1] : !tile.ptr<f32> -> !tile.desc<512xf32>
+  %dd = tile.make_desc %dst, [%n], [%s1] : !tile.ptr<f32> -> !tile.desc<512xf32>
+  %x = tile.load_block %ds[%at] padding = nan : !tile.desc<512xf32> -> tensor<512xf32, #b>
+  tile.store_block %dd[%at], %x : !tile.desc<512xf32>, tensor<512xf32, #b>
+  return
+}
+}
+
+// -----
+
+#b = #tilegpu.blocked<size_per_thread = [1, 2], threads = [8, 4], warps = [4, 1], order = [1, 0]>
+// Without the aligned assumption the kernel checks at run time that the
+// tensor allows vectors (last stride 1; base, other strides, last size and
+// offset multiples of the width) and branches, uniformly, to one 4-byte
+// load of two bf16 per register pair, or to the element-by-element path.
+// CHECK-LABEL: llvm.func @pairs_checked
+// CHECK-NOT: tilec.aligned_args
+// CHECK: %[[STRIDE:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i64
+// CHECK: llvm.ptrtoint
+// CHECK: %[[OK:.*]] = llvm.and
+// CHECK: scf.if %{{.*}} -> (bf16, bf16)
+// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $3;{{.*}}@$2 ld.global.b32 $0, [$1];", "=r,l,b,r"
+// CHECK: llvm.bitcast %{{.*}} : i32 to vector<2xbf16>
+// CHECK: } else {
+// CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr<1> -> bf16
+// CHECK: scf.if
+// CHECK: "@$1 st.global.b32 [$0], $2;", "l,b,r"
+// CHECK: } else {
+// CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} : bf16, !llvm.ptr<1>
+func.func @pairs_checked(%src: !tile.ptr<bf16>, %dst: !tile.ptr<bf16>, %n: i32, %d: i32, %stride: i64) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %s1 = arith.constant 1 : i64
+  %c0 = arith.constant 0 : i32
+  %ds = tile.make_desc %src, [%n, %d], [%stride, %s1] : !tile.ptr<bf16> -> !tile.desc<32x8xbf16>
+  %dd = tile.make_desc %dst, [%n, %d], [%stride, %s1] : !tile.ptr<bf16> -> !tile.desc<32x8xbf16>
+  %x = tile.load_block %ds[%c0, %c0] : !tile.desc<32x8xbf16> -> tensor<32x8xbf16, #b>
+  tile.store_block %dd[%c0, %c0], %x : !tile.desc<32x8xbf16>, tensor<32x8xbf16, #b>
   return
 }
 

@@ -15,10 +15,13 @@
 // SM80: tilegpu.mma
 // SM80-NOT: tile.dot
 // The wgmma form: B stored into a 128-byte-swizzled buffer right after it
-// is loaded, A in registers, the accumulators back from dot_wait.
+// is loaded (its load retyped to 16 bytes of a row per thread, whatever
+// layout it had: its registers only pass through), A in registers, the
+// accumulators back from dot_wait.
+// SM90: #[[ROWS:.*]] = #tilegpu.linear<reg = {{\[\[}}0, 1], [0, 2], [0, 4], [16, 0]], lane = {{\[\[}}0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = {{\[\[}}4, 0], [8, 0]]>
 // SM90-LABEL: func.func @loads
 // SM90: %[[A:.*]] = tile.load_block %{{.*}} -> tensor<64x32xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>
-// SM90: %[[B:.*]] = tile.load_block %{{.*}} -> tensor<32x64xbf16, #tilegpu.blocked
+// SM90: %[[B:.*]] = tile.load_block %{{.*}} -> tensor<32x64xbf16, #[[ROWS]]>
 // SM90-NEXT: %[[BUF:.*]] = tilegpu.alloc : !tilegpu.smem<32x64xbf16, #tilegpu.swizzled<128>>
 // SM90-NEXT: tilegpu.local_store %[[B]], %[[BUF]]
 // SM90: %[[T:.*]] = tilegpu.warpgroup_dot %[[A]], %[[BUF]], %{{.*}} :
@@ -26,8 +29,8 @@
 // SM90-NOT: tile.dot
 func.func @loads(%da: !tile.desc<64x32xbf16>, %db: !tile.desc<32x64xbf16>, %c: tensor<64x64xf32, #acc>, %i: i32) -> tensor<64x64xf32, #acc> {
   %a = tile.load_block %da[%i, %i] : !tile.desc<64x32xbf16> -> tensor<64x32xbf16, #bl>
-  %b = tile.load_block %db[%i, %i] : !tile.desc<32x64xbf16> -> tensor<32x64xbf16, #bl>
-  %d = tile.dot %a, %b, %c : tensor<64x32xbf16, #bl>, tensor<32x64xbf16, #bl> -> tensor<64x64xf32, #acc>
+  %b = tile.load_block %db[%i, %i] : !tile.desc<32x64xbf16> -> tensor<32x64xbf16, #tilegpu.mma_operand<index = 1, warps = [4, 1]>>
+  %d = tile.dot %a, %b, %c : tensor<64x32xbf16, #bl>, tensor<32x64xbf16, #tilegpu.mma_operand<index = 1, warps = [4, 1]>> -> tensor<64x64xf32, #acc>
   return %d : tensor<64x64xf32, #acc>
 }
 

@@ -105,13 +105,26 @@ static Value inLayout(OpBuilder &b, Value value, Attribute layout, unsigned inde
 /// `staged` stored into a buffer with the 128-byte swizzle wgmma
 /// descriptors address, right after it is made (one buffer for all the
 /// dots that read it; its live range is then the block's, so the buffers of
-/// consecutive loops share bytes).
+/// consecutive loops share bytes). A block load only dots read is first
+/// retyped to a coalesced layout (16 bytes of a row per thread): its
+/// registers only pass through on their way to the buffer.
 static Value stagingBuffer(Value staged, llvm::DenseMap<Value, Value> &buffers) {
   if (Value buffer = buffers.lookup(staged))
     return buffer;
+  auto tile = cast<RankedTensorType>(staged.getType());
+  if (llvm::all_of(staged.getUsers(), [](Operation *user) { return isa<tile::DotOp>(user); })) {
+    FailureOr<tilec::LinearLayout> layout = getLinearLayout(tile);
+    int64_t vector = 128 / tile.getElementTypeBitWidth();
+    std::vector<int64_t> shape(tile.getShape().begin(), tile.getShape().end());
+    if (succeeded(layout))
+      retypeProducer(staged,
+                     withLayout(tile, tilec::LinearLayout::defaultBlocked(shape, layout->numWarps(),
+                                                                          vector)),
+                     /*sharedOk=*/true);
+  }
   OpBuilder b(staged.getContext());
   b.setInsertionPointAfterValue(staged);
-  auto tile = cast<RankedTensorType>(staged.getType());
+  tile = cast<RankedTensorType>(staged.getType());
   auto type = SharedMemoryType::get(b.getContext(), tile.getShape(), tile.getElementType(),
                                     SwizzledAttr::get(b.getContext(), 128));
   Value buffer = AllocOp::create(b, staged.getLoc(), type, IntegerAttr());
