@@ -31,6 +31,28 @@ def TilePrefetchLoads : Pass<"tile-prefetch-loads"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def TilePersistentGrid : Pass<"tile-persistent-grid", "::mlir::ModuleOp"> {
+  let summary = "Run each kernel as a persistent grid: programs loop over the tiles";
+  let description = [{
+    Every kernel (a `func.func` with a body and no results) takes three more
+    `i32` arguments, the logical grid (programs along x, y and z, what the
+    kernel was written for), and its body becomes the body of one loop over
+    the logical programs, x fastest:
+
+      scf.for %t = program_id(0) to gx * gy * gz step num_programs(0)
+        x = t mod gx, y = (t / gx) mod gy, z = t / (gx * gy)
+
+    with `tile.program_id` / `tile.num_programs` along an axis replaced by
+    x, y, z and gx, gy, gz. The launch then needs only as many programs as
+    fit on the GPU at once (the runtime launches min(gx·gy·gz, SMs ×
+    programs per SM) along x and passes the logical grid); a program's next
+    tile starts while the others finish theirs, and with warp
+    specialization the producer fills the rings for the next tile during
+    this one's epilogue. The kernel gets `tilec.persistent`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TileToLLVM : Pass<"tile-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lower tile kernels to per-thread LLVM + NVVM code";
   let description = [{

@@ -12,6 +12,10 @@
 
 namespace tilec {
 
+/// Set by tile-persistent-grid on a kernel it made persistent (its last
+/// three i32 arguments are the logical grid).
+inline constexpr llvm::StringLiteral kPersistentAttrName = "tilec.persistent";
+
 #define GEN_PASS_DECL
 #include "tilec/Dialect/Tile/Passes.h.inc"
 

@@ -3,6 +3,7 @@
 #include "tilec/Interpreter/Interpreter.h"
 
 #include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Passes.h"
 #include "tilec/Support/Numeric.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -726,16 +727,25 @@ bool interpret(ModuleOp module, const std::string &kernelName, const KernelSigna
     }
     }
   }
+  // A persistent kernel (tile-persistent-grid) takes `grid` as its logical
+  // grid and runs on a few programs that loop over it, as the runtime
+  // launches it (fewer than the logical programs, so the loop steps).
+  std::array<int64_t, 3> launched = grid;
+  if (func->hasAttr(kPersistentAttrName)) {
+    for (int64_t g : grid)
+      argValues.push_back(scalar(static_cast<double>(g)));
+    launched = {std::min<int64_t>(grid[0] * grid[1] * grid[2], kInterpretedPersistentPrograms), 1, 1};
+  }
   if (argValues.size() != func.getNumArguments()) {
     func.emitError(fmt::format("signature expands to {} arguments, the function has {}",
                                argValues.size(), func.getNumArguments()));
     return false;
   }
 
-  Machine machine(memory, grid);
-  for (int64_t z = 0; z < grid[2]; ++z)
-    for (int64_t y = 0; y < grid[1]; ++y)
-      for (int64_t x = 0; x < grid[0]; ++x) {
+  Machine machine(memory, launched);
+  for (int64_t z = 0; z < launched[2]; ++z)
+    for (int64_t y = 0; y < launched[1]; ++y)
+      for (int64_t x = 0; x < launched[0]; ++x) {
         machine.programId = {x, y, z};
         std::vector<RtValue> results;
         if (failed(machine.runRegion(func.getBody(), argValues, results)))

@@ -46,7 +46,7 @@ std::string caseName(const Case &c) {
 
 /// Builds the kernel, runs its plan, and returns the worst normalized error
 /// over its outputs after checking there is no NaN and no infinity out of place.
-void runCase(const Case &c, bool canonicalize, bool prefetch = false) {
+void runCase(const Case &c, bool canonicalize, bool prefetch = false, bool persistent = false) {
   const KernelDef *def = Registry::global().find(c.kernel);
   ASSERT_NE(def, nullptr) << c.kernel << " is not registered";
   Params params(def->params), sizes(def->sizes);
@@ -67,6 +67,8 @@ void runCase(const Case &c, bool canonicalize, bool prefetch = false) {
     pm.addPass(mlir::createCSEPass());
     if (prefetch)
       pm.addPass(createTilePrefetchLoads());
+    if (persistent)
+      pm.addPass(createTilePersistentGrid());
     ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
   }
 
@@ -92,6 +94,8 @@ class KernelTest : public ::testing::TestWithParam<Case> {};
 TEST_P(KernelTest, MatchesReference) { runCase(GetParam(), /*canonicalize=*/false); }
 TEST_P(KernelTest, MatchesReferenceAfterCanonicalize) { runCase(GetParam(), true); }
 TEST_P(KernelTest, MatchesReferenceWithPrefetchedLoads) { runCase(GetParam(), true, true); }
+// A few programs looping over the logical grid (tile-persistent-grid).
+TEST_P(KernelTest, MatchesReferenceAsPersistentGrid) { runCase(GetParam(), true, false, true); }
 
 std::vector<Case> allCases() {
   std::vector<Case> cases = {

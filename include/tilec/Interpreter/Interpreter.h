@@ -47,8 +47,13 @@ struct PointerBinding {
 };
 using ArgBinding = std::variant<TensorBinding, PointerBinding, double>;
 
+/// How many programs run a persistent kernel (tile-persistent-grid) on the
+/// interpreter: each loops over several of the logical ones.
+inline constexpr int64_t kInterpretedPersistentPrograms = 3;
+
 /// Runs the kernel `kernelName` of `module` (signature `signature`, bound to
-/// `args`) for every program of `grid`. Problems are reported as MLIR
+/// `args`) for every program of `grid` (for a persistent kernel, the
+/// logical grid, run by kInterpretedPersistentPrograms). Problems are reported as MLIR
 /// diagnostics at the failing op (unsupported op, out-of-bounds access,
 /// argument mismatch) and make the result false.
 bool interpret(mlir::ModuleOp module, const std::string &kernelName,

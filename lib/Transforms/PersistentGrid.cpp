@@ -1,0 +1,108 @@
+//===- PersistentGrid.cpp - programs that loop over the logical grid ------===//
+//
+// A kernel written for a grid of gx x gy x gz programs becomes one whose
+// few programs (as many as fit on the GPU) each run a loop over the logical
+// programs t = program_id(0), + num_programs(0), ... below gx·gy·gz, x
+// fastest. The logical grid comes in three trailing i32 arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEPERSISTENTGRID
+#include "tilec/Dialect/Tile/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec::tile;
+
+namespace {
+
+/// Why `kernel` cannot run as a persistent grid, or nothing.
+std::optional<std::string> whyNot(func::FuncOp kernel) {
+  if (kernel.getNumResults())
+    return "it returns values";
+  if (!kernel.getBody().hasOneBlock())
+    return "its body has more than one block";
+  if (kernel->hasAttr(tilec::kPersistentAttrName))
+    return "it already runs as a persistent grid";
+  return std::nullopt;
+}
+
+void makePersistent(func::FuncOp kernel) {
+  MLIRContext *context = kernel.getContext();
+  Location loc = kernel.getLoc();
+  Type i32 = IntegerType::get(context, 32);
+  unsigned first = kernel.getNumArguments();
+  SmallVector<unsigned> positions(3, first);
+  SmallVector<Type> types(3, i32);
+  SmallVector<DictionaryAttr> attrs(3, DictionaryAttr::get(context));
+  SmallVector<Location> locs(3, loc);
+  if (failed(kernel.insertArguments(positions, types, attrs, locs)))
+    return;
+  Block &body = kernel.getBody().front();
+  Value grid[3] = {body.getArgument(first), body.getArgument(first + 1),
+                   body.getArgument(first + 2)};
+
+  // The ops of the body, before anything is added to it.
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  Value start = ProgramIdOp::create(b, loc, 0);
+  Value step = NumProgramsOp::create(b, loc, 0);
+  Value total = arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, grid[0], grid[1]),
+                                      grid[2]);
+  auto tiles = scf::ForOp::create(b, loc, start, total, step);
+  Block *loopBody = tiles.getBody();
+  for (Operation *op : ops)
+    op->moveBefore(loopBody->getTerminator());
+
+  OpBuilder inside = OpBuilder::atBlockBegin(loopBody);
+  Value t = tiles.getInductionVar();
+  Value rest = arith::DivSIOp::create(inside, loc, t, grid[0]);
+  Value logical[3] = {arith::RemSIOp::create(inside, loc, t, grid[0]),
+                      arith::RemSIOp::create(inside, loc, rest, grid[1]),
+                      arith::DivSIOp::create(inside, loc, rest, grid[1])};
+  SmallVector<Operation *> queries;
+  for (Operation *op : ops)
+    op->walk([&](Operation *nested) {
+      if (isa<ProgramIdOp, NumProgramsOp>(nested))
+        queries.push_back(nested);
+    });
+  for (Operation *query : queries) {
+    if (auto id = dyn_cast<ProgramIdOp>(query))
+      id.replaceAllUsesWith(logical[std::min<uint32_t>(id.getAxis(), 2)]);
+    else {
+      auto count = cast<NumProgramsOp>(query);
+      count.replaceAllUsesWith(grid[std::min<uint32_t>(count.getAxis(), 2)]);
+    }
+    query->erase();
+  }
+  kernel->setAttr(tilec::kPersistentAttrName, UnitAttr::get(context));
+}
+
+struct TilePersistentGrid : public tilec::impl::TilePersistentGridBase<TilePersistentGrid> {
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> kernels;
+    for (auto kernel : getOperation().getOps<func::FuncOp>())
+      if (!kernel.isExternal())
+        kernels.push_back(kernel);
+    for (func::FuncOp kernel : kernels) {
+      if (std::optional<std::string> why = whyNot(kernel)) {
+        kernel.emitError("cannot run as a persistent grid: ") << *why;
+        return signalPassFailure();
+      }
+      makePersistent(kernel);
+    }
+  }
+};
+
+} // namespace

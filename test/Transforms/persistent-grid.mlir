@@ -1,0 +1,47 @@
+// tile-persistent-grid: the kernel takes the logical grid (gx, gy, gz) as
+// three trailing i32 arguments and its body runs in a loop over the logical
+// programs, x fastest, from program_id(0) by num_programs(0); the grid
+// queries of the body read the loop's decomposition and the arguments.
+// RUN: tilec-opt %s -split-input-file --tile-persistent-grid -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: func.func @rows
+// CHECK-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[N:.*]]: i32, %[[GX:.*]]: i32, %[[GY:.*]]: i32, %[[GZ:.*]]: i32)
+// CHECK-SAME: attributes {tilec.persistent}
+// CHECK: %[[FIRST:.*]] = tile.program_id 0
+// CHECK: %[[STEP:.*]] = tile.num_programs 0
+// CHECK: %[[XY:.*]] = arith.muli %[[GX]], %[[GY]]
+// CHECK: %[[TOTAL:.*]] = arith.muli %[[XY]], %[[GZ]]
+// CHECK: scf.for %[[T:.*]] = %[[FIRST]] to %[[TOTAL]] step %[[STEP]]
+// CHECK: %[[REST:.*]] = arith.divsi %[[T]], %[[GX]]
+// CHECK: %[[PX:.*]] = arith.remsi %[[T]], %[[GX]]
+// CHECK: %[[PY:.*]] = arith.remsi %[[REST]], %[[GY]]
+// CHECK: %[[PZ:.*]] = arith.divsi %[[REST]], %[[GY]]
+// CHECK-NOT: tile.program_id
+// CHECK-NOT: tile.num_programs
+// CHECK: arith.muli %[[PY]], %[[GX]]
+// CHECK: arith.addi %{{.*}}, %[[PX]]
+// CHECK: arith.addi %{{.*}}, %[[PZ]]
+// CHECK: tile.store
+// CHECK: }
+// CHECK-NEXT: return
+func.func @rows(%x: !tile.ptr<f32>, %n: i32) {
+  %px = tile.program_id 0
+  %py = tile.program_id 1
+  %pz = tile.program_id 2
+  %nx = tile.num_programs 0
+  %row = arith.muli %py, %nx : i32
+  %i = arith.addi %row, %px : i32
+  %j = arith.addi %i, %pz : i32
+  %p = tile.addptr %x, %j : !tile.ptr<f32>, i32
+  %ps = tile.splat %p : tensor<1x!tile.ptr<f32>>
+  %one = arith.constant dense<1.0> : tensor<1xf32>
+  tile.store %ps, %one : tensor<1x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{cannot run as a persistent grid: it returns values}}
+func.func @returns(%n: i32) -> i32 {
+  return %n : i32
+}
