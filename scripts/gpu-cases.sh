@@ -73,6 +73,9 @@ fi
 if [ "${INPUTS:-0}" = 1 ]; then
   out=${1:-$root/gpu-cases-inputs}
 fi
+if [ "${PERSISTENT:-0}" = 1 ]; then
+  out=${1:-$root/gpu-cases-persistent}
+fi
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -97,6 +100,26 @@ case_() { # name kernel [flags...]
   fi
   "$tilec" --kernel="$kernel" --arch="$arch" --export-case="$out/$prefix$name" "$@" >/dev/null
 }
+
+if [ "${PERSISTENT:-0}" = 1 ]; then
+  # --persistent: every variant's forward with its default schedule (the
+  # warp-specialized ping-pong kernels at d = 128 and 256) as a loop over
+  # the logical programs; gpu-check.sh also runs them on 2 programs
+  # (TILEC_PERSISTENT_PROGRAMS=2), so each loops over many tiles.
+  for arch in sm_90a sm_80; do
+    prefix=$([ "$arch" = sm_90a ] && echo sm90a_ || true)
+    for v in fwd fwd_causal fwd_sliding_window fwd_gqa fwd_alibi fwd_softcap; do
+      case_ d128_${v}_ragged flash_attention_$v --persistent --set head_dim=128 --size heads=2 --size seq_q=300 --size seq_k=201
+      case_ d64_${v}_ragged flash_attention_$v --persistent --size batch=2 --size seq_q=300 --size seq_k=333
+    done
+    case_ d256_fwd_causal_ragged flash_attention_fwd_causal --persistent --set head_dim=256 --size seq_q=150 --size seq_k=201
+    case_ d256_fwd_ragged flash_attention_fwd --persistent --set head_dim=256 --size heads=3 --size seq_q=260 --size seq_k=130
+    case_ d128_causal_empty_rows flash_attention_fwd_causal --persistent --set head_dim=128 --set dtype=f16 --size heads=3 --size seq_q=300 --size seq_k=45
+    case_ d128_tiny flash_attention_fwd --persistent --set head_dim=128 --size seq_q=5 --size seq_k=3
+  done
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), persistent grids"
+  exit 0
+fi
 
 if [ "${DEFAULTS:-0}" = 1 ]; then
   arch=sm_90a

@@ -19,12 +19,17 @@ status=0
 # through --lowering=tilegpu) where it was carried along; either may be
 # absent (64 MiB per device call: one set per call).
 # gpu-cases-bwd/ (the attention backward) must also repeat bitwise.
-for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs; do
+for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs gpu-cases-persistent; do
   [ -d "$cases" ] || continue
   repeat=$([ "$cases" = gpu-cases-bwd ] || [ "$cases" = gpu-cases-inputs ] && echo --repeatable || true)
   "$runner" $repeat --cases-in="$cases" 2>&1 | tee "$out/$cases.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 done
+# Persistent kernels again on 2 programs, each looping over many tiles.
+if [ -d gpu-cases-persistent ]; then
+  TILEC_PERSISTENT_PROGRAMS=2 "$runner" --cases-in=gpu-cases-persistent 2>&1 | tee "$out/gpu-cases-persistent-2.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
 
 # The kernels written in tilegpu ops (their PTX and shared-memory size are
 # written into gpu-cases/tilegpu/ on the CPU machine), each checked by
@@ -58,6 +63,9 @@ for t in $tilegpu_tiles; do
 done
 
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+# Persistent kernels run on 2 programs under the sanitizers: each loops
+# over several tiles, so hazards across a program's tiles show.
+export TILEC_PERSISTENT_PROGRAMS=2
 : >"$out/memcheck.log"
 for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_rows fwd_sliding_window_ragged fwd_alibi_square fwd_d128_f16 stages3_causal general_fwd_ragged aligned_matmul_ragged_k one_key_block a_in_shared_causal_d64_w4 \
   sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_fwd_d128_f16 sm90a_aligned_causal_d128 sm90a_stages3_fwd_d128 sm90a_aligned_matmul_ragged_k sm90a_one_key_block \
@@ -69,8 +77,9 @@ for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_r
   sm90a_decode_paged_p16 sm90a_decode_paged_causal_p64_q3 decode_paged_alibi_p16 \
   varlen_causal_ragged sm90a_varlen_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_causal_d256 sm90a_varlen_gqa3_d128 sm90a_varlen_sliding_window_ragged sm90a_varlen_causal_one \
   fwd_document0_ragged sm90a_fwd_document1_cross sm90a_bwd_dq_bias_table_ragged sm90a_bwd_dkdv_document1_d128_f16 bwd_dkdv_bias_table_d128_f16 \
+  d128_fwd_causal_ragged sm90a_d128_fwd_ragged sm90a_d64_fwd_causal_ragged sm90a_d256_fwd_causal_ragged \
   varlen_bwd_prep sm90a_varlen_bwd_prep_d128 varlen_bwd_dkdv_causal_ragged sm90a_varlen_bwd_dkdv_softcap_d128_f16 sm90a_varlen_bwd_dq_sliding_window_ragged sm90a_varlen_bwd_dkdv_gqa3_d128 sm90a_varlen_bwd_dq_alibi_d128_f16; do
-  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs; do
+  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs gpu-cases-persistent; do
     [ -d "$cases/$c" ] || continue
     echo "== memcheck $cases/$c" >>"$out/memcheck.log"
     "$sanitizer" --tool memcheck --error-exitcode 3 "$runner" "$cases/$c" >>"$out/memcheck.log" 2>&1
@@ -96,8 +105,9 @@ for c in sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_stages3_fwd_d128 sm9
   sm90a_decode_g4 sm90a_decode_causal_g5_q5 sm90a_decode_combine sm90a_decode_paged_causal_p64_q3 \
   sm90a_varlen_causal_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_d256 sm90a_varlen_alibi_d128_f16 \
   sm90a_varlen_bwd_dkdv_causal_ragged sm90a_varlen_bwd_dq_causal_d128_f16 \
-  sm90a_fwd_document0_d128_f16 sm90a_fwd_document1_ragged sm90a_fwd_bias_table_d128_f16; do
-  for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs; do
+  sm90a_fwd_document0_d128_f16 sm90a_fwd_document1_ragged sm90a_fwd_bias_table_d128_f16 \
+  sm90a_d128_fwd_causal_ragged sm90a_d128_fwd_alibi_ragged sm90a_d256_fwd_ragged sm90a_d128_tiny; do
+  for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs gpu-cases-persistent; do
     [ -d "$cases/$c" ] || continue
     for tool in racecheck synccheck; do
       echo "== $tool $cases/$c" >>"$out/memcheck.log"

@@ -145,6 +145,13 @@ cl::opt<bool> pingPong(
              "they take turns issuing each iteration's first dots on named barriers, so one "
              "warpgroup's softmax runs while the other's dots execute. Default: off"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> persistentGrid(
+    "persistent",
+    cl::desc("Programs loop over the kernel's grid (tile-persistent-grid): the runtime "
+             "launches only as many as fit on the GPU at once (metadata \"persistent\") and "
+             "passes the grid; with --warp-specialize the producer fills the next tile's "
+             "rings during this one's epilogue. Default: off"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> lowering(
     "lowering",
     cl::desc("How tilegpu IR becomes per-thread code: tile-to-llvm (default; every kernel) "
@@ -408,6 +415,7 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   target.pingPong = resolved(pingPong, (specialized && target.warpSpecialize &&
                                         target.numWarps >= 8) ||
                                            recorded->pingPong);
+  target.persistent = resolved(persistentGrid, recorded->persistent);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
     printError(error);
     return std::nullopt;
@@ -490,7 +498,8 @@ void writeGridDim(llvm::json::OStream &json, const GridDim &dim) {
 /// pointer arguments after those of `signature`, one naming where a tensor
 /// parameter's arguments start, or not maps CUDA can make (checkTensorMap).
 std::optional<std::vector<TensorMapParam>> tensorMapParams(const LoweredKernel &kernel,
-                                                           const KernelSignature &signature) {
+                                                           const KernelSignature &signature,
+                                                           bool persistent) {
   std::vector<TensorMapParam> maps;
   if (!kernel.tensorMaps)
     return maps;
@@ -504,11 +513,14 @@ std::optional<std::vector<TensorMapParam>> tensorMapParams(const LoweredKernel &
     firstArgs.push_back(paramArgs);
     paramArgs += p.numFunctionArgs();
   }
-  int64_t numMaps = kernel.tensorMaps.size();
-  if (paramArgs + numMaps != static_cast<int64_t>(kernel.argTypes.size()))
-    return fail(fmt::format(": the function has {} arguments, its parameters take {} and its {} "
+  // A persistent kernel's grid comes between the parameters and the maps.
+  int64_t gridArgs = persistent ? 3 : 0, numMaps = kernel.tensorMaps.size();
+  if (paramArgs + gridArgs + numMaps != static_cast<int64_t>(kernel.argTypes.size()))
+    return fail(fmt::format(": the function has {} arguments, its parameters take {}{} and its {} "
                             "tensor maps must be the rest",
-                            kernel.argTypes.size(), paramArgs, numMaps));
+                            kernel.argTypes.size(), paramArgs,
+                            persistent ? " and the grid 3" : "", numMaps));
+  paramArgs += gridArgs; // where the maps start
   for (int64_t i = 0; i < numMaps; ++i) {
     std::string where = fmt::format("[{}] (function argument {})", i, paramArgs + i);
     auto entry = dyn_cast<DictionaryAttr>(kernel.tensorMaps[i]);
@@ -561,7 +573,7 @@ std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature
                            sharedLimit / 1024));
     return std::nullopt;
   }
-  std::optional<std::vector<TensorMapParam>> tensorMaps = tensorMapParams(kernel, signature);
+  std::optional<std::vector<TensorMapParam>> tensorMaps = tensorMapParams(kernel, signature, target->persistent);
   if (!tensorMaps)
     return std::nullopt;
   std::string text;
@@ -573,6 +585,8 @@ std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature
     json.attribute(kNumWarps, target->numWarps);
     json.attribute(kThreadsPerBlock, kernel.threads ? kernel.threads : 32 * target->numWarps);
     json.attribute(kSharedBytes, kernel.sharedBytes);
+    if (target->persistent)
+      json.attribute(kPersistent, true);
     json.attributeArray(kParams, [&] {
       int64_t firstArg = 0;
       for (const KernelParam &p : signature) {

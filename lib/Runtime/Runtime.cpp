@@ -49,6 +49,7 @@ struct Api {
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, CUstream, void **, void **);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
@@ -125,6 +126,8 @@ Device *Device::open(std::string &error) {
             resolve(lib, api.cuModuleLoadData, "cuModuleLoadData", openError) &&
             resolve(lib, api.cuModuleGetFunction, "cuModuleGetFunction", openError) &&
             resolve(lib, api.cuFuncSetAttribute, "cuFuncSetAttribute", openError) &&
+            resolve(lib, api.cuOccupancyMaxActiveBlocksPerMultiprocessor,
+                    "cuOccupancyMaxActiveBlocksPerMultiprocessor", openError) &&
             resolve(lib, api.cuLaunchKernel, "cuLaunchKernel", openError) &&
             resolve(lib, api.cuEventCreate, "cuEventCreate", openError) &&
             resolve(lib, api.cuEventRecord, "cuEventRecord", openError) &&
@@ -208,6 +211,25 @@ bool Device::load(const std::string &image, const KernelMetadata &meta, Kernel &
              error))
     return false;
   kernel = Kernel{module, function, meta};
+  if (meta.persistent) {
+    // As many programs as can run at once: the rest of the grid is looped over.
+    int perSM = 0;
+    if (!check(api.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                   &perSM, function, static_cast<int>(meta.threadsPerBlock),
+                   static_cast<size_t>(meta.sharedBytes)),
+               "cuOccupancyMaxActiveBlocksPerMultiprocessor", meta.kernel, error))
+      return false;
+    if (perSM < 1) {
+      error = meta.kernel + ": not one program fits on an SM (" +
+              std::to_string(meta.threadsPerBlock) + " threads, " +
+              std::to_string(meta.sharedBytes) + " bytes of shared memory)";
+      return false;
+    }
+    kernel.residentPrograms = int64_t{perSM} * multiprocessors();
+    // Tests make each program loop over many tiles with small grids.
+    if (const char *cap = std::getenv("TILEC_PERSISTENT_PROGRAMS"); cap && std::atoll(cap) > 0)
+      kernel.residentPrograms = std::min<int64_t>(kernel.residentPrograms, std::atoll(cap));
+  }
   return true;
 }
 
@@ -237,8 +259,10 @@ bool argumentError(const KernelMetadata &meta, size_t i, const std::string &what
   return false;
 }
 
+/// The launch's function arguments: the parameters', then (a persistent
+/// kernel's) the logical grid, then the tensor maps.
 bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &packed,
-          std::string &error) {
+          std::string &error, std::array<int64_t, 3> grid = {0, 0, 0}) {
   if (args.size() != meta.params.size()) {
     error = meta.kernel + " takes " + std::to_string(meta.params.size()) +
             " arguments, the launch gives " + std::to_string(args.size());
@@ -322,6 +346,11 @@ bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &
     }
     }
   }
+  if (meta.persistent)
+    for (int64_t programs : grid) {
+      int32_t value = static_cast<int32_t>(programs);
+      push(&value, 4);
+    }
   for (size_t j = 0; j < meta.tensorMaps.size(); ++j) {
     // parseMetadata checked this already; metadata made otherwise may not be.
     if (std::string why = checkTensorMap(meta.tensorMaps[j], meta.params); !why.empty()) {
@@ -340,7 +369,8 @@ bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &
   if (!meta.functionArgs.empty() && count != meta.functionArgs.size()) {
     error = meta.kernel + ": the arguments expand to " + std::to_string(count) +
             " function arguments (" + std::to_string(meta.tensorMaps.size()) +
-            " of them tensor maps), the metadata lists " +
+            " of them tensor maps" + (meta.persistent ? ", 3 the grid" : "") +
+            "), the metadata lists " +
             std::to_string(meta.functionArgs.size());
     return false;
   }
@@ -431,8 +461,8 @@ bool checkAllocations(const KernelMetadata &meta, const std::vector<Arg> &args,
 bool Device::launch(const Kernel &kernel, std::array<int64_t, 3> grid,
                     const std::vector<Arg> &args, std::string &error) {
   PackedArgs packed;
-  if (!pack(kernel.meta, args, packed, error) || !checkAllocations(kernel.meta, args, error) ||
-      !encodeTensorMaps(kernel.meta, packed, error))
+  if (!pack(kernel.meta, args, packed, error, grid) ||
+      !checkAllocations(kernel.meta, args, error) || !encodeTensorMaps(kernel.meta, packed, error))
     return false;
   for (int64_t g : grid)
     if (g < 0 || g > INT32_MAX) {
@@ -443,6 +473,15 @@ bool Device::launch(const Kernel &kernel, std::array<int64_t, 3> grid,
     }
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return true; // no program (an empty batch, say): nothing to launch
+  if (kernel.meta.persistent) {
+    // The grid went in as arguments; programs loop over it.
+    if (grid[0] * grid[1] * grid[2] > INT32_MAX) {
+      error = kernel.meta.kernel + ": a persistent grid of more than 2^31 - 1 programs";
+      return false;
+    }
+    grid = {std::min(grid[0] * grid[1] * grid[2], std::max<int64_t>(kernel.residentPrograms, 1)),
+            1, 1};
+  }
   std::string context = kernel.meta.kernel + ", grid " + std::to_string(grid[0]) + "x" +
                         std::to_string(grid[1]) + "x" + std::to_string(grid[2]) + ", block " +
                         std::to_string(kernel.meta.threadsPerBlock) + ", shared " +
@@ -693,6 +732,8 @@ bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &e
   if (const json::Value *args = doc->get(kFunctionArgs))
     for (const json::Value &a : args->array)
       meta.functionArgs.push_back(a.string);
+  const json::Value *persistent = doc->get(kPersistent);
+  meta.persistent = persistent && persistent->kind == json::Value::Kind::Bool && persistent->boolean;
   return parseGrid(doc->get(kGrid), meta.params, meta.grid, error) &&
          parseTensorMaps(doc->get(kTensorMaps), meta.params, meta.tensorMaps, error);
 }

@@ -44,6 +44,7 @@ static void forEachTargetField(Target &target, Visit &&visit) {
   visit("tma", target.tma);
   visit("warp_specialize", target.warpSpecialize);
   visit("ping_pong", target.pingPong);
+  visit("persistent", target.persistent);
   visit("prefetch_loads", target.prefetchLoads);
   visit("lowering", target.lowering);
 }
@@ -133,6 +134,7 @@ void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.tma = target.tma;
   options.warpSpecialize = target.warpSpecialize;
   options.pingPong = target.pingPong;
+  options.persistent = target.persistent;
   options.prefetchLoads = target.prefetchLoads;
   options.lowering = target.lowering;
 }
@@ -149,6 +151,7 @@ GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
   target.tma = options.tma;
   target.warpSpecialize = options.warpSpecialize;
   target.pingPong = options.pingPong;
+  target.persistent = options.persistent;
   target.prefetchLoads = options.prefetchLoads;
   target.lowering = options.lowering;
   return target;
@@ -201,6 +204,8 @@ static void buildTilePreparePipeline(OpPassManager &pm, const GpuPipelineOptions
   pm.addPass(createCSEPass());
   if (options.prefetchLoads)
     pm.addPass(createTilePrefetchLoads());
+  if (options.persistent)
+    pm.addPass(createTilePersistentGrid());
 }
 
 void buildTilecAnnotatePipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
@@ -288,6 +293,8 @@ static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target
     target.pingPong = explicitTarget.pingPong;
   if (given.prefetchLoads.hasValue())
     target.prefetchLoads = explicitTarget.prefetchLoads;
+  if (given.persistent.hasValue())
+    target.persistent = explicitTarget.persistent;
   if (given.lowering.hasValue())
     target.lowering = explicitTarget.lowering;
 }
@@ -315,6 +322,7 @@ public:
     for (const char *lowering : {"tile-to-llvm", "tilegpu"}) {
       GpuPipelineOptions everyPass;
       everyPass.prefetchLoads = true;
+      everyPass.persistent = true;
       everyPass.assumeAligned = true;
       everyPass.lowering = lowering;
       OpPassManager pm(ModuleOp::getOperationName());

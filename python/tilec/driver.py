@@ -18,6 +18,7 @@ from .metadata import Arg, Metadata, LaunchError, check_reach, launch_grid, load
 
 _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 _STATIC_SHARED_LIMIT = 48 * 1024
+_CU_DEVICE_ATTRIBUTE_SM_COUNT = 16
 
 
 class CudaError(RuntimeError):
@@ -87,6 +88,23 @@ class Driver:
                 "cuFuncSetAttribute", f"{meta.kernel}: {meta.shared_bytes} bytes of shared memory")
         return module, function
 
+    def resident_programs(self, function, meta: Metadata) -> int:
+        """How many programs of `function` run at once on the GPU (its
+        occupancy per SM times the SMs): a persistent launch's size."""
+        per_sm, sms = ctypes.c_int(), ctypes.c_int()
+        self._check(self.lib.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            ctypes.byref(per_sm), function, ctypes.c_int(meta.threads_per_block),
+            ctypes.c_size_t(meta.shared_bytes)),
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor", meta.kernel)
+        self._check(self.lib.cuDeviceGetAttribute(ctypes.byref(sms), _CU_DEVICE_ATTRIBUTE_SM_COUNT,
+                                                  self.device), "cuDeviceGetAttribute",
+                    "multiprocessor count")
+        if per_sm.value < 1:
+            raise LaunchError(f"{meta.kernel}: not one program fits on an SM "
+                              f"({meta.threads_per_block} threads, {meta.shared_bytes} bytes of "
+                              "shared memory)")
+        return per_sm.value * sms.value
+
     def encode_tensor_maps(self, meta: Metadata, args: Sequence[Arg]) -> list:
         encodings = tensor_map_encodings(meta, args)
         if encodings and self._encode is None:
@@ -120,13 +138,20 @@ class Driver:
             check_reach(meta, i, first, end, base.value if found else None, size.value)
 
     def launch(self, function, meta: Metadata, grid: Sequence[int], args: Sequence[Arg],
-               stream: int = 0) -> None:
-        slots = pack_arguments(meta, args)
+               stream: int = 0, resident: int = 0) -> None:
+        """`grid` is the kernel's; a persistent kernel gets it as arguments
+        and runs min(programs, `resident`) programs that loop over it."""
+        slots = pack_arguments(meta, args, grid)
         self.check_allocations(meta, args)
         maps = self.encode_tensor_maps(meta, args)
         for g in grid:
             if not 0 < g <= 2**31 - 1:
                 raise LaunchError(f"{meta.kernel}: grid {tuple(grid)} must be positive")
+        if meta.persistent:
+            total = grid[0] * grid[1] * grid[2]
+            if total > 2**31 - 1:
+                raise LaunchError(f"{meta.kernel}: a persistent grid of {total} programs")
+            grid = (min(total, max(resident, 1)), 1, 1)
         addresses = [ctypes.addressof(s) for s in slots] + [m.address for m in maps]
         pointers = (ctypes.c_void_p * len(addresses))(*addresses)
         self._check(self.lib.cuLaunchKernel(
@@ -148,6 +173,7 @@ class Kernel:
             self._image = f.read()
         self._function = None
         self._module = None
+        self._resident = 0
 
     @property
     def name(self) -> str:
@@ -163,4 +189,6 @@ class Kernel:
         driver = Driver.open()
         if self._function is None:
             self._module, self._function = driver.load(self._image, self.meta)
-        driver.launch(self._function, self.meta, grid, args, stream)
+            if self.meta.persistent:
+                self._resident = driver.resident_programs(self._function, self.meta)
+        driver.launch(self._function, self.meta, grid, args, stream, self._resident)

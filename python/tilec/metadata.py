@@ -10,7 +10,10 @@ A tensor parameter becomes its device address (8 bytes), its sizes (one i32
 per dimension) and its strides in elements (one i64 per dimension); a pointer
 its address; a scalar its value as the parameter's type. Kernels that read
 through TMA take one CUDA tensor map (128 bytes, by value) per entry of
-"tensor_maps" after all of those.
+"tensor_maps" after all of those. A persistent kernel ("persistent": true)
+takes its grid (three i32: programs along x, y, z) between the parameters
+and the tensor maps, and runs as many programs as fit on the GPU, each
+looping over the grid.
 """
 
 from __future__ import annotations
@@ -92,6 +95,7 @@ class Metadata:
     function_args: list
     grid: Optional[list]
     tensor_maps: list = field(default_factory=list)
+    persistent: bool = False
 
     def param_index(self, name: str) -> int:
         for i, p in enumerate(self.params):
@@ -187,6 +191,7 @@ def parse_metadata(text: str, source: str = "metadata") -> Metadata:
         function_args=list(member(doc, "function_args", list, "the document")),
         grid=grid,
         tensor_maps=maps,
+        persistent=doc.get("persistent") is True,
     )
     _require(1 <= meta.threads_per_block <= 1024,
              f"{source}: threads_per_block {meta.threads_per_block} is outside [1, 1024]")
@@ -312,11 +317,13 @@ _SLOT_TYPES = {"!llvm.ptr<1>": ctypes.c_uint64, "i32": ctypes.c_int32, "i64": ct
                "f32": ctypes.c_float}
 
 
-def pack_arguments(meta: Metadata, args: Sequence[Arg]) -> list:
+def pack_arguments(meta: Metadata, args: Sequence[Arg],
+                   grid: Sequence[int] = (0, 0, 0)) -> list:
     """The kernel parameters of a launch, one ctypes value per compiled
     function argument but the trailing tensor maps (which `encode` makes;
-    see tensor_map_encodings). The slots' types follow the parameters;
-    `slot_types` names them as the metadata's "function_args" does."""
+    see tensor_map_encodings), a persistent kernel's `grid` after them. The
+    slots' types follow the parameters; `slot_types` names them as the
+    metadata's "function_args" does."""
     check_arguments(meta, args)
     slots = []
     for p, a in zip(meta.params, args):
@@ -335,6 +342,8 @@ def pack_arguments(meta: Metadata, args: Sequence[Arg]) -> list:
         else:
             raise LaunchError(f"{meta.kernel}: scalar parameter '{p.name}' of type {p.dtype} "
                               "is not supported by the runtime")
+    if meta.persistent:
+        slots += [ctypes.c_int32(int(g)) for g in grid]
     expected = len(meta.function_args) - len(meta.tensor_maps)
     if len(slots) != expected:
         raise LaunchError(f"{meta.kernel}: the parameters pack into {len(slots)} values, the "

@@ -35,6 +35,7 @@ GpuTarget unusualTarget() {
   target.warpSpecialize = true;
   target.pingPong = true;
   target.prefetchLoads = true;
+  target.persistent = true;
   target.lowering = "tilegpu";
   return target;
 }
@@ -51,6 +52,7 @@ void expectSameTarget(const GpuTarget &a, const GpuTarget &b) {
   EXPECT_EQ(a.warpSpecialize, b.warpSpecialize);
   EXPECT_EQ(a.pingPong, b.pingPong);
   EXPECT_EQ(a.prefetchLoads, b.prefetchLoads);
+  EXPECT_EQ(a.persistent, b.persistent);
   EXPECT_EQ(a.lowering, b.lowering);
 }
 
@@ -58,7 +60,8 @@ TEST(PipelineOptions, ThePrintedFlagSpellsOutAndReadsBackEveryField) {
   GpuTarget target = unusualTarget();
   std::string flag = pipelineFlag(kGpuPipelineName, target);
   EXPECT_EQ(flag, "--tilec-gpu-pipeline=\"a-in-shared=true arch=sm_90a assume-aligned=true "
-                  "lowering=tilegpu min-blocks-per-sm=2 num-warps=8 ping-pong=true pipeline-stages=3 "
+                  "lowering=tilegpu min-blocks-per-sm=2 num-warps=8 persistent=true ping-pong=true "
+                  "pipeline-stages=3 "
                   "prefetch-loads=true "
                   "tma=true warp-specialize=true wgmma=true\"");
   std::string values = flag.substr(flag.find('"') + 1);

@@ -35,6 +35,11 @@
 // maps CUDA can make. "threads_per_block" is the kernel's own (its
 // .reqntid): with warp roles it exceeds 32 x "num_warps" (the warps the
 // tiles are laid out over) by the producer warpgroup's 128.
+// "persistent": true (absent: false) marks a kernel whose programs loop over
+// its grid (tile-persistent-grid): the compiled function takes the grid
+// (x, y, z programs, three i32) after every parameter's arguments and
+// before the tensor maps, and a launch runs min(x·y·z, SMs × programs that
+// fit on one SM) programs along x.
 // Header-only and free of LLVM, like everything the GPU machine builds.
 //
 //===----------------------------------------------------------------------===//
@@ -94,6 +99,7 @@ inline constexpr const char *kParams = "params";
 inline constexpr const char *kFunctionArgs = "function_args";
 inline constexpr const char *kGrid = "grid";
 inline constexpr const char *kTensorMaps = "tensor_maps";
+inline constexpr const char *kPersistent = "persistent";
 
 /// Members of each entry of "params".
 inline constexpr const char *kParamName = "name";

@@ -45,6 +45,9 @@ struct KernelMetadata {
   /// after all of `functionArgs`' other arguments, in this order (each
   /// checked with checkTensorMap).
   std::vector<TensorMapParam> tensorMaps;
+  /// Programs loop over the grid (metadata "persistent"): a launch passes the
+  /// grid as arguments and runs Kernel::residentPrograms programs at most.
+  bool persistent = false;
 };
 /// Reads and checks metadata; false, with what is wrong, on malformed text.
 bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error);
@@ -105,6 +108,10 @@ struct Kernel {
   void *module = nullptr;
   void *function = nullptr;
   KernelMetadata meta;
+  /// A persistent kernel's programs that fit on the GPU at once (occupancy
+  /// per SM x SMs), found when it is loaded; at most $TILEC_PERSISTENT_PROGRAMS
+  /// where that is set (tests: every program loops over several tiles).
+  int64_t residentPrograms = 0;
 };
 
 class Device {

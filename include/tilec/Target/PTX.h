@@ -41,6 +41,9 @@ struct GpuTarget {
   /// With warpSpecialize and two or more consumer warpgroups: they take
   /// turns issuing each iteration's first dots (tilegpu-ping-pong).
   bool pingPong = false;
+  /// Programs loop over the logical grid (tile-persistent-grid): the runtime
+  /// launches as many as fit on the GPU at once and passes the grid.
+  bool persistent = false;
   /// How tilegpu IR becomes per-thread code: "tile-to-llvm" (the kernel
   /// lowering that runs every registered kernel) or "tilegpu" (the passes
   /// on tilegpu IR and its op-by-op conversion to NVVM: dots, block loads

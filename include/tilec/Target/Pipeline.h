@@ -77,6 +77,11 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
       llvm::cl::desc("With warp-specialize: the consumer warpgroups take turns issuing each "
                      "iteration's first dots (tilegpu-ping-pong)"),
       llvm::cl::init(GpuTarget().pingPong)};
+  Option<bool> persistent{
+      *this, "persistent",
+      llvm::cl::desc("Programs loop over the logical grid (tile-persistent-grid); the runtime "
+                     "launches as many as fit on the GPU"),
+      llvm::cl::init(GpuTarget().persistent)};
   Option<bool> prefetchLoads{
       *this, "prefetch-loads",
       llvm::cl::desc("Issue loop block loads one iteration ahead (tile-prefetch-loads)"),

@@ -239,3 +239,57 @@ func.func @written_bound(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %k
   tile.store %ps, %ones : tensor<128x!tile.ptr<i32>, #v>
   return
 }
+
+// -----
+
+// A persistent kernel (tile-persistent-grid): the streamed loop sits in the
+// loop over the logical programs, its coordinates divided out of the tile
+// index. Both roles run that loop, carrying the ring's iteration count from
+// one tile to the next (slots and phases run on across tiles); the
+// producer computes the tile's coordinates itself.
+#swz = #tilegpu.swizzled<128>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#acc = #tilegpu.mma<warps = [4, 1]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// CHECK-LABEL: func.func @persistent
+// CHECK: tilegpu.warp_specialize
+// CHECK-NEXT: role warps = 4 registers = 24 {
+// CHECK: %[[PT:.*]] = scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PB:.*]] = %c0{{.*}}) -> (i32)
+// CHECK: %[[ROW:.*]] = arith.remsi %[[T]], %arg6
+// CHECK: scf.for %[[J:[^ ]*]] =
+// CHECK: arith.addi %[[PB]]
+// CHECK: tilegpu.mbarrier_wait
+// CHECK: tilegpu.tma_load %{{.*}}[%[[ROW]], %[[J]]]
+// CHECK: %[[PNEXT:.*]] = arith.addi %[[PB]], %{{.*}}
+// CHECK: scf.yield %[[PNEXT]] : i32
+// CHECK: role warps = 4 registers = 240 {
+// CHECK: %[[CT:.*]]:2 = scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CB:.*]] = %c0{{.*}}) -> (tensor<64x64xf32, #tilegpu.mma<warps = [4, 1]>>, i32)
+// CHECK: %[[TRIPS:.*]] = arith.divui
+// CHECK: %[[CNEXT:.*]] = arith.addi %[[CB]], %[[TRIPS]]
+// CHECK: scf.for
+// CHECK: arith.addi %[[CB]]
+// CHECK: tilegpu.mbarrier_wait
+// CHECK: tilegpu.mbarrier_arrive
+// CHECK: scf.yield %{{.*}}, %[[CNEXT]] : tensor<64x64xf32, #tilegpu.mma<warps = [4, 1]>>, i32
+// WARN-NOT: warning
+func.func @persistent(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64, %q: tensor<64x64xbf16, #a>, %gx: i32, %total: i32) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %first = tile.program_id 0
+  %step = tile.num_programs 0
+  %kbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %dk = tile.make_desc %pk, [%kn, %kd], [%kns, %kds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
+  %out = scf.for %t = %first to %total step %step iter_args(%o = %zero) -> (tensor<64x64xf32, #acc>) : i32 {
+    %row = arith.remsi %t, %gx : i32
+    %r = scf.for %i = %c0 to %kn step %c64 iter_args(%acc = %o) -> (tensor<64x64xf32, #acc>) : i32 {
+      %k = tile.load_block %dk[%row, %i] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #b2>
+      tilegpu.local_store %k, %kbuf : tensor<64x64xbf16, #b2>, !tilegpu.smem<64x64xbf16, #swz>
+      %tk = tilegpu.warpgroup_dot %q, %kbuf, %acc transpose_b : tensor<64x64xbf16, #a>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #acc>
+      %s = tilegpu.dot_wait %tk {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+      scf.yield %s : tensor<64x64xf32, #acc>
+    }
+    scf.yield %r : tensor<64x64xf32, #acc>
+  }
+  return
+}

@@ -33,6 +33,12 @@
 // on): shared memory for one set, and the producer can fill the next loop's
 // first slots while the consumers finish this one.
 //
+// In a persistent kernel (tile-persistent-grid) the streamed loops sit in
+// the loop over the logical programs. Both roles then run that loop, the
+// iteration count carried from one program's tile to the next: the
+// producer fills the rings for the next tile while the consumers finish
+// this one (its last P·V, the epilogue, the next Q).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Streams.h"
@@ -50,18 +56,28 @@ namespace {
 /// The values of the kernel's body the producer role recomputes.
 class ProducerValues {
 public:
-  ProducerValues(Block &body, FunctionOpInterface kernel) : body(body), readOnly(kernel) {}
+  /// `tiles`: the persistent loop the streamed loops are in, or null.
+  ProducerValues(Block &body, scf::ForOp tiles, FunctionOpInterface kernel)
+      : body(body), tiles(tiles), readOnly(kernel) {}
 
-  /// Whether `value` follows from kernel arguments through pure ops of the
-  /// body, and one-value loads of arguments the kernel never writes (a
-  /// sequence's offsets: the same in the producer as in the consumers);
-  /// checked before the body moves into the consumer role.
+  /// Whether `block` is one the producer's values may come from: the
+  /// kernel's body, or the persistent loop's.
+  bool inScope(Block *block) {
+    return block == &body || (tiles && block == tiles.getBody());
+  }
+
+  /// Whether `value` follows from kernel arguments through ops of the body
+  /// without memory effects (a division by a grid argument included: the
+  /// consumers run it unconditionally too, with the same operands), and
+  /// one-value loads of arguments the kernel never writes (a sequence's
+  /// offsets: the same in the producer as in the consumers); checked before
+  /// the body moves into the consumer role.
   bool computable(Value value) {
     if (auto arg = dyn_cast<BlockArgument>(value))
-      return arg.getOwner() == &body;
+      return arg.getOwner() == &body || (tiles && arg == tiles.getInductionVar());
     Operation *def = value.getDefiningOp();
-    if (def->getBlock() != &body || def->getNumRegions() ||
-        !(isPure(def) || readOnly.loadsConstant(def)))
+    if (!inScope(def->getBlock()) || def->getNumRegions() ||
+        !(isMemoryEffectFree(def) || readOnly.loadsConstant(def)))
       return false;
     auto [known, inserted] = checked.try_emplace(def, true);
     if (!inserted)
@@ -74,10 +90,10 @@ public:
   /// `value` in the producer role: itself when defined outside the roles,
   /// else its clone, made at `b` (with what it needs) the first time.
   Value materialize(OpBuilder &b, Value value) {
-    if (isa<BlockArgument>(value) || value.getDefiningOp()->getBlock() == &body)
-      return value;
     if (Value known = mapping.lookupOrNull(value))
       return known;
+    if (isa<BlockArgument>(value) || value.getDefiningOp()->getBlock() == &body)
+      return value;
     Operation *def = value.getDefiningOp();
     for (Value operand : def->getOperands())
       materialize(b, operand);
@@ -86,9 +102,14 @@ public:
   }
 
   const IRMapping &clones() const { return mapping; }
+  /// The producer's own loop over the logical programs stands for `tiles`.
+  void mapTiles(scf::ForOp producerTiles) {
+    mapping.map(tiles.getInductionVar(), producerTiles.getInductionVar());
+  }
 
 private:
   Block &body;
+  scf::ForOp tiles;
   llvm::DenseMap<Operation *, bool> checked;
   IRMapping mapping;
   ReadOnlyArguments readOnly;
@@ -125,7 +146,7 @@ bool sameStreams(StreamedLoop &previous, StreamedLoop &next) {
 
 /// Why the producer cannot run `loops` for `kernel` (whose body `body`
 /// is), or nothing when it can.
-std::optional<std::string> whyNot(FunctionOpInterface kernel, Block &body,
+std::optional<std::string> whyNot(FunctionOpInterface kernel, Block &body, scf::ForOp tiles,
                                   MutableArrayRef<StreamedLoop> loops, ProducerValues &producer,
                                   int32_t producerRegisters, int32_t consumerRegisters) {
   auto threads = kernel->getAttrOfType<DenseI32ArrayAttr>("nvvm.reqntid");
@@ -147,9 +168,18 @@ std::optional<std::string> whyNot(FunctionOpInterface kernel, Block &body,
                           : WalkResult::advance();
              }).wasInterrupted())
     return "it already has block barriers, mbarriers or warp roles";
+  if (tiles) {
+    for (Value bound : {tiles.getLowerBound(), tiles.getUpperBound(), tiles.getStep()})
+      if (!producer.computable(bound))
+        return "the persistent loop's bounds are not computed from kernel arguments by pure ops";
+    for (size_t i = 1; i < loops.size(); ++i)
+      if (!sameStreams(loops[i - 1], loops[i]))
+        return "the persistent loop's streamed loops do not all stream the same blocks";
+  }
+  Block *scope = tiles ? tiles.getBody() : &body;
   for (StreamedLoop &streamed : loops) {
     scf::ForOp loop = streamed.loop;
-    if (loop->getBlock() != &body)
+    if (loop->getBlock() != scope)
       return "a streamed loop is nested in another op";
     if (!llvm::all_of(streamed.streams, [](Stream &s) { return tmaBox(s).has_value(); }))
       return "a streamed block does not fill a swizzled wgmma buffer (no TMA box)";
@@ -217,17 +247,30 @@ Value consume(StreamedLoop &streamed, const LoopRings &rings, Value base, int64_
   return after(next, loc, base, loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
 }
 
+/// The loop over a persistent kernel's logical programs that holds every
+/// streamed loop (all in its body, which is in the kernel's), or null.
+scf::ForOp persistentLoop(Block &body, MutableArrayRef<StreamedLoop> loops) {
+  auto tiles = dyn_cast_or_null<scf::ForOp>(loops.front().loop->getParentOp());
+  if (!tiles || tiles->getBlock() != &body)
+    return {};
+  for (StreamedLoop &streamed : loops)
+    if (streamed.loop->getParentOp() != tiles)
+      return {};
+  return tiles;
+}
+
 } // namespace
 
 bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<StreamedLoop> loops,
                                     int64_t slots, TensorMaps &maps, int32_t producerRegisters,
                                     int32_t consumerRegisters) {
   Block &body = kernel.getFunctionBody().front();
-  ProducerValues producer(body, kernel);
   if (loops.empty())
     return false; // nothing to produce (vector add, row softmax)
+  scf::ForOp tiles = persistentLoop(body, loops);
+  ProducerValues producer(body, tiles, kernel);
   if (std::optional<std::string> why =
-          whyNot(kernel, body, loops, producer, producerRegisters, consumerRegisters)) {
+          whyNot(kernel, body, tiles, loops, producer, producerRegisters, consumerRegisters)) {
     kernel.emitWarning("not warp-specialized: ") << *why;
     return false;
   }
@@ -279,16 +322,48 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
   auto inWarp0 = scf::IfOp::create(b, loc, TypeRange{}, warp0, /*withElse=*/false);
   OpBuilder warp = OpBuilder::atBlockBegin(&inWarp0.getThenRegion().front());
   Value start = arith::ConstantIntOp::create(warp, loc, 0, 32);
-  Value base = start;
-  for (auto [streamed, ring, goesOn] : llvm::zip(loops, rings, continues))
-    base = produce(warp, tid, streamed, ring, goesOn ? base : start, slots, producer);
+  if (tiles) {
+    // The producer's own loop over the logical programs, carrying the
+    // iteration count on (every streamed loop shares one set of rings).
+    auto producerTiles = scf::ForOp::create(
+        warp, loc, producer.materialize(warp, tiles.getLowerBound()),
+        producer.materialize(warp, tiles.getUpperBound()),
+        producer.materialize(warp, tiles.getStep()), ValueRange{start},
+        [](OpBuilder &b, Location loc, Value, ValueRange carried) {
+          scf::YieldOp::create(b, loc, carried);
+        });
+    producer.mapTiles(producerTiles);
+    OpBuilder inTile(producerTiles.getBody()->getTerminator());
+    Value base = producerTiles.getRegionIterArg(0);
+    for (auto [streamed, ring] : llvm::zip(loops, rings))
+      base = produce(inTile, tid, streamed, ring, base, slots, producer);
+    producerTiles.getBody()->getTerminator()->setOperands(ValueRange{base});
+  } else {
+    Value base = start;
+    for (auto [streamed, ring, goesOn] : llvm::zip(loops, rings, continues))
+      base = produce(warp, tid, streamed, ring, goesOn ? base : start, slots, producer);
+  }
   // The consumers' bases are computed before each loop, from the previous
   // loops' bounds (defined before those loops).
   OpBuilder entry = OpBuilder::atBlockBegin(consumerBlock);
   Value consumerStart = arith::ConstantIntOp::create(entry, loc, 0, 32);
-  base = consumerStart;
-  for (auto [streamed, ring, goesOn] : llvm::zip(loops, rings, continues))
-    base = consume(streamed, ring, goesOn ? base : consumerStart, slots);
+  if (tiles) {
+    IRRewriter rewriter(context);
+    auto carried = cast<scf::ForOp>(*tiles.replaceWithAdditionalYields(
+        rewriter, ValueRange{consumerStart}, /*replaceInitOperandUsesInLoop=*/false,
+        [](OpBuilder &, Location, ArrayRef<BlockArgument> added) {
+          return SmallVector<Value>{added[0]};
+        }));
+    Value base = carried.getRegionIterArgs().back();
+    for (auto [streamed, ring] : llvm::zip(loops, rings))
+      base = consume(streamed, ring, base, slots);
+    Operation *yield = carried.getBody()->getTerminator();
+    yield->setOperand(yield->getNumOperands() - 1, base);
+  } else {
+    Value base = consumerStart;
+    for (auto [streamed, ring, goesOn] : llvm::zip(loops, rings, continues))
+      base = consume(streamed, ring, goesOn ? base : consumerStart, slots);
+  }
 
   SmallVector<int32_t> grown(threads.asArrayRef());
   grown[0] += 128;
