@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_TILEPERSISTENTGRID
@@ -86,6 +87,8 @@ void makePersistent(func::FuncOp kernel) {
     }
     query->erase();
   }
+  // What does not depend on the tile (descriptors, constants) is made once.
+  moveLoopInvariantCode(cast<LoopLikeOpInterface>(tiles.getOperation()));
   kernel->setAttr(tilec::kPersistentAttrName, UnitAttr::get(context));
 }
 

@@ -293,3 +293,59 @@ func.func @persistent(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds:
   }
   return
 }
+
+// -----
+
+// A block the persistent loop loads once per tile into a swizzled buffer
+// (Q, read by the inner loop's wgmma; its coordinate divides the tile index
+// by a grid argument): the producer loads it by TMA on its own one-slot
+// ring and barriers, after the consumers freed the previous tile's (right
+// after the last op that reads it, the inner loop), and before that tile's
+// K blocks; the consumers wait for it before its first reader.
+#swz = #tilegpu.swizzled<128>
+#acc = #tilegpu.mma<warps = [4, 1]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// CHECK-LABEL: func.func @persistent_q
+// CHECK: %[[QRING:.*]] = tilegpu.alloc : !tilegpu.smem<1x64x64xbf16, #tilegpu.swizzled<128>>
+// CHECK: %[[QFULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<1>
+// CHECK: %[[QEMPTY:.*]] = tilegpu.mbarrier_create {arrivals = 128 : i32} : !tilegpu.mbarrier<1>
+// CHECK: role warps = 4 registers = 24 {
+// CHECK: scf.for %[[T:.*]] = %{{.*}} iter_args
+// CHECK: tilegpu.mbarrier_wait %[[QEMPTY]]
+// CHECK: tilegpu.mbarrier_arrive %[[QFULL]][%{{.*}}] expect_tx 8192
+// CHECK: %[[ROW:.*]] = arith.divsi %[[T]], %arg10
+// CHECK: tilegpu.tma_load %{{.*}}[%[[ROW]], %{{.*}}], %{{.*}}, %[[QFULL]]
+// CHECK: scf.for
+// CHECK: tilegpu.tma_load
+// CHECK: role warps = 4 registers = 240 {
+// CHECK-NOT: tile.load_block
+// CHECK: %[[QSLOT:.*]] = tilegpu.slot %[[QRING]]
+// CHECK: tilegpu.mbarrier_wait %[[QFULL]]
+// CHECK-NEXT: scf.for
+// CHECK: tilegpu.warpgroup_dot %[[QSLOT]], %{{.*}}
+// CHECK: tilegpu.mbarrier_arrive %[[QEMPTY]]
+// CHECK-NEXT: scf.yield
+func.func @persistent_q(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64, %pq: !tile.ptr<bf16>, %qn: i32, %qd: i32, %qns: i64, %qds: i64, %gx: i32, %total: i32, %a: tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %first = tile.program_id 0
+  %step = tile.num_programs 0
+  %kbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %qbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %dk = tile.make_desc %pk, [%kn, %kd], [%kns, %kds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
+  %dq = tile.make_desc %pq, [%qn, %qd], [%qns, %qds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
+  scf.for %t = %first to %total step %step : i32 {
+    %row = arith.divsi %t, %gx : i32
+    %q = tile.load_block %dq[%row, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #b2>
+    tilegpu.local_store %q, %qbuf : tensor<64x64xbf16, #b2>, !tilegpu.smem<64x64xbf16, #swz>
+    %r = scf.for %i = %c0 to %kn step %c64 iter_args(%acc = %zero) -> (tensor<64x64xf32, #acc>) : i32 {
+      %k = tile.load_block %dk[%i, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #b2>
+      tilegpu.local_store %k, %kbuf : tensor<64x64xbf16, #b2>, !tilegpu.smem<64x64xbf16, #swz>
+      %tk = tilegpu.warpgroup_dot %qbuf, %kbuf, %acc transpose_b : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #acc>
+      %s = tilegpu.dot_wait %tk {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+      scf.yield %s : tensor<64x64xf32, #acc>
+    }
+  }
+  return
+}

@@ -102,7 +102,8 @@ bool streams::ReadOnlyArguments::loadsConstant(Operation *op) const {
 /// order, if they are pure or one-value loads of read-only arguments and
 /// depend on nothing else of the body than the induction variable.
 static std::optional<SmallVector<Operation *>> indexSlice(scf::ForOp loop, ValueRange values,
-                                                          const streams::ReadOnlyArguments &readOnly) {
+                                                          const streams::ReadOnlyArguments &readOnly,
+                                                          bool effectFree) {
   llvm::SetVector<Operation *> ops;
   SmallVector<Value> work(values.begin(), values.end());
   Block *body = loop.getBody();
@@ -121,7 +122,8 @@ static std::optional<SmallVector<Operation *>> indexSlice(scf::ForOp loop, Value
         return std::nullopt; // nested in another op of the body
       continue;              // defined before the loop
     }
-    if (!(isPure(def) || readOnly.loadsConstant(def)) || def->getNumRegions())
+    bool free = effectFree ? isMemoryEffectFree(def) : isPure(def);
+    if (!(free || readOnly.loadsConstant(def)) || def->getNumRegions())
       return std::nullopt;
     if (ops.insert(def))
       llvm::append_range(work, def->getOperands());
@@ -139,7 +141,7 @@ static Value blockValue(tile::LoadBlockOp load, tile::ReshapeOp reshape) {
 
 /// The shared buffer the block is only stored into, when every other use
 /// of that buffer is in the loop's body too.
-static AllocOp filledBuffer(scf::ForOp loop, Value block) {
+static AllocOp filledBuffer(scf::ForOp loop, Value block, bool nestedReaders) {
   if (!block.hasOneUse())
     return {};
   auto store = dyn_cast<LocalStoreOp>(*block.getUsers().begin());
@@ -149,7 +151,7 @@ static AllocOp filledBuffer(scf::ForOp loop, Value block) {
   if (!alloc)
     return {};
   for (Operation *user : alloc->getUsers())
-    if (user->getBlock() != loop.getBody())
+    if (nestedReaders ? !loop->isProperAncestor(user) : user->getBlock() != loop.getBody())
       return {};
   return alloc;
 }
@@ -187,7 +189,7 @@ static std::optional<std::string> whyNotStreamed(scf::ForOp loop, tile::LoadBloc
 }
 
 SmallVector<Stream> streams::collectStreams(scf::ForOp loop, FunctionOpInterface kernel,
-                                           const ReadOnlyArguments &readOnly) {
+                                           const ReadOnlyArguments &readOnly, bool tileLoop) {
   SmallVector<Stream> streams;
   if (!loop.getInductionVar().getType().isInteger(32))
     return streams;
@@ -195,12 +197,12 @@ SmallVector<Stream> streams::collectStreams(scf::ForOp loop, FunctionOpInterface
     if (whyNotStreamed(loop, load, kernel))
       continue;
     std::optional<SmallVector<Operation *>> slice =
-        indexSlice(loop, load.getOffsets(), readOnly);
+        indexSlice(loop, load.getOffsets(), readOnly, tileLoop);
     if (!slice)
       continue;
     tile::ReshapeOp reshape = unitDimReshape(load);
-    streams.push_back(
-        {load, reshape, *slice, filledBuffer(loop, blockValue(load, reshape)), Value()});
+    streams.push_back({load, reshape, *slice,
+                       filledBuffer(loop, blockValue(load, reshape), tileLoop), Value()});
   }
   return streams;
 }
@@ -419,6 +421,15 @@ struct TileGPUPipelineStreams
         if (!streams.empty())
           loops.push_back({loop, std::move(streams)});
       });
+      // A loop around streamed loops (a persistent kernel's loop over its
+      // tiles) is not streamed itself here: warp specialization streams its
+      // blocks on its own rings (collectStreams with tileLoop).
+      llvm::SmallPtrSet<Operation *, 4> enclosing;
+      for (StreamedLoop &outer : loops)
+        for (StreamedLoop &inner : loops)
+          if (outer.loop->isProperAncestor(inner.loop))
+            enclosing.insert(outer.loop);
+      llvm::erase_if(loops, [&](StreamedLoop &l) { return enclosing.contains(l.loop); });
       llvm::SmallSetVector<int64_t, 4> alignedArgs;
       for (StreamedLoop &loop : loops)
         for (Stream &stream : loop.streams)

@@ -57,9 +57,13 @@ struct Stream {
 /// The block loads of `loop` that can be streamed (i32 induction variable,
 /// descriptor on a kernel argument made before the loop, coordinates from
 /// the induction variable through pure ops and loads of read-only
-/// arguments, 16-byte rows).
+/// arguments, 16-byte rows). `tileLoop`: the loop over a persistent
+/// kernel's tiles, whose coordinates may divide by grid arguments (ops
+/// without memory effects that the body runs every iteration anyway) and
+/// whose filled buffers may be read inside nested loops.
 llvm::SmallVector<Stream> collectStreams(mlir::scf::ForOp loop, mlir::FunctionOpInterface kernel,
-                                         const ReadOnlyArguments &readOnly);
+                                         const ReadOnlyArguments &readOnly,
+                                         bool tileLoop = false);
 
 /// The kernel argument `stream`'s descriptor is made on.
 unsigned baseArgument(Stream &stream);

@@ -247,6 +247,111 @@ Value consume(StreamedLoop &streamed, const LoopRings &rings, Value base, int64_
   return after(next, loc, base, loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
 }
 
+/// A block a persistent kernel loads once per tile (Q; the last V block,
+/// read after the loops) and its own one-slot ring and barriers: the
+/// producer loads the next tile's as soon as the consumers are done with
+/// this one's, while they finish the tile.
+struct TileStream {
+  Stream stream;
+  LoopRings rings;
+};
+
+/// The blocks of the persistent loop `tiles` that the producer can load
+/// (TMA boxes, coordinates it can compute), with their rings made at `top`.
+SmallVector<TileStream> tileStreamsOf(OpBuilder &top, scf::ForOp tiles, FunctionOpInterface kernel,
+                                      ProducerValues &producer, TensorMaps &maps,
+                                      int32_t consumers) {
+  SmallVector<TileStream> tileStreams;
+  ReadOnlyArguments readOnly(kernel);
+  for (Stream &stream : collectStreams(tiles, kernel, readOnly, /*tileLoop=*/true)) {
+    if (!tmaBox(stream) || !llvm::all_of(outsideInputs(stream, tiles),
+                                         [&](Value v) { return producer.computable(v); }))
+      continue;
+    TileStream ts{stream, {}};
+    Location loc = stream.load.getLoc();
+    makeRing(top, loc, ts.stream, 1);
+    ts.rings.copies = tmaCopies(MutableArrayRef<Stream>(ts.stream), maps);
+    auto type = MBarrierType::get(top.getContext(), 1);
+    ts.rings.full = MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(1), IntegerAttr());
+    ts.rings.empty =
+        MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(consumers), IntegerAttr());
+    tileStreams.push_back(ts);
+  }
+  return tileStreams;
+}
+
+/// The producer's copy of tile stream `ts` for its tile `producerTiles`:
+/// wait until the consumers freed the slot, announce, copy.
+void produceTile(OpBuilder &b, Value tid, TileStream &ts, scf::ForOp tiles,
+                 scf::ForOp producerTiles, ProducerValues &producer) {
+  Location loc = ts.stream.load.getLoc();
+  for (Value input : outsideInputs(ts.stream, tiles))
+    producer.materialize(b, input);
+  Position at = positionOf(b, loc, producerTiles.getInductionVar(), producerTiles.getLowerBound(),
+                           producerTiles.getStep(), Value(), 1);
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+  MBarrierWaitOp::create(b, loc, ts.rings.empty, at.slot,
+                         arith::AddIOp::create(b, loc, at.round, one));
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value thread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero);
+  auto announce = scf::IfOp::create(b, loc, TypeRange{}, thread0, /*withElse=*/false);
+  OpBuilder first = OpBuilder::atBlockBegin(&announce.getThenRegion().front());
+  MBarrierArriveOp::create(first, loc, ts.rings.full, at.slot,
+                           first.getI32IntegerAttr(ts.rings.copies.bytes));
+  SmallVector<Value> offsets =
+      offsetsAt(b, ts.stream, tiles, producerTiles.getInductionVar(), producer.clones());
+  auto ringType = cast<SharedMemoryType>(ts.stream.ring.getType());
+  Value dst = SlotOp::create(b, loc, ringType.getSlotType(), ts.stream.ring, at.slot);
+  TMALoadOp::create(b, loc, ts.rings.copies.maps.front(), offsets, dst, ts.rings.full, at.slot);
+}
+
+/// The ops of `block` between which `view` is in use: the first and the
+/// last that hold a use, a wgmma's reads lasting until its wait (through
+/// loops that carry its token).
+std::pair<Operation *, Operation *> useSpan(Block *block, Value view) {
+  Operation *first = nullptr, *last = nullptr;
+  SmallVector<Value> work{view};
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<WarpgroupDotOp>(user))
+        llvm::append_range(work, user->getResults());
+      else if (isa<scf::YieldOp>(user) && isa<scf::ForOp>(user->getParentOp()) &&
+               isa<DotTokenType>(use.get().getType()))
+        work.push_back(user->getParentOp()->getResult(use.getOperandNumber()));
+      Operation *at = block->findAncestorOpInBlock(*user);
+      if (!at)
+        continue;
+      if (!first || at->isBeforeInBlock(first))
+        first = at;
+      if (!last || last->isBeforeInBlock(at))
+        last = at;
+    }
+  }
+  return {first, last};
+}
+
+/// The consumers' side of tile stream `ts` in their loop `tiles`: the
+/// block's readers read the tile's slot, waited for before the first of
+/// them and freed after the last.
+void consumeTile(TileStream &ts, scf::ForOp tiles) {
+  Location loc = ts.stream.load.getLoc();
+  Block *tile = tiles.getBody();
+  OpBuilder top = OpBuilder::atBlockBegin(tile);
+  Position at = positionOf(top, loc, tiles.getInductionVar(), tiles.getLowerBound(),
+                           tiles.getStep(), Value(), 1);
+  readSlots(top, MutableArrayRef<Stream>(ts.stream), at.slot);
+  Value view = std::prev(top.getInsertionPoint())->getResult(0); // the slot readSlots made
+  auto [first, last] = useSpan(tile, view);
+  if (!first)
+    return;
+  OpBuilder before(first);
+  MBarrierWaitOp::create(before, loc, ts.rings.full, at.slot, at.round);
+  OpBuilder after(last->getBlock(), std::next(last->getIterator()));
+  MBarrierArriveOp::create(after, loc, ts.rings.empty, at.slot, IntegerAttr());
+}
+
 /// The loop over a persistent kernel's logical programs that holds every
 /// streamed loop (all in its body, which is in the kernel's), or null.
 scf::ForOp persistentLoop(Block &body, MutableArrayRef<StreamedLoop> loops) {
@@ -302,6 +407,9 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
         MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(consumers), IntegerAttr());
     rings.push_back(ring);
   }
+  SmallVector<TileStream> tileStreams;
+  if (tiles)
+    tileStreams = tileStreamsOf(top, tiles, kernel, producer, maps, consumers);
   auto roles = WarpSpecializeOp::create(top, loc, ArrayRef<int32_t>{4, consumers / 32},
                                         ArrayRef<int32_t>{producerRegisters, consumerRegisters},
                                         /*rolesCount=*/2);
@@ -335,8 +443,16 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
     producer.mapTiles(producerTiles);
     OpBuilder inTile(producerTiles.getBody()->getTerminator());
     Value base = producerTiles.getRegionIterArg(0);
-    for (auto [streamed, ring] : llvm::zip(loops, rings))
-      base = produce(inTile, tid, streamed, ring, base, slots, producer);
+    // The copies in the order the consumers' tile needs them: a tile
+    // stream's where its load was, each streamed loop's in its place.
+    for (Operation &op : *tiles.getBody()) {
+      for (TileStream &ts : tileStreams)
+        if (&op == ts.stream.load.getOperation())
+          produceTile(inTile, tid, ts, tiles, producerTiles, producer);
+      for (auto [streamed, ring] : llvm::zip(loops, rings))
+        if (&op == streamed.loop.getOperation())
+          base = produce(inTile, tid, streamed, ring, base, slots, producer);
+    }
     producerTiles.getBody()->getTerminator()->setOperands(ValueRange{base});
   } else {
     Value base = start;
@@ -359,6 +475,8 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
       base = consume(streamed, ring, base, slots);
     Operation *yield = carried.getBody()->getTerminator();
     yield->setOperand(yield->getNumOperands() - 1, base);
+    for (TileStream &ts : tileStreams)
+      consumeTile(ts, carried);
   } else {
     Value base = consumerStart;
     for (auto [streamed, ring, goesOn] : llvm::zip(loops, rings, continues))
