@@ -91,6 +91,22 @@ class ToyKernel(unittest.TestCase):
                          [ctypes.c_uint64, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64,
                           ctypes.c_int64, ctypes.c_uint64, ctypes.c_int32, ctypes.c_float])
 
+    def test_a_persistent_kernel_takes_its_grid_after_the_parameters(self):
+        # tile-persistent-grid: three i32 (programs along x, y, z) follow the
+        # parameters' arguments; the launch passes the grid it asks for.
+        meta = toy_metadata(persistent=True, function_args=[
+            "!llvm.ptr<1>", "i32", "i32", "i64", "i64", "!llvm.ptr<1>", "i32", "f32",
+            "i32", "i32", "i32"])
+        self.assertTrue(meta.persistent)
+        grid = launch_grid(meta, self.args())
+        slots = pack_arguments(meta, self.args(), grid)
+        self.assertEqual([s.value for s in slots[8:]], [3, 3, 2])
+        self.assertEqual([type(s) for s in slots[8:]], [ctypes.c_int32] * 3)
+        # Metadata without room for the grid does not match what the launch packs.
+        with self.assertRaisesRegex(LaunchError, "pack into 11 values, the compiled function takes 8"):
+            pack_arguments(toy_metadata(persistent=True), self.args(), grid)
+        self.assertFalse(toy_metadata().persistent)
+
     def test_function_args_that_disagree_with_the_params_are_refused(self):
         meta = toy_metadata(function_args=["!llvm.ptr<1>", "i32", "i32", "i64", "i64",
                                            "!llvm.ptr<1>", "i64", "f32"])

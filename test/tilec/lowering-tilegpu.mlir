@@ -23,6 +23,9 @@
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --lowering=tilegpu --tma=false --arch=sm_90a --emit=ptx -o %t.q.ptx
 // RUN: FileCheck %s --check-prefix=QSHARED < %t.q.ptx
 // RUN: FileCheck %s --check-prefix=QVEC --implicit-check-not=ld.global.b16 --implicit-check-not=st.global.b16 < %t.q.ptx
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --persistent --emit=ptx -o %t.p.ptx
+// RUN: FileCheck %s --check-prefix=PERSIST < %t.p.json
+// RUN: FileCheck %s --check-prefix=PERSISTPTX < %t.p.ptx
 
 // sm_80: mma.sync on fragments read from cp.async rings (LLVM rotates the
 // loop, so the order is not checked here; test/Dialect/TileGPU checks it).
@@ -64,5 +67,15 @@
 // Q (and the last V block, read after the loop) come in 16-byte vectors of
 // a row per thread, O leaves in 4-byte pairs from the accumulators; no
 // element moves alone.
+// --persistent: the metadata says so; the grid (three i32) comes after the
+// parameters (lse's i64 strides last) and before the tensor maps, of which
+// Q's is new (the producer loads each tile's Q; K and V as before).
+// PERSIST: "persistent": true,
+// PERSIST: "function_args": [{{.*}}"i64","i64","i32","i32","i32","!llvm.ptr","!llvm.ptr","!llvm.ptr"]
+// PERSIST-DAG: {"param":"k","box":[1,128,64],"swizzle":128}
+// PERSIST-DAG: {"param":"q","box":[1,128,64],"swizzle":128}
+// PERSISTPTX: .entry flash_attention_fwd(
+// PERSISTPTX: setmaxnreg
+// PERSISTPTX: cp.async.bulk.tensor
 // QVEC: @%p{{[0-9]+}} ld.global.v4.b32
 // QVEC: @%p{{[0-9]+}} st.global.b32

@@ -398,3 +398,58 @@ TEST_F(TensorMapArguments, EncodeInnermostDimensionFirst) {
 }
 
 } // namespace
+
+namespace {
+
+/// Metadata of a persistent kernel (tile-persistent-grid) with one tensor
+/// map: `extra` lists the function arguments between the parameters' and
+/// the map (the grid's three i32 when tilec wrote it).
+std::string persistentMetadata(const std::string &extra) {
+  return R"json({
+  "kernel": "attention_persistent",
+  "arch": "sm_90a",
+  "num_warps": 8,
+  "threads_per_block": 384,
+  "shared_bytes": 197632,
+  "persistent": true,
+  "params": [{"name": "q", "kind": "tensor", "dtype": "bf16", "rank": 3, "aligned": true},
+             {"name": "k", "kind": "tensor", "dtype": "bf16", "rank": 3, "aligned": true},
+             {"name": "scale", "kind": "scalar", "dtype": "f32", "rank": 0}],
+  "function_args": ["!llvm.ptr<1>", "i32", "i32", "i32", "i64", "i64", "i64",
+                    "!llvm.ptr<1>", "i32", "i32", "i32", "i64", "i64", "i64", "f32",)json" +
+         extra + R"json(
+                    "!llvm.ptr"],
+  "grid": [{"param": "q", "axis": 1, "divisor": 128}, {"param": "q", "axis": 0}, {"constant": 1}],
+  "tensor_maps": [{"param": "k", "box": [1, 64, 64], "swizzle": 128}]
+}
+)json";
+}
+
+} // namespace
+
+// A persistent kernel takes its grid as three i32 arguments between the
+// parameters' and the tensor maps: the metadata says so, the launch
+// arguments are counted with them, and metadata that lists no room for
+// them is refused saying what the count includes.
+TEST(Metadata, PersistentKernelsTakeTheGridBeforeTheirTensorMaps) {
+  KernelMetadata meta;
+  std::string error;
+  ASSERT_TRUE(parseMetadata(persistentMetadata(R"("i32", "i32", "i32",)"), meta, error)) << error;
+  EXPECT_TRUE(meta.persistent);
+  TensorArg q{0x10000, {2, 300, 64}, {300 * 64, 64, 1}};
+  TensorArg k{0x20000, {2, 300, 64}, {300 * 64, 64, 1}};
+  EXPECT_EQ(checkArguments(meta, {q, k, 0.125}), "");
+  std::optional<std::array<int64_t, 3>> grid = launchGrid(meta, {q, k, 0.125}, error);
+  ASSERT_TRUE(grid) << error;
+  EXPECT_EQ(*grid, (std::array<int64_t, 3>{3, 2, 1})); // the logical grid, as for any kernel
+
+  ASSERT_TRUE(parseMetadata(persistentMetadata(""), meta, error)) << error;
+  std::string refused = checkArguments(meta, {q, k, 0.125});
+  EXPECT_NE(refused.find("expand to 19 function arguments (1 of them tensor maps, 3 the grid), "
+                         "the metadata lists 16"),
+            std::string::npos)
+      << refused;
+
+  ASSERT_TRUE(parseMetadata(kMapsMetadata, meta, error)) << error;
+  EXPECT_FALSE(meta.persistent); // absent: an ordinary grid
+}
