@@ -158,7 +158,7 @@ static void guardedStore(OpBuilder &b, Location loc, Value value, Value address,
   LLVM::StoreOp::create(then, loc, value, address);
 }
 
-/// `count` elements of `element` as one 32-bit word (and back).
+/// One 32-bit word of 16- or 32-bit elements (and the elements of one).
 static Value packWord(OpBuilder &b, Location loc, ArrayRef<Value> elements) {
   Type i32 = b.getI32Type();
   if (elements.size() == 1)
@@ -227,7 +227,7 @@ static void storeWords(OpBuilder &b, Location loc, Value address, Value inside,
 }
 
 /// The vector width planVectorBlockAccesses chose for a block access (1:
-/// element by element), and whether its tensor is checked at launch.
+/// element by element).
 static int64_t vectorWidthOf(Operation *op) {
   auto width = op->getAttrOfType<IntegerAttr>(kVectorWidth);
   return width ? width.getInt() : 1;
