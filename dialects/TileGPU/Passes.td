@@ -123,6 +123,18 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
     announce the bytes on its "full" barrier, issue the copies. Consumers
     only wait for "full". The rings and barriers are made before the roles;
     `nvvm.reqntid` grows by the producer's 128 threads.
+
+    In a persistent kernel (tile-persistent-grid) the streamed loops may
+    instead sit together in one loop directly in the body (the loop over
+    the tiles, whose bounds the producer can compute). Both roles then run
+    that loop, the rings' iteration count carried from tile to tile, and
+    the blocks the tile loop itself loads into swizzled wgmma buffers (Q,
+    a block read after the key loops) are streamed too, on one-slot rings
+    with their own full/empty barriers: the producer loads the next tile's
+    as soon as the consumers arrive on "empty" right after the block's last
+    reader (a wgmma's reads last until its wait), and the consumers wait on
+    "full" just before the first. Their coordinates may divide by kernel
+    arguments (ops without memory effects that the consumers run anyway).
   }];
   let options = [
     Option<"stages", "stages", "int64_t", /*default=*/"-1",
