@@ -212,7 +212,7 @@ func.func @loaded_bound(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kd
 
 // The same, but the kernel also writes through that argument: the producer
 // could read another value than the consumers did, so no roles.
-// WARN: warning: not warp-specialized: a loop bound is not computed from kernel arguments by pure ops (or loads of arguments the kernel does not write)
+// WARN: warning: not warp-specialized: a loop bound is not computed from kernel arguments by ops without memory effects (or loads of arguments the kernel does not write)
 #swz = #tilegpu.swizzled<128>
 #a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
 #acc = #tilegpu.mma<warps = [4, 1]>

@@ -171,7 +171,8 @@ std::optional<std::string> whyNot(FunctionOpInterface kernel, Block &body, scf::
   if (tiles) {
     for (Value bound : {tiles.getLowerBound(), tiles.getUpperBound(), tiles.getStep()})
       if (!producer.computable(bound))
-        return "the persistent loop's bounds are not computed from kernel arguments by pure ops";
+        return "the persistent loop's bounds are not computed from kernel arguments by ops "
+               "without memory effects";
     for (size_t i = 1; i < loops.size(); ++i)
       if (!sameStreams(loops[i - 1], loops[i]))
         return "the persistent loop's streamed loops do not all stream the same blocks";
@@ -185,13 +186,13 @@ std::optional<std::string> whyNot(FunctionOpInterface kernel, Block &body, scf::
       return "a streamed block does not fill a swizzled wgmma buffer (no TMA box)";
     for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
       if (!producer.computable(bound))
-        return "a loop bound is not computed from kernel arguments by pure ops (or loads of "
-               "arguments the kernel does not write)";
+        return "a loop bound is not computed from kernel arguments by ops without memory "
+               "effects (or loads of arguments the kernel does not write)";
     for (Stream &stream : streamed.streams)
       for (Value input : outsideInputs(stream, loop))
         if (!producer.computable(input))
-          return "a block coordinate is not computed from kernel arguments by pure ops (or "
-                 "loads of arguments the kernel does not write)";
+          return "a block coordinate is not computed from kernel arguments by ops without "
+                 "memory effects (or loads of arguments the kernel does not write)";
   }
   return std::nullopt;
 }
