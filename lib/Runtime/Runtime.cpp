@@ -474,12 +474,14 @@ bool Device::launch(const Kernel &kernel, std::array<int64_t, 3> grid,
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return true; // no program (an empty batch, say): nothing to launch
   if (kernel.meta.persistent) {
-    // The grid went in as arguments; programs loop over it.
-    if (grid[0] * grid[1] * grid[2] > INT32_MAX) {
+    // The grid went in as arguments; programs loop over it (each dimension
+    // is below 2^31, so the product fits in 128 bits).
+    __int128 programs = static_cast<__int128>(grid[0]) * grid[1] * grid[2];
+    if (programs > INT32_MAX) {
       error = kernel.meta.kernel + ": a persistent grid of more than 2^31 - 1 programs";
       return false;
     }
-    grid = {std::min(grid[0] * grid[1] * grid[2], std::max<int64_t>(kernel.residentPrograms, 1)),
+    grid = {std::min(static_cast<int64_t>(programs), std::max<int64_t>(kernel.residentPrograms, 1)),
             1, 1};
   }
   std::string context = kernel.meta.kernel + ", grid " + std::to_string(grid[0]) + "x" +

@@ -36,7 +36,7 @@ std::optional<std::string> whyNot(func::FuncOp kernel) {
   return std::nullopt;
 }
 
-void makePersistent(func::FuncOp kernel) {
+LogicalResult makePersistent(func::FuncOp kernel) {
   MLIRContext *context = kernel.getContext();
   Location loc = kernel.getLoc();
   Type i32 = IntegerType::get(context, 32);
@@ -46,7 +46,7 @@ void makePersistent(func::FuncOp kernel) {
   SmallVector<DictionaryAttr> attrs(3, DictionaryAttr::get(context));
   SmallVector<Location> locs(3, loc);
   if (failed(kernel.insertArguments(positions, types, attrs, locs)))
-    return;
+    return kernel.emitError("cannot run as a persistent grid: its grid arguments cannot be added");
   Block &body = kernel.getBody().front();
   Value grid[3] = {body.getArgument(first), body.getArgument(first + 1),
                    body.getArgument(first + 2)};
@@ -80,16 +80,15 @@ void makePersistent(func::FuncOp kernel) {
     });
   for (Operation *query : queries) {
     if (auto id = dyn_cast<ProgramIdOp>(query))
-      id.replaceAllUsesWith(logical[std::min<uint32_t>(id.getAxis(), 2)]);
-    else {
-      auto count = cast<NumProgramsOp>(query);
-      count.replaceAllUsesWith(grid[std::min<uint32_t>(count.getAxis(), 2)]);
-    }
+      id.replaceAllUsesWith(logical[id.getAxis()]); // axes are 0-2 (verified)
+    else
+      query->replaceAllUsesWith(ValueRange{grid[cast<NumProgramsOp>(query).getAxis()]});
     query->erase();
   }
   // What does not depend on the tile (descriptors, constants) is made once.
   moveLoopInvariantCode(cast<LoopLikeOpInterface>(tiles.getOperation()));
   kernel->setAttr(tilec::kPersistentAttrName, UnitAttr::get(context));
+  return success();
 }
 
 struct TilePersistentGrid : public tilec::impl::TilePersistentGridBase<TilePersistentGrid> {
@@ -103,7 +102,8 @@ struct TilePersistentGrid : public tilec::impl::TilePersistentGridBase<TilePersi
         kernel.emitError("cannot run as a persistent grid: ") << *why;
         return signalPassFailure();
       }
-      makePersistent(kernel);
+      if (failed(makePersistent(kernel)))
+        return signalPassFailure();
     }
   }
 };

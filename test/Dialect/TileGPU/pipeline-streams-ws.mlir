@@ -349,3 +349,45 @@ func.func @persistent_q(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kd
   }
   return
 }
+
+// -----
+
+// The same with a tile coordinate made by pure ops (a product): the tile
+// loop would be an ordinary streamed loop too, but it is left to the warp
+// specialization (its Q on a one-slot ring), never streamed twice.
+#swz = #tilegpu.swizzled<128>
+#acc = #tilegpu.mma<warps = [4, 1]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// CHECK-LABEL: func.func @persistent_pure_q
+// CHECK: %[[QRING:.*]] = tilegpu.alloc : !tilegpu.smem<1x64x64xbf16, #tilegpu.swizzled<128>>
+// CHECK-NOT: tilegpu.alloc : !tilegpu.smem<3x64x64xbf16, #tilegpu.swizzled<128>>
+// CHECK: role warps = 4 registers = 24 {
+// CHECK: tilegpu.tma_load %{{.*}}, %[[QFULLP:[^\[]*]][
+// CHECK: role warps = 4 registers = 240 {
+// CHECK: tilegpu.slot %[[QRING]]
+// CHECK-NOT: async_copy
+// WARN-NOT: warning
+func.func @persistent_pure_q(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64, %pq: !tile.ptr<bf16>, %qn: i32, %qd: i32, %qns: i64, %qds: i64, %total: i32) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %first = tile.program_id 0
+  %step = tile.num_programs 0
+  %kbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %qbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %dk = tile.make_desc %pk, [%kn, %kd], [%kns, %kds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
+  %dq = tile.make_desc %pq, [%qn, %qd], [%qns, %qds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
+  scf.for %t = %first to %total step %step : i32 {
+    %row = arith.muli %t, %c64 : i32
+    %q = tile.load_block %dq[%row, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #b2>
+    tilegpu.local_store %q, %qbuf : tensor<64x64xbf16, #b2>, !tilegpu.smem<64x64xbf16, #swz>
+    %r = scf.for %i = %c0 to %kn step %c64 iter_args(%acc = %zero) -> (tensor<64x64xf32, #acc>) : i32 {
+      %k = tile.load_block %dk[%i, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #b2>
+      tilegpu.local_store %k, %kbuf : tensor<64x64xbf16, #b2>, !tilegpu.smem<64x64xbf16, #swz>
+      %tk = tilegpu.warpgroup_dot %qbuf, %kbuf, %acc transpose_b : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #acc>
+      %s = tilegpu.dot_wait %tk {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+      scf.yield %s : tensor<64x64xf32, #acc>
+    }
+  }
+  return
+}

@@ -102,6 +102,7 @@ public:
   }
 
   const IRMapping &clones() const { return mapping; }
+  const ReadOnlyArguments &readOnlyArguments() const { return readOnly; }
   /// The producer's own loop over the logical programs stands for `tiles`.
   void mapTiles(scf::ForOp producerTiles) {
     mapping.map(tiles.getInductionVar(), producerTiles.getInductionVar());
@@ -263,8 +264,8 @@ SmallVector<TileStream> tileStreamsOf(OpBuilder &top, scf::ForOp tiles, Function
                                       ProducerValues &producer, TensorMaps &maps,
                                       int32_t consumers) {
   SmallVector<TileStream> tileStreams;
-  ReadOnlyArguments readOnly(kernel);
-  for (Stream &stream : collectStreams(tiles, kernel, readOnly, /*tileLoop=*/true)) {
+  for (Stream &stream :
+       collectStreams(tiles, kernel, producer.readOnlyArguments(), /*tileLoop=*/true)) {
     if (!tmaBox(stream) || !llvm::all_of(outsideInputs(stream, tiles),
                                          [&](Value v) { return producer.computable(v); }))
       continue;
