@@ -91,12 +91,12 @@ case_() { # name kernel [flags...]
     # --tma needs wgmma and aligned tensors (attention's default; matmul's
     # only with --assume-aligned): the other cases stay on cp.async.
     case " $kernel $* " in
-      *--wgmma=false*|*--assume-aligned=false*) ;;
+      *--wgmma=false*|*--assume-aligned=false*|*_bwd_prep*) ;; # prep: no dots
       *" matmul "*--assume-aligned*|*flash_attention*) set -- "$@" --tma ;;
     esac
   fi
   if [ "$ws" = 1 ]; then
-    set -- "$@" --warp-specialize
+    case " $* " in *" --tma "*) set -- "$@" --warp-specialize ;; esac
   fi
   "$tilec" --kernel="$kernel" --arch="$arch" --export-case="$out/$prefix$name" "$@" >/dev/null
 }

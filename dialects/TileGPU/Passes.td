@@ -200,7 +200,8 @@ def TileGPUAllocateSharedMemory : Pass<"tilegpu-allocate-shared-memory", "::mlir
     the kernel's body that holds it, so a buffer used in a loop lives through
     the whole loop); buffers whose live ranges do not overlap share bytes.
     Placement is first fit in program order, aligned to 1024 bytes for
-    swizzled buffers (wgmma descriptors and TMA need it), 16 for padded ones
+    swizzled buffers (wgmma descriptors and TMA need it), 128 for padded<0>
+    ones (a TMA box without swizzle may fill them), 16 for other padded ones
     and 8 for mbarriers. Records the total as `tilegpu.shared_bytes` on the
     kernel. Offsets already set are kept and reserved.
   }];

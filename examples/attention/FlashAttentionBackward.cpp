@@ -16,16 +16,16 @@ static constexpr double kInf = std::numeric_limits<double>::infinity();
 namespace {
 
 /// One (query block, key block) pair recomputed from the forward's
-/// statistics: P = exp(s − lse) with the variant applied as in the forward,
+/// statistics and its raw scores `s` = q·kᵀ: P = exp(s − lse) with the
+/// variant applied as in the forward,
 /// the score modifier's slope f'(scale·q·k) when there is a modifier, and
 /// the mask when the pair is masked.
 struct Recomputed {
   Tile p, slope, keep;
 };
 
-Recomputed recompute(const AttentionConfig &cfg, const AttentionVariant &variant, Tile q,
-                     Tile kT, Tile lse2, const BlockContext &ctx, bool masked, bool maskRows) {
-  Tile s = dot(q, kT, 0.0);
+Recomputed recompute(const AttentionConfig &cfg, const AttentionVariant &variant, Tile s,
+                     Tile lse2, const BlockContext &ctx, bool masked, bool maskRows) {
   Recomputed r;
   Tile logits; // log2 units
   if (variant.scoreMod) {
@@ -168,9 +168,12 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         }
         if (variant.scoreMod) {
           // The modifier is written on [queries, keys] score tiles.
-          Recomputed rc = recompute(cfg, variant, qBlock, kT, lse2, ctx, masked, /*maskRows=*/true);
+          // Both dots that need only the loads are issued first (on
+          // wgmma they run while the scores become P).
+          Tile s = dot(qBlock, kT, 0.0), dP = dot(dOBlock, vT, 0.0);
+          Recomputed rc = recompute(cfg, variant, s, lse2, ctx, masked, /*maskRows=*/true);
           Tile dV = dot(rc.p.to(cfg.dtype).t(), dOBlock, st[1]);
-          Tile ds = scoreGradient(rc, dot(dOBlock, vT, 0.0), dlt);
+          Tile ds = scoreGradient(rc, dP, dlt);
           Tile dK = dot(ds.to(cfg.dtype).t(), qBlock, st[0]);
           return {dK, dV};
         }
@@ -178,6 +181,7 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         // dV += Pᵀ·dO and dK += dSᵀ·Q straight from the registers, and Q and
         // dO only feed B operands, so they stream through shared memory.
         Tile logitsT = dot(kBlock, qBlock.t(), 0.0) * (cfg.softmaxScale() * M_LOG2E);
+        Tile dPT = dot(vBlock, dOBlock.t(), 0.0); // issued before P is made
         if (masked) {
           Tile keepT = (cols < seqK).col() && (ctx.rows < seqQ).row();
           if (variant.mask)
@@ -186,7 +190,7 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         }
         Tile pT = exp2(logitsT - lse2.row());
         Tile dV = dot(pT.to(cfg.dtype), dOBlock, st[1]);
-        Tile dsT = pT * (dot(vBlock, dOBlock.t(), 0.0) - dlt.row());
+        Tile dsT = pT * (dPT - dlt.row());
         Tile dK = dot(dsT.to(cfg.dtype), qBlock, st[0]);
         return {dK, dV};
       };
@@ -232,9 +236,11 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
     return [&, masked](Tile r, std::vector<Tile> st) -> std::vector<Tile> {
       Tile kBlock = kBlocks.load({kvHead, r, 0}), vBlock = vBlocks.load({kvHead, r, 0});
       BlockContext ctx{k, rows, r - seq.kFirst + k.iota(bn), head, seqQ, seqK, seq.inputs};
-      Recomputed rc = recompute(cfg, variant, qBlock, kBlock.t(), lse2, ctx, masked,
+      // Both dots first: on wgmma dP runs while the scores become P.
+      Tile s = dot(qBlock, kBlock.t(), 0.0), dP = dot(dOBlock, vBlock.t(), 0.0);
+      Recomputed rc = recompute(cfg, variant, s, lse2, ctx, masked,
                                 /*maskRows=*/false); // rows past seq_q are not stored
-      Tile ds = scoreGradient(rc, dot(dOBlock, vBlock.t(), 0.0), dlt);
+      Tile ds = scoreGradient(rc, dP, dlt);
       return {dot(ds.to(cfg.dtype), kBlock, st[0])};
     };
   };

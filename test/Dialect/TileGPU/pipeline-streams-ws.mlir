@@ -131,7 +131,7 @@ func.func @kv_loop(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs: i64
 // Not warp-specialized (one role, cp.async): a stream read into registers
 // cannot take TMA (and a function returning a value could not move into a
 // role).
-// WARN: warning: not warp-specialized: a streamed block does not fill a swizzled wgmma buffer (no TMA box)
+// WARN: warning: not warp-specialized: a streamed block has no TMA box (it fills no swizzled wgmma buffer and is not one row of whole 128-byte slots)
 // WARN-NOT: warning
 // CHECK-LABEL: func.func @registers
 // CHECK-NOT: warp_specialize
@@ -388,6 +388,62 @@ func.func @persistent_pure_q(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64
       %s = tilegpu.dot_wait %tk {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #acc>>
       scf.yield %s : tensor<64x64xf32, #acc>
     }
+  }
+  return
+}
+
+// -----
+
+// The backward's dK/dV loop: its bounds come from a scan over the query
+// blocks (a loop without memory effects, run again in the producer), and
+// it streams a per-row statistic (one row of 32 f32, read into registers)
+// beside a wgmma operand: the statistic's ring is padded<0> and filled by a
+// TMA box without swizzle (tensor map swizzle 0) on the same barriers.
+#swz = #tilegpu.swizzled<128>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#acc = #tilegpu.mma<warps = [4, 1]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+#r2 = #tilegpu.blocked<size_per_thread = [1, 1], threads = [1, 32], warps = [1, 4], order = [1, 0]>
+#v = #tilegpu.blocked<size_per_thread = [1], threads = [32], warps = [4], order = [0]>
+// CHECK-LABEL: func.func @scanned_bound_stats
+// CHECK-SAME: !tilegpu.tensor_map<32x64xbf16, #tilegpu.swizzled<128>>, %[[SMAP:[^:]*]]: !tilegpu.tensor_map<1x32xf32, #tilegpu.padded<0>>)
+// CHECK-SAME: {box = array<i64: 1, 32>, swizzle = 0 : i64, tensor = 5 : i64}
+// CHECK: %[[RS:.*]] = tilegpu.alloc : !tilegpu.smem<3x32xf32, #tilegpu.padded<0>>
+// CHECK: tilegpu.warp_specialize
+// CHECK-NEXT: role warps = 4 registers = 24 {
+// CHECK: %[[PHI:.*]] = scf.for {{.*}} iter_args
+// CHECK: arith.addi
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[PHI]]
+// CHECK: tilegpu.mbarrier_arrive %{{.*}} expect_tx 4224
+// CHECK: tilegpu.tma_load
+// CHECK: tilegpu.tma_load %[[SMAP]][%{{.*}}, %{{.*}}], %{{.*}} : !tilegpu.tensor_map<1x32xf32, #tilegpu.padded<0>>, !tilegpu.smem<32xf32, #tilegpu.padded<0>>
+// CHECK: role warps = 4 registers = 240 {
+// CHECK: %[[CHI:.*]] = scf.for {{.*}} iter_args
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[CHI]]
+// CHECK: tilegpu.slot %[[RS]]
+// CHECK: tilegpu.local_load %{{.*}} : !tilegpu.smem<32xf32, #tilegpu.padded<0>> -> tensor<32xf32
+func.func @scanned_bound_stats(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64, %ps: !tile.ptr<f32>, %sb: i32, %sn: i32, %sbs: i64, %sns: i64, %blocks: i32, %bh: i32, %q: tensor<64x64xbf16, #a>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x32xf32, #acc>
+  %vzero = arith.constant dense<0.0> : tensor<32xf32, #v>
+  %kbuf = tilegpu.alloc : !tilegpu.smem<32x64xbf16, #swz>
+  %dk = tile.make_desc %pk, [%kn, %kd], [%kns, %kds] : !tile.ptr<bf16> -> !tile.desc<32x64xbf16>
+  %ds = tile.make_desc %ps, [%sb, %sn], [%sbs, %sns] : !tile.ptr<f32> -> !tile.desc<1x32xf32>
+  %hi = scf.for %j = %c0 to %blocks step %c1 iter_args(%h = %c0) -> (i32) : i32 {
+    %h2 = arith.addi %h, %c32 : i32
+    scf.yield %h2 : i32
+  }
+  %r = scf.for %i = %c0 to %hi step %c32 iter_args(%sum = %vzero) -> (tensor<32xf32, #v>) : i32 {
+    %k = tile.load_block %dk[%i, %c0] : !tile.desc<32x64xbf16> -> tensor<32x64xbf16, #b2>
+    tilegpu.local_store %k, %kbuf : tensor<32x64xbf16, #b2>, !tilegpu.smem<32x64xbf16, #swz>
+    %st = tile.load_block %ds[%bh, %i] : !tile.desc<1x32xf32> -> tensor<1x32xf32, #r2>
+    %st1 = tile.reshape %st : tensor<1x32xf32, #r2> -> tensor<32xf32, #v>
+    %t = tilegpu.warpgroup_dot %q, %kbuf, %zero transpose_b : tensor<64x64xbf16, #a>, !tilegpu.smem<32x64xbf16, #swz>, tensor<64x32xf32, #acc>
+    %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x32xf32, #acc>>
+    %n = arith.addf %sum, %st1 : tensor<32xf32, #v>
+    scf.yield %n : tensor<32xf32, #v>
   }
   return
 }

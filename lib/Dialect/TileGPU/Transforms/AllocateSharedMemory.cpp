@@ -16,6 +16,16 @@ using namespace tilec::tilegpu;
 
 namespace {
 
+/// 1024 bytes for swizzled buffers (wgmma descriptors and TMA read and
+/// write whole swizzle patterns), 128 for unpadded rows (a TMA box without
+/// swizzle may write them), 16 for padded rows.
+int64_t alignmentOf(SharedMemoryType type) {
+  if (isa<SwizzledAttr>(type.getEncoding()))
+    return 1024;
+  auto padded = dyn_cast<PaddedAttr>(type.getEncoding());
+  return padded && padded.getBytes() == 0 ? 128 : 16;
+}
+
 /// One buffer to place: the op that makes it, the ops of the kernel's body
 /// during which it lives (inclusive), its size and alignment.
 struct Buffer {
@@ -55,7 +65,7 @@ struct TileGPUAllocateSharedMemory
       if (auto alloc = dyn_cast<AllocOp>(op)) {
         SharedMemoryType type = alloc.getType();
         buffer.bytes = type.getSizeInBytes();
-        buffer.alignment = isa<SwizzledAttr>(type.getEncoding()) ? 1024 : 16;
+        buffer.alignment = alignmentOf(type);
         offset = alloc.getOffsetAttr();
       } else if (auto barriers = dyn_cast<MBarrierCreateOp>(op)) {
         buffer.bytes = 8 * int64_t{barriers.getType().getCount()};

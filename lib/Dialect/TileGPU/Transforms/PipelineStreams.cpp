@@ -231,14 +231,30 @@ static bool describesItsArgument(tile::MakeDescOp make) {
   return true;
 }
 
+/// The bytes of one block of `desc`.
+static int64_t blockBytes(tile::TensorDescType desc) {
+  int64_t elements = 1;
+  for (int64_t d : desc.getBlockShape())
+    elements *= d;
+  return elements * desc.getElementType().getIntOrFloatBitWidth() / 8;
+}
+
+Attribute streams::ringEncoding(Stream &stream) {
+  if (stream.filled)
+    return stream.filled.getType().getEncoding();
+  // Rows padded against bank conflicts; one row needs no padding (and
+  // then is what a TMA box without swizzle writes).
+  MLIRContext *context = stream.load.getContext();
+  bool oneRow = withoutUnitDims(stream.load.getDesc().getType().getBlockShape()).size() == 1;
+  return PaddedAttr::get(context, oneRow ? 0 : 16);
+}
+
 void streams::makeRing(OpBuilder &b, Location loc, Stream &stream, int64_t slots) {
   MLIRContext *context = b.getContext();
   tile::TensorDescType desc = stream.load.getDesc().getType();
-  Attribute encoding = stream.filled ? stream.filled.getType().getEncoding()
-                                     : Attribute(PaddedAttr::get(context, 16));
   SmallVector<int64_t> shape{slots};
   llvm::append_range(shape, withoutUnitDims(desc.getBlockShape()));
-  auto type = SharedMemoryType::get(context, shape, desc.getElementType(), encoding);
+  auto type = SharedMemoryType::get(context, shape, desc.getElementType(), ringEncoding(stream));
   stream.ring = AllocOp::create(b, loc, type, IntegerAttr());
 }
 
@@ -314,24 +330,35 @@ TMACopies streams::tmaCopies(MutableArrayRef<Stream> streams, TensorMaps &maps) 
   TMACopies copies;
   for (Stream &stream : streams) {
     copies.maps.push_back(maps.get(stream));
-    copies.bytes += stream.filled.getType().getSizeInBytes();
+    tile::TensorDescType desc = stream.load.getDesc().getType();
+    copies.bytes += blockBytes(desc);
   }
   return copies;
 }
 
 std::optional<SmallVector<int64_t>> streams::tmaBox(Stream &stream) {
   auto kernel = stream.load->getParentOfType<FunctionOpInterface>();
-  if (!stream.filled || !kernel->hasAttr(kKernelAttrName) ||
+  if (!kernel->hasAttr(kKernelAttrName) ||
       !describesItsArgument(stream.load.getDesc().getDefiningOp<tile::MakeDescOp>()))
     return std::nullopt;
-  auto swizzled = dyn_cast<SwizzledAttr>(stream.filled.getType().getEncoding());
   tile::TensorDescType desc = stream.load.getDesc().getType();
   int64_t elementBytes = desc.getElementType().getIntOrFloatBitWidth() / 8;
   SmallVector<int64_t> box(desc.getBlockShape());
-  if (!swizzled || !elementBytes || box.size() > 5 ||
-      box.back() * elementBytes % swizzled.getBytes())
+  if (!elementBytes || box.size() > 5)
     return std::nullopt;
-  box.back() = swizzled.getBytes() / elementBytes;
+  Attribute encoding = ringEncoding(stream);
+  if (auto swizzled = dyn_cast<SwizzledAttr>(encoding)) {
+    if (box.back() * elementBytes % swizzled.getBytes())
+      return std::nullopt;
+    box.back() = swizzled.getBytes() / elementBytes;
+  } else if (auto padded = dyn_cast<PaddedAttr>(encoding); padded && padded.getBytes() == 0) {
+    // One unswizzled box per slot: its rows 16-byte multiples, each slot
+    // starting 128-byte aligned (where TMA writes; the ring is).
+    if (box.back() * elementBytes % 16 || blockBytes(desc) % 128)
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
   if (llvm::any_of(box, [](int64_t d) { return d > 256; }) ||
       llvm::any_of(stream.load.getOffsets(), [](Value v) { return !v.getType().isInteger(32); }))
     return std::nullopt;
@@ -340,10 +367,11 @@ std::optional<SmallVector<int64_t>> streams::tmaBox(Stream &stream) {
 
 Value TensorMaps::get(Stream &stream) {
   MLIRContext *context = kernel->getContext();
-  auto swizzle = cast<SwizzledAttr>(stream.filled.getType().getEncoding());
+  Attribute encoding = ringEncoding(stream);
+  auto swizzle = dyn_cast<SwizzledAttr>(encoding);
   SmallVector<int64_t> box = *tmaBox(stream);
   auto type = TensorMapType::get(context, box, stream.load.getDesc().getType().getElementType(),
-                                 swizzle);
+                                 encoding);
   unsigned tensor = baseArgument(stream);
   auto key = std::make_pair(tensor, Type(type));
   if (Value known = maps.lookup(key))
@@ -359,7 +387,7 @@ Value TensorMaps::get(Stream &stream) {
   list.push_back(b.getDictionaryAttr(
       {b.getNamedAttr("tensor", b.getI64IntegerAttr(tensor)),
        b.getNamedAttr("box", b.getDenseI64ArrayAttr(box)),
-       b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle.getBytes()))}));
+       b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle ? swizzle.getBytes() : 0))}));
   kernel->setAttr("tilec.tensor_maps", b.getArrayAttr(list));
   Value map = kernel.getArgument(position);
   maps[key] = map;

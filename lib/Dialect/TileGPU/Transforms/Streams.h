@@ -68,8 +68,12 @@ llvm::SmallVector<Stream> collectStreams(mlir::scf::ForOp loop, mlir::FunctionOp
 /// The kernel argument `stream`'s descriptor is made on.
 unsigned baseArgument(Stream &stream);
 
+/// The encoding of `stream`'s ring: the filled buffer's; else padded<16>
+/// rows, or padded<0> for a block of one row (statistics vectors).
+mlir::Attribute ringEncoding(Stream &stream);
+
 /// Makes `stream.ring`: `slots` slots of the block (without unit
-/// dimensions), in the filled buffer's encoding or padded<16>.
+/// dimensions), in ringEncoding.
 void makeRing(mlir::OpBuilder &b, mlir::Location loc, Stream &stream, int64_t slots);
 
 /// The block's coordinates for induction variable `iv`: the stream's slice
@@ -95,12 +99,14 @@ struct Position {
 Position positionOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value iv, mlir::Value lower,
                     mlir::Value step, mlir::Value base, int64_t slots);
 
-/// The TMA box that fills `stream`'s buffer: the block with its innermost
-/// dimension cut to one column block of the buffer's swizzle; none when the
-/// function is not a kernel (tensor maps are new kernel arguments), the
-/// descriptor is not its tensor argument's own sizes and strides (the
-/// runtime makes the map from those), the buffer is not swizzled, the block
-/// not whole column blocks, or a box dimension over TMA's 256.
+/// The TMA box that fills `stream`'s ring slot: the block with its
+/// innermost dimension cut to one column block of a swizzled ring, or the
+/// whole block for a padded<0> ring (one row) whose slots are 128-byte
+/// multiples; none when the function is not a kernel (tensor maps are new
+/// kernel arguments), the descriptor is not its tensor argument's own sizes
+/// and strides (the runtime makes the map from those), the ring is padded
+/// rows, the block not whole column blocks, or a box dimension over TMA's
+/// 256.
 std::optional<llvm::SmallVector<int64_t>> tmaBox(Stream &stream);
 
 /// The tensor maps of one kernel: trailing arguments made on first use, one

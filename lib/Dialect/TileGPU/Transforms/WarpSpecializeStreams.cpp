@@ -44,6 +44,7 @@
 #include "Streams.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -76,13 +77,12 @@ public:
     if (auto arg = dyn_cast<BlockArgument>(value))
       return arg.getOwner() == &body || (tiles && arg == tiles.getInductionVar());
     Operation *def = value.getDefiningOp();
-    if (!inScope(def->getBlock()) || def->getNumRegions() ||
-        !(isMemoryEffectFree(def) || readOnly.loadsConstant(def)))
+    if (!inScope(def->getBlock()) || !(isMemoryEffectFree(def) || readOnly.loadsConstant(def)))
       return false;
     auto [known, inserted] = checked.try_emplace(def, true);
     if (!inserted)
       return known->second;
-    bool ok = llvm::all_of(def->getOperands(), [&](Value v) { return computable(v); });
+    bool ok = llvm::all_of(inputs(def), [&](Value v) { return computable(v); });
     checked[def] = ok;
     return ok;
   }
@@ -95,8 +95,8 @@ public:
     if (isa<BlockArgument>(value) || value.getDefiningOp()->getBlock() == &body)
       return value;
     Operation *def = value.getDefiningOp();
-    for (Value operand : def->getOperands())
-      materialize(b, operand);
+    for (Value input : inputs(def))
+      materialize(b, input);
     b.clone(*def, mapping);
     return mapping.lookup(value);
   }
@@ -109,6 +109,19 @@ public:
   }
 
 private:
+  /// What `op` reads: its operands and, when it has regions (a loop that
+  /// scans the query blocks for a key block's range, without memory
+  /// effects), the values they use from above.
+  static SmallVector<Value> inputs(Operation *op) {
+    SmallVector<Value> values(op->getOperands());
+    if (op->getNumRegions()) {
+      llvm::SetVector<Value> above;
+      getUsedValuesDefinedAbove(op->getRegions(), above);
+      values.append(above.begin(), above.end());
+    }
+    return values;
+  }
+
   Block &body;
   scf::ForOp tiles;
   llvm::DenseMap<Operation *, bool> checked;
@@ -140,7 +153,8 @@ bool sameStreams(StreamedLoop &previous, StreamedLoop &next) {
   if (previous.streams.size() != next.streams.size())
     return false;
   for (auto [a, b] : llvm::zip(previous.streams, next.streams))
-    if (a.load.getDesc() != b.load.getDesc() || a.filled.getType() != b.filled.getType())
+    if (a.load.getDesc() != b.load.getDesc() || bool(a.filled) != bool(b.filled) ||
+        (a.filled && a.filled.getType() != b.filled.getType()))
       return false;
   return true;
 }
@@ -184,7 +198,8 @@ std::optional<std::string> whyNot(FunctionOpInterface kernel, Block &body, scf::
     if (loop->getBlock() != scope)
       return "a streamed loop is nested in another op";
     if (!llvm::all_of(streamed.streams, [](Stream &s) { return tmaBox(s).has_value(); }))
-      return "a streamed block does not fill a swizzled wgmma buffer (no TMA box)";
+      return "a streamed block has no TMA box (it fills no swizzled wgmma buffer and is not one "
+             "row of whole 128-byte slots)";
     for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
       if (!producer.computable(bound))
         return "a loop bound is not computed from kernel arguments by ops without memory "
