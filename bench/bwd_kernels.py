@@ -90,6 +90,10 @@ def main():
                        "ms": t, "total_ms": total, "tflops": flops / total / 1e9,
                        "relerr_vs_sdpa": err, "sweep": {}}
                 for kind, tag, kern in sweep:
+                    # Outputs zeroed first: a kernel that writes nothing
+                    # must not pass with the default kernel's gradients.
+                    for out in (dk, dv, dq):
+                        out.zero_()
                     if kind == "dkdv":
                         ms = time_ms(lambda: dkdv(kern))
                         bad = max(relerr(dk, ref["dk"]), relerr(dv, ref["dv"]))
