@@ -2,6 +2,7 @@
 # Compiles the backward benchmark sets to PTX + metadata into bench-ptx-bwd/
 # (or $1) for `tilec-bench --pass=bwd` on the GPU: per variant and head dim,
 # the forward (which makes O and lse), the statistics (prep), dK/dV and dQ,
+# and the fused backward's kernel (dQ added atomically) and dQ convert,
 # each with its default schedule, reporting ptxas registers and spills.
 # FLAGS (optional) go to every dK/dV and dQ kernel's tilec command, e.g.
 # FLAGS="--lowering=tilegpu --tma".
@@ -19,10 +20,12 @@ compile() { # file kernel [--set ...]
 }
 for d in 64 128; do
   compile flash_attention_bwd_prep_d$d flash_attention_bwd_prep --set head_dim=$d
+  compile flash_attention_bwd_dq_convert_d$d flash_attention_bwd_dq_convert --set head_dim=$d
   for v in "" _causal; do
     compile flash_attention_fwd${v}_d$d flash_attention_fwd$v --set head_dim=$d
     compile flash_attention_bwd_dkdv${v}_d$d flash_attention_bwd_dkdv$v --set head_dim=$d ${FLAGS:-}
     compile flash_attention_bwd_dq${v}_d$d flash_attention_bwd_dq$v --set head_dim=$d ${FLAGS:-}
+    compile flash_attention_bwd_fused${v}_d$d flash_attention_bwd_fused$v --set head_dim=$d ${FLAGS:-}
   done
 done
 rm -f "$out"/*.cubin

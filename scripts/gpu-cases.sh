@@ -33,7 +33,8 @@
 # their default schedules into gpu-cases-inputs/: ragged sizes, B and H > 1,
 # seq_q != seq_k, d = 64 and 128, bf16 and f16.
 #
-# BWD=1 writes the backward kernels (delta, dK/dV, dQ) of every variant for
+# BWD=1 writes the backward kernels (delta, dK/dV, dQ; the fused kernel that
+# adds dQ atomically and its dQ convert) of every variant for
 # sm_80 and sm_90a (prefix sm90a_) with their default schedules into
 # gpu-cases-bwd/: ragged sizes, rows a causal mask leaves empty, d = 128
 # f16 with B, H > 1, GQA 3; and the packed (varlen) backward's kernels on
@@ -211,15 +212,17 @@ if [ "${BWD:-0}" = 1 ]; then
     prefix=$([ "$arch" = sm_90a ] && echo sm90a_ || true)
     case_ bwd_prep flash_attention_bwd_prep --size batch=2 --size heads=3 --size seq_q=77
     case_ bwd_prep_d128 flash_attention_bwd_prep --set head_dim=128 --set dtype=f16 --size seq_q=300
+    case_ bwd_dq_convert flash_attention_bwd_dq_convert --size batch=2 --size heads=3 --size seq_q=77
+    case_ bwd_dq_convert_d128 flash_attention_bwd_dq_convert --set head_dim=128 --set dtype=f16 --size seq_q=300
     for v in "" _causal _sliding_window _gqa _alibi _softcap; do
-      for part in dkdv dq; do
+      for part in dkdv dq fused; do
         k=flash_attention_bwd_$part$v
         case_ bwd_$part${v}_ragged $k --size seq_q=150 --size seq_k=201
         case_ bwd_$part${v}_empty_rows $k --size seq_q=130 --size seq_k=45
         case_ bwd_$part${v}_d128_f16 $k --set head_dim=128 --set dtype=f16 --size batch=2 --size seq_q=70 --size seq_k=90 --size amplitude=4
       done
     done
-    for part in dkdv dq; do
+    for part in dkdv dq fused; do
       case_ bwd_${part}_gqa3 flash_attention_bwd_${part}_gqa --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
       case_ bwd_${part}_causal_tiny flash_attention_bwd_${part}_causal --size seq_q=5 --size seq_k=3
     done

@@ -129,6 +129,30 @@ def Tile_StoreBlockOp : Tile_Op<"store_block", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_AtomicAddBlockOp : Tile_Op<"atomic_add_block", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "add a tile into one block of an f32 tensor, element by element, atomically";
+  let description = [{
+    Adds `value`, an f32 tile of the descriptor's block shape, into the block
+    whose first element is at `offsets`. Each element's addition is atomic:
+    when several programs add into the same elements, every addition counts,
+    in an unspecified order (so f32 rounding makes the sums not bitwise
+    repeatable from run to run). Elements outside the tensor's shape are
+    not touched. The attention backward accumulates dQ this way, one key
+    block per program.
+
+    Example:
+    ```mlir
+    tile.atomic_add_block %d[%bh, %r, %c0], %dq : !tile.desc<1x64x128xf32>, tensor<1x64x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_TensorDescType:$desc, Variadic<I32>:$offsets,
+                       Tile_Tensor:$value);
+  let assemblyFormat = [{
+    $desc `[` $offsets `]` `,` $value attr-dict `:` qualified(type($desc)) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
   let summary = "advance pointers by element offsets";
   let description = [{

@@ -387,6 +387,17 @@ void buildAttentionBackwardKV(dsl::KernelBuilder &k, const AttentionConfig &cfg,
 /// Grid: (ceil(seq_q / blockM), batch·heads_q).
 void buildAttentionBackwardQ(dsl::KernelBuilder &k, const AttentionConfig &cfg,
                              const AttentionVariant &variant);
+/// dK, dV as buildAttentionBackwardKV, and each query block's share of dQ
+/// (dS·K, scaled) added atomically into dq_acc ([batch·heads_q, seq_q, d]
+/// f32, zero before the launch): parameters q, k, v, do, lse_log2, delta,
+/// dk, dv, dq_acc. One pass over the scores instead of two (the dQ kernel
+/// recomputes S and dP); the sums' order varies from run to run.
+void buildAttentionBackwardFused(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                                 const AttentionVariant &variant);
+/// dq = dq_acc in the inputs' type, and dq_acc zeroed again for the next
+/// backward: parameters dq_acc, dq ([batch·heads_q, seq_q, d]). Grid:
+/// (ceil(seq_q / blockM), batch·heads_q).
+void buildAttentionBackwardConvertDQ(dsl::KernelBuilder &k, const AttentionConfig &cfg);
 
 /// The building blocks of the backward kernels, shared by the dense and the
 /// packed (varlen) ones.
@@ -417,11 +428,14 @@ BackwardSequence denseSequence(dsl::KernelBuilder &k, const BackwardInputs &in);
 /// dK (scaled) and dV, f32, of the blockN keys at sequence position `col0`
 /// of K/V head `kvHead`: the query blocks that see them, over the query
 /// heads of the group.
+/// With `dqAcc` (a [1, blockM, d] f32 descriptor), also adds each query
+/// block's dQ share (scaled) into it, atomically.
 std::pair<dsl::Tile, dsl::Tile> backwardKeyBlock(dsl::KernelBuilder &k, const AttentionConfig &cfg,
                                                  const AttentionVariant &variant,
                                                  const BackwardInputs &in,
                                                  const BackwardSequence &seq, dsl::Tile kvHead,
-                                                 dsl::Tile col0);
+                                                 dsl::Tile col0,
+                                                 const dsl::TensorDesc *dqAcc = nullptr);
 /// dQ (scaled), f32, of the blockM queries at sequence position `row0` of
 /// query head `head`, over the variant's key range.
 dsl::Tile backwardQueryBlock(dsl::KernelBuilder &k, const AttentionConfig &cfg,
@@ -473,6 +487,10 @@ RunPlan planAttentionBackwardKV(const AttentionConfig &cfg, const AttentionVaria
                                 const Params &sizes, uint64_t seed);
 RunPlan planAttentionBackwardQ(const AttentionConfig &cfg, const AttentionVariant &variant,
                                const Params &sizes, uint64_t seed);
+RunPlan planAttentionBackwardFused(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                   const Params &sizes, uint64_t seed);
+RunPlan planAttentionBackwardConvertDQ(const AttentionConfig &cfg, const Params &sizes,
+                                       uint64_t seed);
 
 /// The compile-time parameters of the backward kernels.
 std::vector<ParamSpec> attentionBackwardParams();

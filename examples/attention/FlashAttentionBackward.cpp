@@ -116,7 +116,8 @@ static void declareBlockMask(KernelBuilder &k, const AttentionConfig &cfg,
 
 std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
                                        const AttentionVariant &variant, const BackwardInputs &in,
-                                       const BackwardSequence &seq, Tile kvHead, Tile col0) {
+                                       const BackwardSequence &seq, Tile kvHead, Tile col0,
+                                       const TensorDesc *dqAcc) {
   const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
   TensorDesc qBlocks = in.q.desc({1, bm, d}), dOBlocks = in.dO.desc({1, bm, d});
   TensorDesc lseBlocks = in.lse2.desc({1, bm}), deltaBlocks = in.delta.desc({1, bm});
@@ -173,8 +174,10 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
           Tile s = dot(qBlock, kT, 0.0), dP = dot(dOBlock, vT, 0.0);
           Recomputed rc = recompute(cfg, variant, s, lse2, ctx, masked, /*maskRows=*/true);
           Tile dV = dot(rc.p.to(cfg.dtype).t(), dOBlock, st[1]);
-          Tile ds = scoreGradient(rc, dP, dlt);
-          Tile dK = dot(ds.to(cfg.dtype).t(), qBlock, st[0]);
+          Tile ds = scoreGradient(rc, dP, dlt).to(cfg.dtype);
+          Tile dK = dot(ds.t(), qBlock, st[0]);
+          if (dqAcc)
+            dqAcc->atomicAdd({head, r, 0}, dot(ds, kBlock, 0.0) * cfg.softmaxScale());
           return {dK, dV};
         }
         // Transposed, [keys, queries]: Pᵀ and dSᵀ are the A operands of
@@ -190,8 +193,10 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         }
         Tile pT = exp2(logitsT - lse2.row());
         Tile dV = dot(pT.to(cfg.dtype), dOBlock, st[1]);
-        Tile dsT = pT * (dPT - dlt.row());
-        Tile dK = dot(dsT.to(cfg.dtype), qBlock, st[0]);
+        Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
+        Tile dK = dot(dsT, qBlock, st[0]);
+        if (dqAcc)
+          dqAcc->atomicAdd({head, r, 0}, dot(dsT.t(), kBlock, 0.0) * cfg.softmaxScale());
         return {dK, dV};
       };
     };
@@ -267,20 +272,45 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
   return acc[0] * cfg.softmaxScale();
 }
 
-void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
-                              const AttentionVariant &variant) {
+/// The dK/dV kernel, and with `fuseDQ` its dQ shares into dq_acc.
+static void buildKeyBlockKernel(KernelBuilder &k, const AttentionConfig &cfg,
+                                const AttentionVariant &variant, bool fuseDQ) {
   const int64_t d = cfg.headDim, bn = cfg.blockN;
   BackwardInputs in = backwardInputs(k, cfg);
   TensorArg dk = k.tensor("dk", cfg.dtype, 3), dv = k.tensor("dv", cfg.dtype, 3);
+  std::optional<TensorDesc> dqAcc;
+  if (fuseDQ)
+    dqAcc = k.tensor("dq_acc", DType::F32, 3).desc({1, cfg.blockM, d});
   BackwardSequence seq = denseSequence(k, in);
   BlockMaskArgs lists;
   declareBlockMask(k, cfg, variant, lists, seq);
   KernelInputs inputs = declareInputs(k, variant, in.q.dim(0));
   Tile kvHead = k.programId(1), col0 = k.programId(0) * bn;
   seq.inputs = &inputs;
-  auto [dK, dV] = backwardKeyBlock(k, cfg, variant, in, seq, kvHead, col0);
+  auto [dK, dV] = backwardKeyBlock(k, cfg, variant, in, seq, kvHead, col0,
+                                   dqAcc ? &*dqAcc : nullptr);
   dk.desc({1, bn, d}).store({kvHead, col0, 0}, dK.to(cfg.dtype));
   dv.desc({1, bn, d}).store({kvHead, col0, 0}, dV.to(cfg.dtype));
+}
+
+void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
+                              const AttentionVariant &variant) {
+  buildKeyBlockKernel(k, cfg, variant, /*fuseDQ=*/false);
+}
+
+void buildAttentionBackwardFused(KernelBuilder &k, const AttentionConfig &cfg,
+                                 const AttentionVariant &variant) {
+  buildKeyBlockKernel(k, cfg, variant, /*fuseDQ=*/true);
+}
+
+void buildAttentionBackwardConvertDQ(KernelBuilder &k, const AttentionConfig &cfg) {
+  const int64_t d = cfg.headDim, bm = cfg.blockM;
+  TensorArg acc = k.tensor("dq_acc", DType::F32, 3), dq = k.tensor("dq", cfg.dtype, 3);
+  Tile head = k.programId(1), row0 = k.programId(0) * bm;
+  TensorDesc accBlocks = acc.desc({1, bm, d});
+  Tile block = accBlocks.load({head, row0, 0});
+  dq.desc({1, bm, d}).store({head, row0, 0}, block.to(cfg.dtype));
+  accBlocks.store({head, row0, 0}, k.zeros({bm, d}, DType::F32)); // ready for the next backward
 }
 
 void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
@@ -474,6 +504,48 @@ RunPlan planAttentionBackwardKV(const AttentionConfig &cfg, const AttentionVaria
   plan.grid = {examples::ceilDiv(p.seqK, cfg.blockN), p.bhK, 1};
   plan.expected = {{6, p.dk}, {7, p.dv}};
   plan.tolerance = kGradientTolerance;
+  return plan;
+}
+
+RunPlan planAttentionBackwardFused(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                   const Params &sizes, uint64_t seed) {
+  BackwardProblem p = makeProblem(cfg, variant, sizes, seed);
+  RunPlan plan = planAttentionBackwardKV(cfg, variant, sizes, seed);
+  // dq_acc after dk and dv (arguments 6, 7), before the variant's own.
+  const int position = 8;
+  plan.memory.insert(plan.memory.begin() + position,
+                     HostBuffer{"dq_acc", DType::F32,
+                                std::vector<double>(p.bhQ * p.seqQ * p.d, 0.0)});
+  for (ArgBinding &arg : plan.args) {
+    if (auto *t = std::get_if<TensorBinding>(&arg); t && t->buffer >= position)
+      ++t->buffer;
+    if (auto *t = std::get_if<PointerBinding>(&arg); t && t->buffer >= position)
+      ++t->buffer;
+  }
+  for (RunPlan::Expected &e : plan.expected)
+    if (e.buffer >= position)
+      ++e.buffer;
+  plan.args.insert(plan.args.begin() + position, tensor3(position, p.bhQ, p.seqQ, p.d));
+  plan.expected.push_back({position, p.dq});
+  plan.repeatable = false; // dq_acc: atomic adds
+  return plan;
+}
+
+RunPlan planAttentionBackwardConvertDQ(const AttentionConfig &cfg, const Params &sizes,
+                                       uint64_t seed) {
+  const int64_t bh = sizes.getInt("batch") * sizes.getInt("heads");
+  const int64_t seqQ = sizes.getInt("seq_q"), d = cfg.headDim;
+  std::mt19937_64 rng(seed);
+  RunPlan plan;
+  plan.memory = {examples::randomBuffer("dq_acc", DType::F32, bh * seqQ * d, rng),
+                 examples::outputBuffer("dq", cfg.dtype, bh * seqQ * d)};
+  plan.args = {tensor3(0, bh, seqQ, d), tensor3(1, bh, seqQ, d)};
+  plan.grid = {examples::ceilDiv(seqQ, cfg.blockM), bh, 1};
+  std::vector<double> dq = plan.memory[0].data;
+  for (double &x : dq)
+    x = roundTo(cfg.dtype, x);
+  plan.expected = {{0, std::vector<double>(dq.size(), 0.0)}, {1, dq}};
+  plan.tolerance = 0; // a rounding of each element
   return plan;
 }
 

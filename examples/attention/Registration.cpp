@@ -342,7 +342,19 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   };
   varlenQ.numWarps = [=](const Params &p) { return bwdSchedule(Q, p, true).warps; };
   varlenQ.aInShared = [=](const Params &p) { return bwdSchedule(Q, p, true).qInShared; };
-  for (KernelDef *def : {&kv, &q, &varlenKV, &varlenQ})
+  // dK, dV and dQ in one pass over the scores, dQ added atomically (not
+  // bitwise repeatable: the dK/dV + dQ pair is the deterministic mode).
+  KernelDef fused = kv;
+  fused.name = "flash_attention_bwd_fused" + suffix;
+  fused.summary = "backward of flash_attention_fwd" + suffix +
+                  ": dK, dV per key block, dQ added atomically into f32 dq_acc";
+  fused.build = [=](KernelBuilder &k, const Params &p) {
+    buildAttentionBackwardFused(k, bwdConfig(KV, p), variant(p));
+  };
+  fused.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+    return planAttentionBackwardFused(bwdConfig(KV, p), variant(p), sizes, seed);
+  };
+  for (KernelDef *def : {&kv, &q, &fused, &varlenKV, &varlenQ})
     if (packed || (def != &varlenKV && def != &varlenQ))
       Registry::global().add(std::move(*def));
 }
@@ -370,6 +382,25 @@ void registerBackwardPrep() {
       .numWarps = [=](const Params &p) { return schedule(p).warps; },
       // Not aligned: the forward's lse rows ([B·H, seq_q]) need not be 16-byte
       // multiples, and nothing here streams.
+  });
+  Registry::global().add({
+      .name = "flash_attention_bwd_dq_convert",
+      .summary = "last step of the fused attention backward: dq = dq_acc in the inputs' type, "
+                 "dq_acc = 0 for the next",
+      .params = attentionBackwardParams(),
+      .build = [=](KernelBuilder &k, const Params &p) {
+        buildAttentionBackwardConvertDQ(k, config(p));
+      },
+      .sizes = attentionSizes(),
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionBackwardConvertDQ(config(p), sizes, seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::shape("dq", 1, config(p).blockM), GridDim::shape("dq", 0),
+                        GridDim::fixed(1)};
+      },
+      .numWarps = [=](const Params &p) { return schedule(p).warps; },
+      .alignedByDefault = true,
   });
   Registry::global().add({
       .name = "flash_attention_varlen_bwd_prep",

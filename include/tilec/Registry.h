@@ -111,6 +111,9 @@ struct RunPlan {
   std::vector<Expected> expected;
   /// Largest acceptable normalized error (see compareOutputs).
   double tolerance = 1e-2;
+  /// False when outputs are sums of atomic adds (their order, so their f32
+  /// rounding, differs from launch to launch).
+  bool repeatable = true;
 };
 
 /// A kernel's choice of lowering on sm_90a, where wgmma and aligned tensors

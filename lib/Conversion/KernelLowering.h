@@ -196,6 +196,7 @@ private:
   Value packWord(ArrayRef<Value> elements);
   SmallVector<Value> unpackWord(Value word, Type element);
   LogicalResult lowerStoreBlock(tile::StoreBlockOp op);
+  LogicalResult lowerAtomicAddBlock(tile::AtomicAddBlockOp op);
   LogicalResult lowerLoad(tile::LoadOp op);
   LogicalResult lowerStore(tile::StoreOp op);
   LogicalResult lowerDot(tile::DotOp op);

@@ -429,6 +429,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
       })
       .Case([&](tile::LoadBlockOp load) { return lowerLoadBlock(load); })
       .Case([&](tile::StoreBlockOp store) { return lowerStoreBlock(store); })
+      .Case([&](tile::AtomicAddBlockOp add) { return lowerAtomicAddBlock(add); })
       .Case([&](tile::LoadOp load) { return lowerLoad(load); })
       .Case([&](tile::LoadScalarOp load) -> LogicalResult {
         Type element = load.getType();

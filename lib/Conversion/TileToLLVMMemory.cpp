@@ -299,6 +299,41 @@ LogicalResult KernelLowering::lowerStoreBlock(tile::StoreBlockOp op) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerAtomicAddBlock(tile::AtomicAddBlockOp op) {
+  if (!descriptors.count(op.getDesc()))
+    return op.emitError("the GPU lowering needs the descriptor made by tile.make_desc in the kernel");
+  const Descriptor &d = descriptors[op.getDesc()];
+  const TileRegs &value = tiles[op.getValue()];
+  TileRegs src = value.splat ? convert(value, layouts.defaultLayout(op.getValue().getType()),
+                                       d.elementType)
+                             : value;
+  // Each element added once: by the copy with clear replica bits.
+  std::optional<LinearLayout::SingleCopy> single = src.layout.singleCopy();
+  if (!single)
+    return op.emitError("the GPU lowering adds a tile atomically only from a layout whose "
+                        "copies of an element differ in zero lane or warp bits; got ")
+           << src.layout.str();
+  Value owner = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  for (auto [id, mask] : {std::pair{lane, single->laneMask}, std::pair{warp, single->warpMask}})
+    if (mask)
+      owner = arith::AndIOp::create(
+          b, loc, owner,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                arith::AndIOp::create(b, loc, id, constI32(mask)), constI32(0)));
+  SmallVector<Value> offsets;
+  for (Value o : op.getOffsets())
+    offsets.push_back(scalars[o]);
+  for (int64_t r = 0; r < src.layout.numRegs(); ++r) {
+    if (single->repeatedReg[r])
+      continue;
+    auto [ptr, inBounds] = blockElement(b, loc, d, offsets, coords(src.layout, r), ptrType(kGlobal));
+    Value pred = arith::AndIOp::create(b, loc, inBounds, owner);
+    inlineAsm(TypeRange{}, ValueRange{ptr, src.regs[r], pred}, "@$2 red.global.add.f32 [$0], $1;",
+              "l,f,b", /*sideEffects=*/true);
+  }
+  return success();
+}
+
 LogicalResult KernelLowering::lowerLoad(tile::LoadOp op) {
   const LinearLayout &l = *layouts.lookup(op);
   TileRegs ptrs = operandIn(op.getPtr(), l);

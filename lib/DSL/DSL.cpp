@@ -845,27 +845,50 @@ Tile TensorDesc::load(std::vector<Operand> offsets, Padding padding, Where where
   return squeezed == block ? loaded : loaded.reshape(squeezed, where);
 }
 
-void TensorDesc::store(std::vector<Operand> offsets, Operand value, Where where) const {
+std::optional<std::pair<std::vector<Value>, Tile>>
+TensorDesc::blockToWrite(const char *what, std::vector<Operand> &offsets, Operand &value,
+                         Where where) const {
   Lowerer l(*kb, where);
   auto offsetValues = blockOffsets(l, block, offsets);
   if (!offsetValues)
-    return;
+    return std::nullopt;
   if (!value.tile.valid()) {
-    l.fail("store() of a block needs a tile", Tile());
-    return;
+    l.fail(fmt::format("{}() of a block needs a tile", what), Tile());
+    return std::nullopt;
   }
   auto blockType = cast<tile::TensorDescType>(desc.getType()).getBlockType();
   Tile data = value.tile;
   if (data.shape() == squeezeLeading(block) && data.shape() != block)
     data = data.reshape(block, where);
   if (data.value().getType() != blockType) {
-    l.fail(fmt::format("store() of a {} {} tile through a descriptor of {} {} blocks",
+    l.fail(fmt::format("{}() of a {} {} tile through a descriptor of {} {} blocks", what,
                        shapeString(data.shape()), typeString(elementOf(data.value())),
                        shapeString(block), typeString(blockType.getElementType())),
            Tile());
+    return std::nullopt;
+  }
+  std::vector<Value> values(offsetValues->begin(), offsetValues->end());
+  return std::make_pair(std::move(values), data);
+}
+
+void TensorDesc::store(std::vector<Operand> offsets, Operand value, Where where) const {
+  if (auto write = blockToWrite("store", offsets, value, where)) {
+    Lowerer l(*kb, where);
+    tile::StoreBlockOp::create(l.b(), l.loc, desc, write->first, write->second.value());
+  }
+}
+
+void TensorDesc::atomicAdd(std::vector<Operand> offsets, Operand value, Where where) const {
+  auto blockType = cast<tile::TensorDescType>(desc.getType()).getBlockType();
+  if (!blockType.getElementType().isF32()) {
+    kb->error(where, fmt::format("atomicAdd() adds into f32 tensors, not {}",
+                                 typeString(blockType.getElementType())));
     return;
   }
-  tile::StoreBlockOp::create(l.b(), l.loc, desc, *offsetValues, data.value());
+  if (auto write = blockToWrite("atomicAdd", offsets, value, where)) {
+    Lowerer l(*kb, where);
+    tile::AtomicAddBlockOp::create(l.b(), l.loc, desc, write->first, write->second.value());
+  }
 }
 
 TensorArg TensorArg::slice(unsigned dim, Operand start, Operand size, Where where) const {

@@ -763,6 +763,8 @@ std::string caseDescription(const KernelDef &def, const RunPlan &plan,
     });
     json.attributeEnd();
     json.attribute(kTolerance, plan.tolerance);
+    if (!plan.repeatable)
+      json.attribute(kRepeatable, false);
     json.attributeArray(kBuffers, [&] {
       for (size_t i = 0; i < plan.memory.size(); ++i)
         compactValue(json, [&](llvm::json::OStream &entry) {

@@ -142,8 +142,10 @@ private:
     return success();
   }
 
+  /// Loads the block into `loaded`, or stores `stored` into it (adds it
+  /// with `accumulate`: programs run one after another, so atomically).
   LogicalResult blockAccess(Operation *op, Value descValue, ValueRange offsets, RtValue *loaded,
-                            const RtValue *stored);
+                            const RtValue *stored, bool accumulate = false);
   LogicalResult dot(tile::DotOp op);
   LogicalResult reduce(tile::ReduceOp op);
   LogicalResult onlineSoftmax(tile::OnlineSoftmaxOp op);
@@ -261,7 +263,7 @@ LogicalResult Machine::cast(Operation *op) {
 }
 
 LogicalResult Machine::blockAccess(Operation *op, Value descValue, ValueRange offsets,
-                                   RtValue *loaded, const RtValue *stored) {
+                                   RtValue *loaded, const RtValue *stored, bool accumulate) {
   const RtValue &desc = get(descValue);
   auto descType = cast<tile::TensorDescType>(descValue.getType());
   std::vector<int64_t> block(descType.getBlockShape().begin(), descType.getBlockShape().end());
@@ -288,6 +290,9 @@ LogicalResult Machine::blockAccess(Operation *op, Value descValue, ValueRange of
     HostBuffer &buffer = memory[p.buffer];
     if (loaded)
       loaded->num[i] = buffer.data[element];
+    else if (accumulate) // f32 additions, as the GPU's
+      buffer.data[element] = roundTo(buffer.dtype, static_cast<float>(buffer.data[element]) +
+                                                       static_cast<float>(stored->num[i]));
     else
       buffer.data[element] = roundTo(buffer.dtype, stored->num[i]);
   }
@@ -536,6 +541,10 @@ LogicalResult Machine::run(Operation *op) {
       .Case([&](tile::StoreBlockOp store) {
         return blockAccess(store, store.getDesc(), store.getOffsets(), nullptr,
                            &get(store.getValue()));
+      })
+      .Case([&](tile::AtomicAddBlockOp add) {
+        return blockAccess(add, add.getDesc(), add.getOffsets(), nullptr, &get(add.getValue()),
+                           /*accumulate=*/true);
       })
       .Case([&](tile::AddPtrOp add) {
         RtValue out = get(add.getPtr());

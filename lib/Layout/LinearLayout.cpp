@@ -3,6 +3,7 @@
 #include "tilec/Layout/LinearLayout.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 namespace tilec {
@@ -253,6 +254,36 @@ int64_t LinearLayout::vectorWidth(unsigned elementBits) const {
     width *= 2;
   }
   return width * elementBits >= 32 ? width : 1;
+}
+
+std::optional<LinearLayout::SingleCopy> LinearLayout::singleCopy() const {
+  SingleCopy copy;
+  Coords zero(rank(), 0);
+  for (size_t i = 0; i < laneBases.size(); ++i)
+    if (laneBases[i] == zero)
+      copy.laneMask |= int64_t{1} << i;
+  for (size_t i = 0; i < warpBases.size(); ++i)
+    if (warpBases[i] == zero)
+      copy.warpMask |= int64_t{1} << i;
+  std::set<Coords> seen;
+  for (int64_t r = 0; r < numRegs(); ++r)
+    copy.repeatedReg.push_back(!seen.insert(regPart(r)).second);
+  // Every element exactly once among the copies picked.
+  std::vector<int> count(numElements(), 0);
+  for (int64_t w = 0; w < numWarps(); ++w)
+    for (int64_t l = 0; l < numLanes(); ++l)
+      for (int64_t r = 0; r < numRegs(); ++r) {
+        if ((w & copy.warpMask) || (l & copy.laneMask) || copy.repeatedReg[r])
+          continue;
+        Coords c = apply(r, l, w);
+        for (size_t d = 0; d < dims.size(); ++d)
+          if (c[d] < 0 || c[d] >= dims[d])
+            return std::nullopt;
+        ++count[linearIndex(c)];
+      }
+  if (std::any_of(count.begin(), count.end(), [](int n) { return n != 1; }))
+    return std::nullopt;
+  return copy;
 }
 
 bool LinearLayout::coversShape() const {

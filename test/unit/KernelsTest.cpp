@@ -137,8 +137,12 @@ std::vector<Case> allCases() {
   // d = 128, GQA groups that are not powers of two.
   cases.push_back({"flash_attention_bwd_prep", {}, {"batch=2", "heads=3", "seq_q=77"}});
   cases.push_back({"flash_attention_bwd_prep", {"head_dim=128", "dtype=f16", "block_m=32"}, {"seq_q=33"}});
+  // The fused backward's last step (dQ from its f32 accumulator).
+  cases.push_back({"flash_attention_bwd_dq_convert", {}, {"batch=2", "heads=3", "seq_q=77"}});
+  cases.push_back({"flash_attention_bwd_dq_convert", {"head_dim=128", "dtype=f16"}, {"seq_q=33"}});
   for (std::string suffix : {"", "_causal", "_sliding_window", "_gqa", "_alibi", "_softcap"}) {
-    for (std::string kernel : {"flash_attention_bwd_dkdv" + suffix, "flash_attention_bwd_dq" + suffix}) {
+    for (std::string kernel : {"flash_attention_bwd_dkdv" + suffix, "flash_attention_bwd_dq" + suffix,
+                               "flash_attention_bwd_fused" + suffix}) {
       cases.push_back({kernel, {}, {"seq_q=100", "seq_k=100"}});
       cases.push_back({kernel, {"block_m=32", "block_n=16"}, {"seq_q=37", "seq_k=130"}});
       cases.push_back({kernel, {"block_m=16", "block_n=32"}, {"seq_q=130", "seq_k=45"}});
@@ -146,7 +150,7 @@ std::vector<Case> allCases() {
       cases.push_back({kernel, {"head_dim=128", "dtype=f16"}, {"seq_q=70", "seq_k=90"}});
     }
   }
-  for (std::string kernel : {"flash_attention_bwd_dkdv_gqa", "flash_attention_bwd_dq_gqa"}) {
+  for (std::string kernel : {"flash_attention_bwd_dkdv_gqa", "flash_attention_bwd_dq_gqa", "flash_attention_bwd_fused_gqa"}) {
     cases.push_back({kernel, {"group=3", "block_m=32", "block_n=32"}, {"batch=2", "heads=3", "seq_q=50", "seq_k=77"}});
     cases.push_back({kernel, {"group=4"}, {"heads=4", "seq_q=64", "seq_k=40"}});
   }

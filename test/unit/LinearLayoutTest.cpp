@@ -100,6 +100,31 @@ TEST(LinearLayout, OperandsReplicateAcrossTheOtherWarpDimension) {
   EXPECT_TRUE(b.coversShape());
 }
 
+TEST(LinearLayout, SingleCopyPicksEachElementOnce) {
+  // No copies: every thread and register writes.
+  LinearLayout acc = LinearLayout::mmaAccumulator(64, 32, 4, 1);
+  auto all = acc.singleCopy();
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->laneMask, 0);
+  EXPECT_EQ(all->warpMask, 0);
+  EXPECT_EQ(std::count(all->repeatedReg.begin(), all->repeatedReg.end(), true), 0);
+  // An A operand on 2x2 warps: warp bit 1 (the N warps) repeats the rows.
+  LinearLayout a = LinearLayout::mmaOperandA(64, 32, 2, 2);
+  auto rows = a.singleCopy();
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows->warpMask, 2);
+  // Lanes 4 apart, and a register, repeat one another's elements.
+  LinearLayout small({16}, {{0}}, {{1}, {2}, {0}, {4}, {8}}, {});
+  auto once = small.singleCopy();
+  ASSERT_TRUE(once);
+  EXPECT_EQ(once->laneMask, 4);
+  EXPECT_EQ(once->repeatedReg, (std::vector<bool>{false, true}));
+  // Copies through a nonzero basis (lanes 1 and 2 both step by 1) cannot
+  // be picked by masks.
+  LinearLayout dependent({16}, {}, {{1}, {1}, {2}, {4}, {8}}, {});
+  EXPECT_FALSE(dependent.singleCopy());
+}
+
 TEST(LinearLayout, BlockedPlacesEveryElementExactlyOnceWhenLargeEnough) {
   for (std::vector<int64_t> shape :
        {std::vector<int64_t>{1024}, {128, 64}, {64, 128}, {16, 16}, {1, 128, 64}, {256, 8}})

@@ -15,7 +15,8 @@
 // beside it, named ..._d{head_dim}_... (bench/compile.sh writes them).
 // --pass=bwd times the backward instead: prep + dK/dV + dQ after the
 // forward made O and lse, FLOPs 2.5x the forward's, sampled rows of dQ, dK
-// and dV checked against gradients in double precision.
+// and dV checked against gradients in double precision; and the fused
+// backward (dQ added atomically, then converted) where its kernels are.
 // --pass=decode (Decode.cpp) and --pass=varlen (Varlen.cpp): decoding with
 // split KV next to peer_sdpa.py --decode's shapes, and packed batches next
 // to the dense kernel.
@@ -73,7 +74,10 @@ int usage(const std::string &why) {
                "  --pass=bwd: every DIR/flash_attention_bwd_dkdv<rest>.ptx with\n"
                "  flash_attention_fwd<rest>, flash_attention_bwd_dq<rest> and\n"
                "  flash_attention_bwd_prep_d{D} beside it (forward, then prep + dK/dV + dQ "
-               "timed)\n"
+               "timed);\n"
+               "  also prep + fused + convert (row <name>_fused) where\n"
+               "  flash_attention_bwd_fused<rest> and flash_attention_bwd_dq_convert_d{D} are "
+               "there\n"
                "  --pass=decode: every DIR/flash_attention_decode*_d{D}*.ptx (compiled with\n"
                "  group=4) with flash_attention_decode_combine_d{D}.ptx beside it, B = 64\n"
                "  (--batch), 32 query heads on 8 K/V heads, --seqlens of cached keys (default\n"
@@ -274,11 +278,14 @@ private:
 /// The kernels of one backward: the forward that makes O and lse, the
 /// statistics (prep), dK/dV and dQ. From flash_attention_bwd_dkdv<rest>.ptx:
 /// flash_attention_fwd<rest>, flash_attention_bwd_prep_d{D},
-/// flash_attention_bwd_dq<rest>.
+/// flash_attention_bwd_dq<rest>. With `fused` (flash_attention_bwd_fused<rest>
+/// and flash_attention_bwd_dq_convert_d{D} beside them): prep, the fused
+/// kernel (dQ added atomically into an f32 accumulator) and the convert.
 struct BackwardSet {
-  std::string name; ///< flash_attention_bwd<rest>
+  std::string name; ///< flash_attention_bwd<rest>, + "_fused"
   int64_t d;
   rt::Kernel fwd, prep, dkdv, dq;
+  bool fused = false;
 };
 
 /// Q, K, V, dO on the device and the host, the forward's O and lse, the
@@ -290,7 +297,7 @@ public:
         bh(batch * heads), statRows((n + 3) / 4 * 4) {}
   ~BackwardProblem() {
     std::string ignored;
-    for (uint64_t address : {q, k, v, dO, o, lse, delta, lse2, dq, dk, dv})
+    for (uint64_t address : {q, k, v, dO, o, lse, delta, lse2, dq, dk, dv, dqAcc})
       if (address)
         gpu.free(address, ignored);
   }
@@ -312,8 +319,13 @@ public:
     for (uint64_t *out : {&o, &dq, &dk, &dv})
       if (!gpu.alloc(elements * 2, *out, error))
         return false;
+    // The fused backward's accumulator: zero once, zeroed again by each
+    // backward's last step.
+    std::vector<uint8_t> zeros(elements * 4, 0);
     return gpu.alloc(bh * n * 4, lse, error) && gpu.alloc(bh * statRows * 4, delta, error) &&
-           gpu.alloc(bh * statRows * 4, lse2, error);
+           gpu.alloc(bh * statRows * 4, lse2, error) &&
+           gpu.alloc(zeros.size(), dqAcc, error) &&
+           gpu.copyToDevice(dqAcc, zeros.data(), zeros.size(), error);
   }
 
   bool run(const BackwardSet &set, Row &row, std::string &error) {
@@ -331,6 +343,10 @@ public:
                                    stats(lse2),    stats(delta), tensor3(dk), tensor3(dv)};
     std::vector<rt::Arg> qArgs = {tensor3(q),  tensor3(k),    tensor3(v), tensor3(dO),
                                   stats(lse2), stats(delta), tensor3(dq)};
+    if (set.fused) { // dK/dV with dQ into the accumulator, then dq from it
+      kvArgs.push_back(tensor3(dqAcc));
+      qArgs = {tensor3(dqAcc), tensor3(dq)};
+    }
     struct Launch {
       const rt::Kernel &kernel;
       const std::vector<rt::Arg> &args;
@@ -446,7 +462,7 @@ private:
   const int64_t d, n, batch, heads, bh, statRows;
   std::vector<double> host[4]; // q, k, v, dO
   uint64_t q = 0, k = 0, v = 0, dO = 0, o = 0, lse = 0, delta = 0, lse2 = 0, dq = 0, dk = 0,
-           dv = 0;
+           dv = 0, dqAcc = 0;
 };
 
 std::vector<std::string> attentionKernels(const Options &opts, std::string &error) {
@@ -498,6 +514,15 @@ int runBackward(rt::Device &gpu, const Options &opts, const std::vector<std::str
              loadKernel(gpu, opts.ptxDir, kv, set.dkdv, error) &&
              loadKernel(gpu, opts.ptxDir, "flash_attention_bwd_dq" + rest, set.dq, error)) {
       sets.push_back(set);
+      BackwardSet fused = set;
+      fused.name += "_fused";
+      fused.fused = true;
+      std::string missing;
+      if (loadKernel(gpu, opts.ptxDir, "flash_attention_bwd_fused" + rest, fused.dkdv, missing) &&
+          loadKernel(gpu, opts.ptxDir,
+                     "flash_attention_bwd_dq_convert_d" + std::to_string(set.d), fused.dq,
+                     missing))
+        sets.push_back(fused);
       continue;
     }
     std::fprintf(stderr, "tilec-bench: %s: %s\n", kv.c_str(), error.c_str());

@@ -178,10 +178,19 @@ public:
             Where where = Where::current()) const;
   /// Writes `value` (of the block shape); elements outside the tensor are dropped.
   void store(std::vector<Operand> offsets, Operand value, Where where = Where::current()) const;
+  /// Adds `value` (f32, of the block shape) into the block, each element
+  /// atomically: programs adding into the same elements all count, in an
+  /// unspecified order. Elements outside the tensor are not touched.
+  void atomicAdd(std::vector<Operand> offsets, Operand value,
+                 Where where = Where::current()) const;
   const Shape &blockShape() const { return block; }
 
 private:
   friend class TensorArg;
+  /// store() and atomicAdd(): the checked block tile, or nothing after an error.
+  std::optional<std::pair<std::vector<mlir::Value>, Tile>>
+  blockToWrite(const char *what, std::vector<Operand> &offsets, Operand &value,
+               Where where) const;
   TensorDesc(KernelBuilder *kb, mlir::Value desc, Shape block)
       : kb(kb), desc(desc), block(std::move(block)) {}
   KernelBuilder *kb = nullptr;

@@ -99,6 +99,19 @@ public:
   /// when fewer than 4 bytes would move together.
   int64_t vectorWidth(unsigned elementBits) const;
 
+  /// Which copy of each element a write that must happen once (an atomic
+  /// add) uses: threads whose lane has a bit of `laneMask` set (or warp a bit
+  /// of `warpMask`) hold copies of other threads' elements, and register r
+  /// with `repeatedReg[r]` repeats an earlier register of its thread.
+  struct SingleCopy {
+    int64_t laneMask = 0, warpMask = 0;
+    std::vector<bool> repeatedReg;
+  };
+  /// The single copy of every element, or nullopt when copies are not
+  /// picked out that way (a lane or warp basis repeating another's elements
+  /// without being zero).
+  std::optional<SingleCopy> singleCopy() const;
+
   bool operator==(const LinearLayout &other) const;
   bool operator!=(const LinearLayout &other) const { return !(*this == other); }
   std::string str() const;

@@ -131,6 +131,9 @@ inline constexpr const char *kPtx = "ptx";
 inline constexpr const char *kMetadata = "metadata";
 inline constexpr const char *kGrid = "grid"; ///< three numbers
 inline constexpr const char *kTolerance = "tolerance";
+/// false (absent: true) when outputs are sums of atomic adds, so a second
+/// launch matches the expected values but not necessarily the first's bits.
+inline constexpr const char *kRepeatable = "repeatable";
 inline constexpr const char *kBuffers = "buffers";
 inline constexpr const char *kBufferName = "name";
 inline constexpr const char *kBufferDType = "dtype";

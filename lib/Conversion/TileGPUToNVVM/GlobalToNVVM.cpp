@@ -348,6 +348,55 @@ struct StoreBlockLowering : OpConversionPattern<tile::StoreBlockOp> {
   }
 };
 
+/// Each element added into global memory once, by the copy
+/// LinearLayout::singleCopy picks, with a predicated `red.global.add.f32`
+/// (an atomic add without result); elements outside the tensor are
+/// skipped.
+struct AtomicAddBlockLowering : OpConversionPattern<tile::AtomicAddBlockOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::AtomicAddBlockOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    FailureOr<tilec::LinearLayout> layout = getLinearLayout(type);
+    if (failed(layout))
+      return rewriter.notifyMatchFailure(op, "not a distributed tile");
+    std::optional<tilec::LinearLayout::SingleCopy> single = layout->singleCopy();
+    if (!single)
+      return op.emitOpError("cannot add atomically from a layout whose copies of an element "
+                            "do not differ in zero lane or warp bits: ")
+             << layout->str();
+    Type element = getTypeConverter()->convertType(type.getElementType());
+    BlockAccess access(rewriter, loc, *layout, adaptor.getDesc(), adaptor.getOffsets(), element);
+    SmallVector<Value> registers = unpackRegisters(rewriter, loc, adaptor.getValue());
+    Value tid = threadIndex(rewriter, loc);
+    Value owner = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                           rewriter.getBoolAttr(true));
+    for (auto [mask, shift] : {std::pair{single->laneMask, 0}, std::pair{single->warpMask, 5}}) {
+      if (!mask)
+        continue;
+      Value bits = LLVM::AndOp::create(rewriter, loc, tid, constI32(rewriter, loc, mask << shift));
+      Value clear = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, bits,
+                                         constI32(rewriter, loc, 0));
+      owner = LLVM::AndOp::create(rewriter, loc, owner, clear);
+    }
+    for (int64_t r = 0; r < layout->numRegs(); ++r) {
+      if (single->repeatedReg[r])
+        continue;
+      auto [address, inside] = access.at(r);
+      Value guard = inside ? Value(LLVM::AndOp::create(rewriter, loc, inside, owner)) : owner;
+      LLVM::InlineAsmOp::create(rewriter, loc, TypeRange{},
+                                ValueRange{address, registers[r], guard},
+                                rewriter.getStringAttr("@$2 red.global.add.f32 [$0], $1;"),
+                                rewriter.getStringAttr("l,f,b"), rewriter.getUnitAttr(),
+                                UnitAttr(), LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(),
+                                ArrayAttr());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The pointee type of a pointer or of a tile of pointers.
 static Type pointeeOf(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
@@ -569,6 +618,6 @@ void tilec::tilegpu::populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConver
                                  NVVM::BlockIdZOp>,
                GridQueryLowering<tile::NumProgramsOp, NVVM::GridDimXOp, NVVM::GridDimYOp,
                                  NVVM::GridDimZOp>,
-               LoadBlockLowering, StoreBlockLowering, AddPtrLowering, GatherLoadLowering,
-               ScalarLoadLowering, ScatterStoreLowering>(converter, patterns.getContext());
+               LoadBlockLowering, StoreBlockLowering, AtomicAddBlockLowering, AddPtrLowering,
+               GatherLoadLowering, ScalarLoadLowering, ScatterStoreLowering>(converter, patterns.getContext());
 }

@@ -81,7 +81,8 @@ struct UnsupportedTileOp : ConversionPattern {
                           op->getDialect()) ||
                       isa<tilec::tile::ReduceOp, tilec::tile::ExpandDimsOp,
                           tilec::tile::BroadcastOp, tilec::tile::LoadBlockOp,
-                          tilec::tile::StoreBlockOp, tilec::tile::SplatOp, tilec::tile::IotaOp,
+                          tilec::tile::StoreBlockOp, tilec::tile::AtomicAddBlockOp,
+                          tilec::tile::SplatOp, tilec::tile::IotaOp,
                           tilec::tile::CastOp, tilec::tile::ReshapeOp, tilec::tile::TransOp,
                           tilec::tile::AddPtrOp, tilec::tile::LoadOp, tilec::tile::LoadScalarOp,
                           tilec::tile::StoreOp>(op);

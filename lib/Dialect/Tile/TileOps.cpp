@@ -100,6 +100,14 @@ LogicalResult StoreBlockOp::verify() {
                            getValue().getType(), "value");
 }
 
+LogicalResult AtomicAddBlockOp::verify() {
+  if (!getDesc().getType().getElementType().isF32())
+    return emitOpError("expected a descriptor of f32 elements, got ")
+           << getDesc().getType().getElementType();
+  return verifyBlockAccess(*this, getDesc().getType(), getOffsets().size(),
+                           getValue().getType(), "value");
+}
+
 //===----------------------------------------------------------------------===//
 // Pointers
 //===----------------------------------------------------------------------===//

@@ -195,3 +195,46 @@ func.func @gathers(%in: !tile.ptr<i32>, %io: !tile.ptr<f32>, %n: i32) attributes
   tile.store %fps, %x mask %keep : tensor<32x!tile.ptr<f32>, #v>
   return
 }
+
+// -----
+
+// Atomic adds: each element once. 128 f32 in two registers of 64 threads:
+// warps 2 and 3 hold copies of warps 0 and 1's elements (a zero warp
+// basis), so only threads whose warp bit 1 is clear add (tid & 64 == 0),
+// each register guarded by the bounds too; one predicated
+// red.global.add.f32 per element.
+// CHECK-LABEL: llvm.func @atomic_add
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[BITS:.*]] = llvm.and %[[TID]], %{{.*}} : i32
+// CHECK: %[[CLEAR:.*]] = llvm.icmp "eq" %[[BITS]]
+// CHECK: %[[OWNER:.*]] = llvm.and %{{.*}}, %[[CLEAR]] : i1
+// CHECK: %[[IN:.*]] = llvm.icmp "ult"
+// CHECK: %[[GUARD:.*]] = llvm.and %[[IN]], %[[OWNER]]
+// CHECK: llvm.inline_asm has_side_effects "@$2 red.global.add.f32 [$0], $1;", "l,f,b" %{{.*}}, %{{.*}}, %[[GUARD]]
+// CHECK-COUNT-1: red.global.add.f32
+// CHECK-NOT: red.global
+// CHECK: llvm.return
+#lin = #tilegpu.linear<reg = [[64]], lane = [[1], [2], [4], [8], [16]], warp = [[32], [0]]>
+func.func @atomic_add(%dst: !tile.ptr<f32>, %n: i32, %v: tensor<128xf32, #lin>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %s1 = arith.constant 1 : i64
+  %c0 = arith.constant 0 : i32
+  %dd = tile.make_desc %dst, [%n], [%s1] : !tile.ptr<f32> -> !tile.desc<128xf32>
+  tile.atomic_add_block %dd[%c0], %v : !tile.desc<128xf32>, tensor<128xf32, #lin>
+  return
+}
+
+// -----
+
+// A layout whose copies differ in a nonzero lane basis (lanes 0 and 1 hold
+// the same element through another basis) cannot pick one copy per
+// element: an error, not double additions.
+#dup = #tilegpu.linear<reg = [], lane = [[1], [1], [2], [4], [8]], warp = [[16], [32]]>
+func.func @atomic_add_repeated(%dst: !tile.ptr<f32>, %n: i32, %v: tensor<64xf32, #dup>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %s1 = arith.constant 1 : i64
+  %c0 = arith.constant 0 : i32
+  %dd = tile.make_desc %dst, [%n], [%s1] : !tile.ptr<f32> -> !tile.desc<64xf32>
+  // expected-error @+2 {{cannot add atomically from a layout whose copies of an element do not differ in zero lane or warp bits}}
+  // expected-error @+1 {{failed to legalize operation 'tile.atomic_add_block'}}
+  tile.atomic_add_block %dd[%c0], %v : !tile.desc<64xf32>, tensor<64xf32, #dup>
+  return
+}

@@ -77,6 +77,22 @@ func.func @store_block_type(%d: !tile.desc<64x128xbf16>, %i: i32, %v: tensor<64x
 
 // -----
 
+func.func @atomic_add_bf16(%d: !tile.desc<64x128xbf16>, %i: i32, %v: tensor<64x128xbf16>) {
+  // expected-error @+1 {{'tile.atomic_add_block' op expected a descriptor of f32 elements, got 'bf16'}}
+  tile.atomic_add_block %d[%i, %i], %v : !tile.desc<64x128xbf16>, tensor<64x128xbf16>
+  return
+}
+
+// -----
+
+func.func @atomic_add_shape(%d: !tile.desc<64x128xf32>, %i: i32, %v: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.atomic_add_block' op expected value of type 'tensor<64x128xf32>' (the descriptor block), got 'tensor<64x64xf32>'}}
+  tile.atomic_add_block %d[%i, %i], %v : !tile.desc<64x128xf32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
 func.func @addptr_scalar(%p: !tile.ptr<f32>, %o: tensor<4xi32>) {
   // expected-error @+1 {{'tile.addptr' op expected a scalar offset for a scalar pointer}}
   %q = tile.addptr %p, %o : !tile.ptr<f32>, tensor<4xi32>

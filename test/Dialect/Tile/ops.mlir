@@ -33,6 +33,15 @@ func.func @blocks(%base: !tile.ptr<bf16>, %rows: i32, %cols: i32, %ld: i64, %one
   return %pad : tensor<64x128xbf16>
 }
 
+// CHECK-LABEL: func.func @atomic_add
+func.func @atomic_add(%base: !tile.ptr<f32>, %n: i32, %ld: i64, %one: i64, %r: i32,
+                      %v: tensor<64x128xf32>) {
+  %d = tile.make_desc %base, [%n, %n], [%ld, %one] : !tile.ptr<f32> -> !tile.desc<64x128xf32>
+  // CHECK: tile.atomic_add_block %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} : !tile.desc<64x128xf32>, tensor<64x128xf32>
+  tile.atomic_add_block %d[%r, %r], %v : !tile.desc<64x128xf32>, tensor<64x128xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @pointers
 func.func @pointers(%base: !tile.ptr<f32>, %fill: f32, %n: i32) {
   // CHECK: %[[I:.+]] = tile.iota : tensor<128xi32>

@@ -72,13 +72,13 @@ streams::ReadOnlyArguments::ReadOnlyArguments(FunctionOpInterface kernel) {
   // The arguments written through (all, when a write's target is not traced
   // to one).
   kernel->walk([&](Operation *op) {
-    if (!isa<tile::StoreOp, tile::StoreBlockOp, TMAStoreOp>(op))
+    if (!isa<tile::StoreOp, tile::StoreBlockOp, tile::AtomicAddBlockOp, TMAStoreOp>(op))
       return;
     Value target;
     if (auto store = dyn_cast<tile::StoreOp>(op))
       target = store.getPtr();
-    else if (auto store = dyn_cast<tile::StoreBlockOp>(op))
-      if (auto make = store.getDesc().getDefiningOp<tile::MakeDescOp>())
+    else if (isa<tile::StoreBlockOp, tile::AtomicAddBlockOp>(op))
+      if (auto make = op->getOperand(0).getDefiningOp<tile::MakeDescOp>())
         target = make.getBase();
     if (BlockArgument arg = target ? root(target) : BlockArgument())
       written.insert(arg);

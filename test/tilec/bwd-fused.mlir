@@ -1,0 +1,33 @@
+// The fused attention backward: dK, dV per key block and each query
+// block's share of dQ added atomically into an f32 accumulator (one pass
+// over the scores); its last step rounds the accumulator to dQ and zeroes
+// it for the next backward. Checked on
+// the CPU against the double-precision gradients (dq_acc against dQ), for a
+// mask from a runtime tensor with shuffled ids (block lists) too, and
+// lowered to predicated red.global.add.f32 by both GPU lowerings.
+// RUN: tilec --kernel=flash_attention_bwd_fused_causal --run=cpu --size batch=2 --size seq_q=130 --size seq_k=77 | FileCheck %s --check-prefix=CPU
+// RUN: tilec --kernel=flash_attention_bwd_fused_document --set shuffled=1 --run=cpu --size batch=2 --size seq_q=130 --size seq_k=130 | FileCheck %s --check-prefix=CPU
+// RUN: tilec --kernel=flash_attention_bwd_dq_convert --set dtype=f16 --run=cpu | FileCheck %s --check-prefix=CONVERT
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --emit=ptx -o %t.ptx && FileCheck %s --check-prefix=PTX < %t.ptx && FileCheck %s --check-prefix=META < %t.json
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --lowering=tilegpu --emit=ptx -o %t.tg.ptx && FileCheck %s --check-prefix=PTX < %t.tg.ptx
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_80 --emit=ptx -o %t.80.ptx && FileCheck %s --check-prefix=PTX < %t.80.ptx
+// A GPU case of it says its outputs are not bitwise repeatable
+// (tilec-run-case --repeatable checks a second launch against the
+// reference instead); the dK/dV kernel's cases do not.
+// RUN: rm -rf %t.case %t.kv && tilec --kernel=flash_attention_bwd_fused --export-case=%t.case && FileCheck %s --check-prefix=CASE < %t.case/case.json
+// RUN: tilec --kernel=flash_attention_bwd_dkdv --export-case=%t.kv && FileCheck %s --check-prefix=KVCASE < %t.kv/case.json
+
+// CPU: dk {{.*}}: ok
+// CPU: dv {{.*}}: ok
+// CPU: dq_acc {{.*}}: ok
+// CONVERT: dq_acc {{.*}} max |error| 0, {{.*}}: ok
+// CONVERT: dq {{.*}} max |error| 0, {{.*}}: ok
+
+// PTX: .entry flash_attention_bwd_fused(
+// PTX: @%p{{[0-9]+}} red.global.add.f32 [%rd{{[0-9]+}}], %r{{[0-9]+}};
+// PTX-NOT: atom.global
+
+// META: {"name":"dq_acc","kind":"tensor","dtype":"f32","rank":3
+
+// CASE: "repeatable": false
+// KVCASE-NOT: repeatable
