@@ -300,21 +300,28 @@ def TileGPU_TMAStoreOp : TileGPU_Op<"tma_store"> {
     One elected lane of every warp that runs it (so: run it in one warp)
     issues `cp.async.bulk.tensor` from `src` to the box of `map` at
     `coords` and commits it as a bulk group; out-of-bounds elements are
-    not written. Shared stores that produced `src` must be fenced
-    (`tilegpu.fence async_proxy`) and published by a barrier first;
-    `tilegpu.tma_store_wait` waits before `src` is reused or the kernel ends.
+    not written. With `add`, the box is added into global memory instead
+    (`cp.reduce.async.bulk.tensor ... .add`: each element atomically, so
+    programs may add into the same box; f32, f16 or bf16). Shared stores
+    that produced `src` must be fenced (`tilegpu.fence async_proxy`) and
+    published by a barrier first; `tilegpu.tma_store_wait` waits before
+    `src` is reused or the kernel ends.
 
     Example:
     ```mlir
     tilegpu.tma_store %s, %omap[%bh, %m, %c0]
         : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>,
           !tilegpu.tensor_map<1x64x64xbf16, #tilegpu.swizzled<128>>
+    tilegpu.tma_store add %acc, %dqmap[%bh, %m, %c0]
+        : !tilegpu.smem<64x32xf32, #tilegpu.swizzled<128>>,
+          !tilegpu.tensor_map<1x64x32xf32, #tilegpu.swizzled<128>>
     ```
   }];
   let arguments = (ins TileGPU_SharedMemoryType:$src, TileGPU_TensorMapType:$map,
-                       Variadic<I32>:$coords);
+                       Variadic<I32>:$coords, UnitAttr:$add);
   let assemblyFormat = [{
-    $src `,` $map `[` $coords `]` attr-dict `:` qualified(type($src)) `,` qualified(type($map))
+    (`add` $add^)? $src `,` $map `[` $coords `]` attr-dict `:` qualified(type($src)) `,`
+    qualified(type($map))
   }];
   let hasVerifier = 1;
 }

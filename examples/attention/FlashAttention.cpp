@@ -384,6 +384,7 @@ AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &sc
   cfg.blockM = params.getInt("block_m") ? params.getInt("block_m") : schedule.blockM;
   cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : schedule.blockN;
   cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
+  cfg.dpBesideS = schedule.dpBesideS;
   return cfg;
 }
 

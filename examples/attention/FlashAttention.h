@@ -51,6 +51,9 @@ struct AttentionConfig {
   /// together, so the softmax of S_j runs while P·V is on the tensor cores;
   /// O is rescaled after it, the last block's P·V follows the loops.
   bool overlap = false;
+  /// Backward: issue dP = dO·Vᵀ right after S = Q·Kᵀ (wgmma runs both while
+  /// the scores become P); off, dP follows P (fewer live registers).
+  bool dpBesideS = true;
   /// Softmax scale; 0 means 1/sqrt(headDim).
   double scale = 0;
   double softmaxScale() const;
@@ -338,6 +341,7 @@ struct AttentionSchedule {
   /// warpgroup (KernelDef::sm90Pipeline).
   Sm90Pipeline sm90 = Sm90Pipeline::Default;
   bool overlap = false; ///< AttentionConfig::overlap
+  bool dpBesideS = true; ///< AttentionConfig::dpBesideS
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.

@@ -169,10 +169,13 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         }
         if (variant.scoreMod) {
           // The modifier is written on [queries, keys] score tiles.
-          // Both dots that need only the loads are issued first (on
-          // wgmma they run while the scores become P).
-          Tile s = dot(qBlock, kT, 0.0), dP = dot(dOBlock, vT, 0.0);
+          // With dpBesideS both dots that need only the loads come first
+          // (on wgmma they run while the scores become P).
+          Tile s = dot(qBlock, kT, 0.0);
+          Tile dP = cfg.dpBesideS ? dot(dOBlock, vT, 0.0) : Tile();
           Recomputed rc = recompute(cfg, variant, s, lse2, ctx, masked, /*maskRows=*/true);
+          if (!dP.valid())
+            dP = dot(dOBlock, vT, 0.0);
           Tile dV = dot(rc.p.to(cfg.dtype).t(), dOBlock, st[1]);
           Tile ds = scoreGradient(rc, dP, dlt).to(cfg.dtype);
           Tile dK = dot(ds.t(), qBlock, st[0]);
@@ -184,7 +187,7 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         // dV += Pᵀ·dO and dK += dSᵀ·Q straight from the registers, and Q and
         // dO only feed B operands, so they stream through shared memory.
         Tile logitsT = dot(kBlock, qBlock.t(), 0.0) * (cfg.softmaxScale() * M_LOG2E);
-        Tile dPT = dot(vBlock, dOBlock.t(), 0.0); // issued before P is made
+        Tile dPT = cfg.dpBesideS ? dot(vBlock, dOBlock.t(), 0.0) : Tile(); // before P
         if (masked) {
           Tile keepT = (cols < seqK).col() && (ctx.rows < seqQ).row();
           if (variant.mask)
@@ -193,6 +196,8 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         }
         Tile pT = exp2(logitsT - lse2.row());
         Tile dV = dot(pT.to(cfg.dtype), dOBlock, st[1]);
+        if (!dPT.valid())
+          dPT = dot(vBlock, dOBlock.t(), 0.0);
         Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
         Tile dK = dot(dsT, qBlock, st[0]);
         if (dqAcc)
@@ -241,10 +246,14 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
     return [&, masked](Tile r, std::vector<Tile> st) -> std::vector<Tile> {
       Tile kBlock = kBlocks.load({kvHead, r, 0}), vBlock = vBlocks.load({kvHead, r, 0});
       BlockContext ctx{k, rows, r - seq.kFirst + k.iota(bn), head, seqQ, seqK, seq.inputs};
-      // Both dots first: on wgmma dP runs while the scores become P.
-      Tile s = dot(qBlock, kBlock.t(), 0.0), dP = dot(dOBlock, vBlock.t(), 0.0);
+      // With dpBesideS both dots first: on wgmma dP runs while the scores
+      // become P.
+      Tile s = dot(qBlock, kBlock.t(), 0.0);
+      Tile dP = cfg.dpBesideS ? dot(dOBlock, vBlock.t(), 0.0) : Tile();
       Recomputed rc = recompute(cfg, variant, s, lse2, ctx, masked,
                                 /*maskRows=*/false); // rows past seq_q are not stored
+      if (!dP.valid())
+        dP = dot(dOBlock, vBlock.t(), 0.0);
       Tile ds = scoreGradient(rc, dP, dlt);
       return {dot(ds.to(cfg.dtype), kBlock, st[0])};
     };
@@ -345,8 +354,9 @@ std::vector<ParamSpec> attentionBackwardParams() {
   return params;
 }
 
-AttentionSchedule defaultBackwardSchedule(BackwardKernel kernel, int64_t headDim, bool scoreMod,
-                                          const TargetInfo &target, bool packed) {
+/// The tiles and warps of defaultBackwardSchedule.
+static AttentionSchedule backwardTiles(BackwardKernel kernel, int64_t headDim, bool scoreMod,
+                                       const TargetInfo &target, bool packed) {
   // Packed batches keep their sequence's offsets live beside the tiles: on
   // mma.sync the dense schedules below spill a few bytes there (ptxas), so
   // they take smaller steps (dK/dV) or key blocks (dQ).
@@ -380,6 +390,15 @@ AttentionSchedule defaultBackwardSchedule(BackwardKernel kernel, int64_t headDim
     return headDim <= 128 ? AttentionSchedule{64, 64, 4, true} : AttentionSchedule{32, 32, 4, true};
   }
   return {};
+}
+
+AttentionSchedule defaultBackwardSchedule(BackwardKernel kernel, int64_t headDim, bool scoreMod,
+                                          const TargetInfo &target, bool packed) {
+  AttentionSchedule schedule = backwardTiles(kernel, headDim, scoreMod, target, packed);
+  // dP beside S pays where dots are asynchronous (wgmma); mma.sync only
+  // holds dP longer.
+  schedule.dpBesideS = target.wgmma;
+  return schedule;
 }
 
 namespace {

@@ -261,8 +261,13 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // tiles: it takes the smaller key blocks of the modifier's schedule (the
     // 128-key ones spill on wgmma at d = 64).
     bool modifierLike = bool(v.scoreMod) || (kernel == BackwardKernel::Q && v.blockMask);
-    return defaultBackwardSchedule(kernel, std::stoll(p.get("head_dim")), modifierLike,
-                                   p.target(), packed);
+    AttentionSchedule s = defaultBackwardSchedule(kernel, std::stoll(p.get("head_dim")),
+                                                  modifierLike, p.target(), packed);
+    // A block mask's lists live beside the tiles: dP after P (spills
+    // otherwise, sm_90a).
+    if (v.blockMask)
+      s.dpBesideS = false;
+    return s;
   };
   auto bwdConfig = [=](BackwardKernel kernel, const Params &p, bool packed = false) {
     AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(kernel, p, packed));
@@ -344,15 +349,26 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   varlenQ.aInShared = [=](const Params &p) { return bwdSchedule(Q, p, true).qInShared; };
   // dK, dV and dQ in one pass over the scores, dQ added atomically (not
   // bitwise repeatable: the dK/dV + dQ pair is the deterministic mode).
+  // Its dQ share keeps more live than dK/dV alone: dP beside S everywhere
+  // (mma.sync too: fewer spills there in this kernel), and on wgmma half
+  // the query rows per step beside a block mask's lists or a GQA group's
+  // loop (no spills; scripts/ptxas-check.sh).
+  auto fusedConfig = [=](const Params &p) {
+    AttentionConfig cfg = bwdConfig(KV, p);
+    cfg.dpBesideS = true;
+    if (p.target().wgmma && !p.getInt("block_m") && (variant(p).blockMask || cfg.group > 1))
+      cfg.blockM /= 2;
+    return cfg;
+  };
   KernelDef fused = kv;
   fused.name = "flash_attention_bwd_fused" + suffix;
   fused.summary = "backward of flash_attention_fwd" + suffix +
                   ": dK, dV per key block, dQ added atomically into f32 dq_acc";
   fused.build = [=](KernelBuilder &k, const Params &p) {
-    buildAttentionBackwardFused(k, bwdConfig(KV, p), variant(p));
+    buildAttentionBackwardFused(k, fusedConfig(p), variant(p));
   };
   fused.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-    return planAttentionBackwardFused(bwdConfig(KV, p), variant(p), sizes, seed);
+    return planAttentionBackwardFused(fusedConfig(p), variant(p), sizes, seed);
   };
   for (KernelDef *def : {&kv, &q, &fused, &varlenKV, &varlenQ})
     if (packed || (def != &varlenKV && def != &varlenQ))

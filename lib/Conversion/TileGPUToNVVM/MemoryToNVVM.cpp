@@ -337,9 +337,19 @@ struct TMAStoreLowering : OpConversionPattern<TMAStoreOp> {
   LogicalResult matchAndRewrite(TMAStoreOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-        rewriter, loc, adaptor.getMap(), adaptor.getSrc(), tmaCoordinates(adaptor.getCoords()),
-        /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE, electedLane(rewriter, loc));
+    if (op.getAdd()) {
+      // The reduction has no predicate operand: the elected lane branches.
+      auto elected = scf::IfOp::create(rewriter, loc, TypeRange{}, electedLane(rewriter, loc),
+                                       /*withElseRegion=*/false);
+      OpBuilder then = OpBuilder::atBlockBegin(&elected.getThenRegion().front());
+      NVVM::CpAsyncBulkTensorReduceOp::create(
+          then, loc, adaptor.getMap(), adaptor.getSrc(), NVVM::TMAReduxKind::ADD,
+          NVVM::TMAStoreMode::TILE, tmaCoordinates(adaptor.getCoords()), /*l2CacheHint=*/Value());
+    } else {
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          rewriter, loc, adaptor.getMap(), adaptor.getSrc(), tmaCoordinates(adaptor.getCoords()),
+          /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE, electedLane(rewriter, loc));
+    }
     NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
     rewriter.eraseOp(op);
     return success();

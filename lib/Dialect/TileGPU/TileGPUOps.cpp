@@ -234,6 +234,9 @@ LogicalResult TMALoadOp::verify() {
 }
 
 LogicalResult TMAStoreOp::verify() {
+  Type element = getMap().getType().getElementType();
+  if (getAdd() && !(element.isF32() || element.isF16() || element.isBF16()))
+    return emitOpError("adds f32, f16 or bf16 elements, got ") << element;
   return verifyTMA(*this, getMap().getType(), getCoords().size(), getSrc().getType(),
                    /*columnBlocks=*/false);
 }

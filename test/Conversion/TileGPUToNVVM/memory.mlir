@@ -45,6 +45,13 @@ func.func @tma(%map: !tilegpu.tensor_map<1x64x64xbf16, #swz>, %bh: i32, %n: i32,
   // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}], predicate = %[[ELECT2]]
   // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
   tilegpu.tma_store %s, %map[%bh, %n, %c0] : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.tensor_map<1x64x64xbf16, #swz>
+  // Adding the box: the reduction has no predicate, so the elected lane
+  // branches to it; the same commit group.
+  // CHECK: %[[ELECT3:.+]] = nvvm.elect.sync -> i1
+  // CHECK: scf.if %[[ELECT3]] {
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.reduce %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}] {redKind = #nvvm.tma_redux_kind<add>}
+  // CHECK: nvvm.cp.async.bulk.commit.group
+  tilegpu.tma_store add %s, %map[%bh, %n, %c0] : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.tensor_map<1x64x64xbf16, #swz>
   return
 }
 

@@ -2,7 +2,8 @@
 // for sm_90a and assembles with ptxas: mbarriers with TMA in a producer
 // role that gives registers up (12 warps share 168 each), wgmma (A from
 // shared memory, then A from registers) in a consumer role that takes
-// more, named barriers, a TMA store, and cp.async of a ragged descriptor
+// more, named barriers, a TMA store and a TMA reduction (add), and
+// cp.async of a ragged descriptor
 // block in a third role.
 // REQUIRES: ptxas
 // RUN: tilec-opt %s --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm \
@@ -22,6 +23,7 @@
 // CHECK: wgmma.wait_group.sync.aligned 0
 // CHECK: bar.sync 1, 384
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta
+// CHECK: cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd{{[0-9]+}}];
 // CHECK: cp.async.bulk.wait_group.read 0
 // CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 // CHECK: cp.async.commit_group;
@@ -69,6 +71,7 @@ module {
         tilegpu.barrier_sync %c1, 384
         tilegpu.fence async_proxy
         tilegpu.tma_store %a, %map[%c0, %c0] : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.tensor_map<64x64xbf16, #swz>
+        tilegpu.tma_store add %b, %map[%c0, %c0] : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.tensor_map<64x64xbf16, #swz>
         tilegpu.tma_store_wait {pending = 0 : i32}
       }
       role warps = 4 registers = 232 {

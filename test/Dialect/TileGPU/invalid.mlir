@@ -603,3 +603,12 @@ func.func @f(%t: tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 
 func.func @f(%t: tensor<1024x64xf32, #tilegpu.wgmma<warpgroups = 16>>) {
   return
 }
+
+// -----
+
+// TMA adds floating-point elements only (here: i32).
+func.func @f(%m: !tilegpu.tensor_map<16x32xi32, #tilegpu.padded<0>>, %s: !tilegpu.smem<16x32xi32, #tilegpu.padded<0>>, %i: i32) {
+  // expected-error @+1 {{'tilegpu.tma_store' op adds f32, f16 or bf16 elements, got 'i32'}}
+  tilegpu.tma_store add %s, %m[%i, %i] : !tilegpu.smem<16x32xi32, #tilegpu.padded<0>>, !tilegpu.tensor_map<16x32xi32, #tilegpu.padded<0>>
+  return
+}

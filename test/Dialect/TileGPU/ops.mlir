@@ -94,6 +94,8 @@ func.func @tma(%kmap: !tilegpu.tensor_map<1x64x64xbf16, #swz>, %bh: i32, %n: i32
   tilegpu.mbarrier_wait %full[%i], %phase : !tilegpu.mbarrier<2>
   // CHECK: tilegpu.tma_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, !tilegpu.tensor_map<1x64x64xbf16, #tilegpu.swizzled<128>>
   tilegpu.tma_store %s, %kmap[%bh, %n, %c0] : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.tensor_map<1x64x64xbf16, #swz>
+  // CHECK: tilegpu.tma_store add %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+  tilegpu.tma_store add %s, %kmap[%bh, %n, %c0] : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.tensor_map<1x64x64xbf16, #swz>
   // CHECK: tilegpu.tma_store_wait {pending = 0 : i32}
   tilegpu.tma_store_wait {pending = 0 : i32}
   return
