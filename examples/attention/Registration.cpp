@@ -264,8 +264,10 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     AttentionSchedule s = defaultBackwardSchedule(kernel, std::stoll(p.get("head_dim")),
                                                   modifierLike, p.target(), packed);
     // A block mask's lists live beside the tiles: dP after P (spills
-    // otherwise, sm_90a).
-    if (v.blockMask)
+    // otherwise, sm_90a). Score modifiers keep dP after P until their
+    // kernels have run on the GPU in that order (session 15 ran the dense
+    // and causal ones).
+    if (v.blockMask || v.scoreMod)
       s.dpBesideS = false;
     return s;
   };
