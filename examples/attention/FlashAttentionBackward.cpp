@@ -507,9 +507,9 @@ RunPlan planAttentionBackwardPrep(const AttentionConfig &cfg, const Params &size
   return plan;
 }
 
-RunPlan planAttentionBackwardKV(const AttentionConfig &cfg, const AttentionVariant &variant,
-                                const Params &sizes, uint64_t seed) {
-  BackwardProblem p = makeProblem(cfg, variant, sizes, seed);
+/// The dK/dV kernel's run of problem `p` (the fused kernel's adds dq_acc).
+static RunPlan keyBlockPlan(const AttentionConfig &cfg, const AttentionVariant &variant,
+                            const BackwardProblem &p) {
   RunPlan plan;
   plan.memory = p.inputs;
   plan.memory.push_back(examples::outputBuffer("dk", cfg.dtype, p.bhK * p.seqK * p.d));
@@ -526,10 +526,15 @@ RunPlan planAttentionBackwardKV(const AttentionConfig &cfg, const AttentionVaria
   return plan;
 }
 
+RunPlan planAttentionBackwardKV(const AttentionConfig &cfg, const AttentionVariant &variant,
+                                const Params &sizes, uint64_t seed) {
+  return keyBlockPlan(cfg, variant, makeProblem(cfg, variant, sizes, seed));
+}
+
 RunPlan planAttentionBackwardFused(const AttentionConfig &cfg, const AttentionVariant &variant,
                                    const Params &sizes, uint64_t seed) {
   BackwardProblem p = makeProblem(cfg, variant, sizes, seed);
-  RunPlan plan = planAttentionBackwardKV(cfg, variant, sizes, seed);
+  RunPlan plan = keyBlockPlan(cfg, variant, p);
   // dq_acc after dk and dv (arguments 6, 7), before the variant's own.
   const int position = 8;
   plan.memory.insert(plan.memory.begin() + position,

@@ -1,5 +1,6 @@
 // Shared-memory offsets by liveness: buffers whose live ranges do not overlap
 // share bytes, those that overlap do not; swizzled buffers are 1024-aligned,
+// unpadded (padded<0>) ones 128-aligned,
 // mbarriers 8-aligned; a use inside a loop keeps a buffer alive through it.
 // RUN: tilec-opt %s --tilegpu-allocate-shared-memory | FileCheck %s
 
@@ -83,5 +84,20 @@ func.func @mbarrier_lifetime(%x: tensor<16x64xbf16, #blocked>) {
   tilegpu.mbarrier_arrive %bars[%c0] : !tilegpu.mbarrier<2>
   %a = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
   tilegpu.local_store %x, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  return
+}
+
+// A padded<0> buffer (rows a TMA box without swizzle may fill) starts at a
+// 128-byte boundary: after one padded<16> row of 144 bytes, at 256 (a
+// padded<16> buffer would take 144).
+// CHECK-LABEL: func.func @unpadded_rows
+// CHECK: tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<1x64xbf16, #tilegpu.padded<16>>
+// CHECK: tilegpu.alloc {offset = 256 : i64} : !tilegpu.smem<2x32xf32, #tilegpu.padded<0>>
+func.func @unpadded_rows(%x: tensor<1x64xbf16, #tilegpu.blocked<size_per_thread = [1, 1], threads = [1, 32], warps = [1, 4], order = [1, 0]>>) {
+  %a = tilegpu.alloc : !tilegpu.smem<1x64xbf16, #pad>
+  %b = tilegpu.alloc : !tilegpu.smem<2x32xf32, #tilegpu.padded<0>>
+  %i0 = arith.constant 0 : i32
+  %s = tilegpu.slot %b[%i0] : !tilegpu.smem<2x32xf32, #tilegpu.padded<0>> -> !tilegpu.smem<32xf32, #tilegpu.padded<0>>
+  tilegpu.local_store %x, %a : tensor<1x64xbf16, #tilegpu.blocked<size_per_thread = [1, 1], threads = [1, 32], warps = [1, 4], order = [1, 0]>>, !tilegpu.smem<1x64xbf16, #pad>
   return
 }
