@@ -352,13 +352,16 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   // dK, dV and dQ in one pass over the scores, dQ added atomically (not
   // bitwise repeatable: the dK/dV + dQ pair is the deterministic mode).
   // Its dQ share keeps more live than dK/dV alone: dP beside S everywhere
-  // (mma.sync too: fewer spills there in this kernel), and on wgmma half
-  // the query rows per step beside a block mask's lists or a GQA group's
-  // loop (no spills; scripts/ptxas-check.sh).
+  // (mma.sync too: fewer spills there in this kernel) but beside a mask at
+  // d = 128 on wgmma (where the rows of dQ through shared memory leave no
+  // register for it), and on wgmma half the query rows per step beside a
+  // block mask's lists or a GQA group's loop (no spills;
+  // scripts/ptxas-check.sh).
   auto fusedConfig = [=](const Params &p) {
     AttentionConfig cfg = bwdConfig(KV, p);
-    cfg.dpBesideS = true;
-    if (p.target().wgmma && !p.getInt("block_m") && (variant(p).blockMask || cfg.group > 1))
+    AttentionVariant v = variant(p);
+    cfg.dpBesideS = !(p.target().wgmma && cfg.headDim > 64 && v.mask && !v.blockMask);
+    if (p.target().wgmma && !p.getInt("block_m") && (v.blockMask || cfg.group > 1))
       cfg.blockM /= 2;
     return cfg;
   };

@@ -197,6 +197,11 @@ private:
   SmallVector<Value> unpackWord(Value word, Type element);
   LogicalResult lowerStoreBlock(tile::StoreBlockOp op);
   LogicalResult lowerAtomicAddBlock(tile::AtomicAddBlockOp op);
+  /// sm_90: the tile's rows stored into the scratch area and added into the
+  /// block of `d` by one cp.reduce.async.bulk each (needs every column of
+  /// the block inside the tensor and 16-byte aligned rows).
+  void bulkAddRows(const Descriptor &d, ArrayRef<Value> offsets, const TileRegs &src,
+                   const LinearLayout::SingleCopy &single);
   LogicalResult lowerLoad(tile::LoadOp op);
   LogicalResult lowerStore(tile::StoreOp op);
   LogicalResult lowerDot(tile::DotOp op);

@@ -323,15 +323,103 @@ LogicalResult KernelLowering::lowerAtomicAddBlock(tile::AtomicAddBlockOp op) {
   SmallVector<Value> offsets;
   for (Value o : op.getOffsets())
     offsets.push_back(scalars[o]);
-  for (int64_t r = 0; r < src.layout.numRegs(); ++r) {
-    if (single->repeatedReg[r])
-      continue;
-    auto [ptr, inBounds] = blockElement(b, loc, d, offsets, coords(src.layout, r), ptrType(kGlobal));
-    Value pred = arith::AndIOp::create(b, loc, inBounds, owner);
-    inlineAsm(TypeRange{}, ValueRange{ptr, src.regs[r], pred}, "@$2 red.global.add.f32 [$0], $1;",
-              "l,f,b", /*sideEffects=*/true);
+  auto scalarAdds = [&] {
+    for (int64_t r = 0; r < src.layout.numRegs(); ++r) {
+      if (single->repeatedReg[r])
+        continue;
+      auto [ptr, inBounds] =
+          blockElement(b, loc, d, offsets, coords(src.layout, r), ptrType(kGlobal));
+      Value pred = arith::AndIOp::create(b, loc, inBounds, owner);
+      inlineAsm(TypeRange{}, ValueRange{ptr, src.regs[r], pred},
+                "@$2 red.global.add.f32 [$0], $1;", "l,f,b", /*sideEffects=*/true);
+    }
+  };
+  // sm_90 (the wgmma targets): rows through shared memory, one bulk
+  // reduction each (16-byte aligned rows: checked at launch in aligned
+  // kernels, else here with the red.global path as the fallback).
+  int64_t cols = src.layout.shape().back();
+  if (!wgmma || (cols * 4) % 16 != 0) {
+    scalarAdds();
+    return success();
   }
+  if (assumeAligned) {
+    requireAligned(d, offsets.back(), /*width=*/4);
+    bulkAddRows(d, offsets, src, *single);
+    return success();
+  }
+  auto branch = scf::IfOp::create(b, loc, TypeRange{}, vectorAccessAllowed(d, offsets, 4),
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(branch.getThenRegion().front().getTerminator());
+  bulkAddRows(d, offsets, src, *single);
+  b.setInsertionPoint(branch.getElseRegion().front().getTerminator());
+  scalarAdds();
   return success();
+}
+
+void KernelLowering::bulkAddRows(const Descriptor &d, ArrayRef<Value> offsets,
+                                 const TileRegs &src, const LinearLayout::SingleCopy &single) {
+  ArrayRef<int64_t> shape = src.layout.shape();
+  const int64_t cols = shape.back(), rank = shape.size();
+  int64_t rows = 1;
+  for (int64_t dim = 0; dim + 1 < rank; ++dim)
+    rows *= shape[dim];
+  // Rows padded by 32 bytes: the eight rows a warp's accumulator registers
+  // cover fall on different banks.
+  const int64_t pitch = cols + 8;
+  sharedBytes = std::max(sharedBytes, rows * pitch * 4);
+  Type f32 = b.getF32Type();
+  barrier(); // the scratch area may still be read by an earlier exchange
+  for (int64_t r = 0; r < src.layout.numRegs(); ++r) {
+    if (single.repeatedReg[r])
+      continue;
+    SmallVector<Value> c = coords(src.layout, r);
+    Value row = rank == 1 ? constI32(0) : linear(ArrayRef(c).drop_back(), shape.drop_back());
+    Value index = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, constI32(pitch)), c.back());
+    LLVM::StoreOp::create(b, loc, src.regs[r], sharedAddress(index, f32));
+  }
+  // The rows are read by the async proxy: each writer fences, then all meet.
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  barrier();
+  // Thread t reduces rows t, t + threads, ... into the tensor, each row one
+  // cp.reduce.async.bulk of its columns inside the tensor (a multiple of 16
+  // bytes: the size and the offset are multiples of 4 elements), where the
+  // row lies in the tensor.
+  const int64_t threads = layouts.warps() * 32;
+  Value tid = threadId();
+  for (int64_t first = 0; first < rows; first += threads) {
+    Value row = arith::AddIOp::create(b, loc, tid, constI32(first));
+    SmallVector<Value> rowCoords(rank, constI32(0));
+    Value rest = row;
+    for (int64_t dim = rank - 2; dim >= 0; --dim) {
+      rowCoords[dim] = arith::RemUIOp::create(b, loc, rest, constI32(shape[dim]));
+      rest = arith::DivUIOp::create(b, loc, rest, constI32(shape[dim]));
+    }
+    auto [ptr, inBounds] = blockElement(b, loc, d, offsets, rowCoords, ptrType(kGlobal));
+    Value pred = arith::AndIOp::create(
+        b, loc, inBounds,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, constI32(rows)));
+    Value from = LLVM::PtrToIntOp::create(
+        b, loc, i32(),
+        sharedAddress(arith::MulIOp::create(b, loc, row, constI32(pitch)), f32));
+    // The byte count is worked out next to its use (held across the loop
+    // that contains this, it costs a register the kernel may not have).
+    inlineAsm(TypeRange{}, ValueRange{ptr, from, d.shape.back(), offsets.back(), pred},
+              "{\n\t.reg .s32 n;\n\tsub.s32 n, $2, $3;\n\tmin.s32 n, n, " +
+                  std::to_string(cols) +
+                  ";\n\tshl.b32 n, n, 2;\n\t@$4 "
+                  "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], "
+                  "n;\n\t}",
+              "l,r,r,r,b", /*sideEffects=*/true);
+  }
+  // Shared memory may be written again once the reductions have read it
+  // (every later use of the scratch area starts with a barrier).
+  inlineAsm(TypeRange{}, ValueRange{},
+            "cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group.read 0;", "",
+            /*sideEffects=*/true);
 }
 
 LogicalResult KernelLowering::lowerLoad(tile::LoadOp op) {

@@ -4,11 +4,13 @@
 // it for the next backward. Checked on
 // the CPU against the double-precision gradients (dq_acc against dQ), for a
 // mask from a runtime tensor with shuffled ids (block lists) too, and
-// lowered to predicated red.global.add.f32 by both GPU lowerings.
+// lowered to predicated red.global.add.f32 (sm_80, and the tilegpu
+// lowering) or, by tile-to-llvm on sm_90a, to rows through shared memory
+// and one cp.reduce.async.bulk per row (aligned: no red.global fallback).
 // RUN: tilec --kernel=flash_attention_bwd_fused_causal --run=cpu --size batch=2 --size seq_q=130 --size seq_k=77 | FileCheck %s --check-prefix=CPU
 // RUN: tilec --kernel=flash_attention_bwd_fused_document --set shuffled=1 --run=cpu --size batch=2 --size seq_q=130 --size seq_k=130 | FileCheck %s --check-prefix=CPU
 // RUN: tilec --kernel=flash_attention_bwd_dq_convert --set dtype=f16 --run=cpu | FileCheck %s --check-prefix=CONVERT
-// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --emit=ptx -o %t.ptx && FileCheck %s --check-prefix=PTX < %t.ptx && FileCheck %s --check-prefix=META < %t.json
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --emit=ptx -o %t.ptx && FileCheck %s --check-prefix=BULK < %t.ptx && FileCheck %s --check-prefix=META < %t.json
 // RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --lowering=tilegpu --emit=ptx -o %t.tg.ptx && FileCheck %s --check-prefix=PTX < %t.tg.ptx
 // RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_80 --emit=ptx -o %t.80.ptx && FileCheck %s --check-prefix=PTX < %t.80.ptx
 // A GPU case of it says its outputs are not bitwise repeatable
@@ -26,6 +28,14 @@
 // PTX: .entry flash_attention_bwd_fused(
 // PTX: @%p{{[0-9]+}} red.global.add.f32 [%rd{{[0-9]+}}], %r{{[0-9]+}};
 // PTX-NOT: atom.global
+
+// BULK: .entry flash_attention_bwd_fused(
+// BULK-NOT: red.global.add
+// BULK: fence.proxy.async.shared::cta;
+// BULK: bar.sync 0;
+// BULK: @%p{{[0-9]+}} cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd{{[0-9]+}}], [%r{{[0-9]+}}], n;
+// BULK: cp.async.bulk.wait_group.read 0;
+// BULK-NOT: red.global.add
 
 // META: {"name":"dq_acc","kind":"tensor","dtype":"f32","rank":3
 
