@@ -269,6 +269,23 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // and causal ones).
     if (v.blockMask || v.scoreMod)
       s.dpBesideS = false;
+    // dQ without a score modifier or block lists: its Q and dO blocks by
+    // TMA on the tilegpu path (measured, bench/RESULTS.md session 16:
+    // -5 to -8 % at d = 64 from N = 4k), and without a mask at d = 128 on
+    // 128x128 tiles over two warpgroups (-6 to -11 % from 4k; with a mask
+    // they lose: query blocks twice as long on the diagonal).
+    if (kernel == BackwardKernel::Q && p.target().wgmma && !packed && !v.scoreMod &&
+        !v.blockMask) {
+      int64_t d = std::stoll(p.get("head_dim"));
+      if (d == 64)
+        s.sm90 = Sm90Pipeline::TMA;
+      if (d == 128 && !v.mask) {
+        s.blockM = 128;
+        s.blockN = 128;
+        s.warps = 8;
+        s.sm90 = Sm90Pipeline::TMA;
+      }
+    }
     return s;
   };
   auto bwdConfig = [=](BackwardKernel kernel, const Params &p, bool packed = false) {
@@ -315,6 +332,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   };
   q.numWarps = [=](const Params &p) { return bwdSchedule(Q, p).warps; };
   q.aInShared = [=](const Params &p) { return bwdSchedule(Q, p).qInShared; };
+  q.sm90Pipeline = [=](const Params &p) { return bwdSchedule(Q, p).sm90; };
 
   // The packed batch's backward: the offsets after the tensors.
   KernelDef varlenKV = kv;
