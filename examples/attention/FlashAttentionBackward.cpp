@@ -168,19 +168,22 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
           dlt = where(inside, dlt, 0.0);
         }
         if (variant.scoreMod) {
-          // The modifier is written on [queries, keys] score tiles.
-          // With dpBesideS both dots that need only the loads come first
-          // (on wgmma they run while the scores become P).
-          Tile s = dot(qBlock, kT, 0.0);
-          Tile dP = cfg.dpBesideS ? dot(dOBlock, vT, 0.0) : Tile();
-          Recomputed rc = recompute(cfg, variant, s, lse2, ctx, masked, /*maskRows=*/true);
-          if (!dP.valid())
-            dP = dot(dOBlock, vT, 0.0);
-          Tile dV = dot(rc.p.to(cfg.dtype).t(), dOBlock, st[1]);
-          Tile ds = scoreGradient(rc, dP, dlt).to(cfg.dtype);
-          Tile dK = dot(ds.t(), qBlock, st[0]);
+          // The modifier is written on [queries, keys] score tiles: it
+          // sees the transposed scores sᵀᵀ (the same registers, relabeled),
+          // and Pᵀ, dSᵀ come back, relabeled again, as the A operands of
+          // dV and dK straight from the registers. With dpBesideS both
+          // dots that need only the loads come first (on wgmma they run
+          // while the scores become P).
+          Tile sT = dot(kBlock, qBlock.t(), 0.0);
+          Tile dPT = cfg.dpBesideS ? dot(vBlock, dOBlock.t(), 0.0) : Tile();
+          Recomputed rc = recompute(cfg, variant, sT.t(), lse2, ctx, masked, /*maskRows=*/true);
+          Tile dV = dot(rc.p.t().to(cfg.dtype), dOBlock, st[1]);
+          if (!dPT.valid())
+            dPT = dot(vBlock, dOBlock.t(), 0.0);
+          Tile dsT = scoreGradient(rc, dPT.t(), dlt).t().to(cfg.dtype);
+          Tile dK = dot(dsT, qBlock, st[0]);
           if (dqAcc)
-            dqAcc->atomicAdd({head, r, 0}, dot(ds, kBlock, 0.0) * cfg.softmaxScale());
+            dqAcc->atomicAdd({head, r, 0}, dot(dsT.t(), kBlock, 0.0) * cfg.softmaxScale());
           return {dK, dV};
         }
         // Transposed, [keys, queries]: Pᵀ and dSᵀ are the A operands of
@@ -375,10 +378,14 @@ static AttentionSchedule backwardTiles(BackwardKernel kernel, int64_t headDim, b
   switch (kernel) {
   case BackwardKernel::Prep: return AttentionSchedule{64, 64, 8, false};
   case BackwardKernel::KV:
-    if (scoreMod) // [queries, keys] tiles, Pᵀ and dSᵀ through shared memory
+    if (scoreMod) { // the modifier's registers beside the dense kernel's tiles
+      if (target.wgmma && headDim <= 128)
+        return headDim <= 64 ? AttentionSchedule{64, 64, 4, false}
+                             : AttentionSchedule{16, 64, 4, true};
       return headDim <= 64    ? AttentionSchedule{64, 64, 8, false}
              : headDim <= 128 ? AttentionSchedule{16, 64, 8, false}
                               : AttentionSchedule{16, 32, 8, false};
+    }
     if (headDim <= 64) // mma.sync keeps K and V in shared memory for registers
       return AttentionSchedule{64, 64, 4, !target.wgmma};
     if (headDim <= 128) // mma.sync's fragments take more registers than wgmma's
