@@ -154,10 +154,12 @@ cl::opt<bool> persistentGrid(
     cl::init(false), cl::cat(category));
 cl::opt<std::string> lowering(
     "lowering",
-    cl::desc("How tilegpu IR becomes per-thread code: tile-to-llvm (default; every kernel) "
-             "or tilegpu (tilegpu-lower-dots, tilegpu-pipeline-streams, barriers, allocation "
-             "and the op-by-op convert-tilegpu-to-nvvm: matmul-like kernels so far; "
-             "others are refused naming the op it does not lower)"),
+    cl::desc("How tilegpu IR becomes per-thread code: tile-to-llvm or tilegpu "
+             "(tilegpu-lower-dots, tilegpu-pipeline-streams, barriers, allocation and the "
+             "op-by-op convert-tilegpu-to-nvvm; an op it cannot lower is refused by name). "
+             "Both compile every registered kernel. Default: the kernel's schedule (on "
+             "sm_90a the attention forward and some backward kernels take tilegpu with "
+             "TMA rings), else tile-to-llvm"),
     cl::init("tile-to-llvm"), cl::cat(category));
 /// Whether dots run as wgmma where they fit (--wgmma, on sm_90a only).
 bool useWgmma() { return wgmma && arch == "sm_90a"; }
