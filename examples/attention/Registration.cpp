@@ -269,11 +269,12 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // and causal ones).
     if (v.blockMask || v.scoreMod)
       s.dpBesideS = false;
-    // dQ without a score modifier or block lists: its Q and dO blocks by
-    // TMA on the tilegpu path (measured, bench/RESULTS.md session 16:
-    // -5 to -8 % at d = 64 from N = 4k), and without a mask at d = 128 on
-    // 128x128 tiles over two warpgroups (-6 to -11 % from 4k; with a mask
-    // they lose: query blocks twice as long on the diagonal).
+    // dQ without a score modifier or block lists: its K and V rings filled
+    // by TMA on the tilegpu path (measured, bench/RESULTS.md session 16:
+    // -5 to -8 % dQ time at d = 64 from N = 4k), and without a mask at
+    // d = 128 on 128x128 tiles over two warpgroups (-6 to -11 % from 4k;
+    // with a mask they lose: query blocks twice as long on the diagonal).
+    // Not for packed batches (not measured).
     if (kernel == BackwardKernel::Q && p.target().wgmma && !packed && !v.scoreMod &&
         !v.blockMask) {
       int64_t d = std::stoll(p.get("head_dim"));
@@ -367,6 +368,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   };
   varlenQ.numWarps = [=](const Params &p) { return bwdSchedule(Q, p, true).warps; };
   varlenQ.aInShared = [=](const Params &p) { return bwdSchedule(Q, p, true).qInShared; };
+  varlenQ.sm90Pipeline = [=](const Params &p) { return bwdSchedule(Q, p, true).sm90; };
   // dK, dV and dQ in one pass over the scores, dQ added atomically (not
   // bitwise repeatable: the dK/dV + dQ pair is the deterministic mode).
   // Its dQ share keeps more live than dK/dV alone: dP beside S everywhere

@@ -1,0 +1,26 @@
+// The backward's default schedules on sm_90a, seen in the launch metadata
+// (bench/RESULTS.md, session 16): dQ's K and V rings are filled by TMA at
+// d = 64, and at d = 128 without a mask on 128x128 tiles over two
+// warpgroups (8 warps); a mask at d = 128, a score modifier and packed
+// batches keep cp.async rings (no tensor maps) on 4 warps.
+// RUN: tilec --kernel=flash_attention_bwd_dq --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.d128.ptx
+// RUN: FileCheck %s --check-prefix=TMA8 < %t.d128.json
+// RUN: tilec --kernel=flash_attention_bwd_dq_gqa --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.gqa.ptx
+// RUN: FileCheck %s --check-prefix=TMA8 < %t.gqa.json
+// TMA8: "num_warps": 8
+// TMA8: {"param":"q","axis":1,"divisor":128}
+// TMA8: "tensor_maps": [
+// TMA8-NEXT: {"param":"k","box":[1,128,64],"swizzle":128},
+// TMA8-NEXT: {"param":"v","box":[1,128,64],"swizzle":128}
+// RUN: tilec --kernel=flash_attention_bwd_dq_causal --arch=sm_90a --set head_dim=64 --emit=ptx -o %t.d64.ptx
+// RUN: FileCheck %s --check-prefix=TMA4 < %t.d64.json
+// TMA4: "num_warps": 4
+// TMA4: "tensor_maps"
+// RUN: tilec --kernel=flash_attention_bwd_dq_causal --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.causal.ptx
+// RUN: FileCheck %s --check-prefix=RINGS < %t.causal.json
+// RUN: tilec --kernel=flash_attention_bwd_dq_softcap --arch=sm_90a --emit=ptx -o %t.softcap.ptx
+// RUN: FileCheck %s --check-prefix=RINGS < %t.softcap.json
+// RUN: tilec --kernel=flash_attention_varlen_bwd_dq --arch=sm_90a --emit=ptx -o %t.varlen.ptx
+// RUN: FileCheck %s --check-prefix=RINGS < %t.varlen.json
+// RINGS: "num_warps": 4
+// RINGS-NOT: tensor_maps
