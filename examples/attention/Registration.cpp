@@ -287,6 +287,20 @@ void registerAttention(const std::string &suffix, const std::string &summary,
         s.sm90 = Sm90Pipeline::TMA;
       }
     }
+    // Score modifiers: dQ's rings by TMA on the tilegpu path, and at
+    // d = 128 dK/dV's too, which leaves room for 32 query rows per step
+    // (tile-to-llvm spills there beside soft-capping's derivative).
+    // Soft-capping's backward: +14-16 % at d = 128, +3 % at d = 64, where
+    // dK/dV by TMA alone loses 2 % (bench/RESULTS.md, session 16).
+    if (p.target().wgmma && !packed && v.scoreMod && !v.blockMask) {
+      int64_t d = std::stoll(p.get("head_dim"));
+      if (kernel == BackwardKernel::Q && d <= 128)
+        s.sm90 = Sm90Pipeline::TMA;
+      if (kernel == BackwardKernel::KV && d == 128) {
+        s.blockM = 32;
+        s.sm90 = Sm90Pipeline::TMA;
+      }
+    }
     return s;
   };
   auto bwdConfig = [=](BackwardKernel kernel, const Params &p, bool packed = false) {
@@ -317,6 +331,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       .numWarps = [=](const Params &p) { return bwdSchedule(KV, p).warps; },
       .alignedByDefault = true,
       .aInShared = [=](const Params &p) { return bwdSchedule(KV, p).qInShared; },
+      .sm90Pipeline = [=](const Params &p) { return bwdSchedule(KV, p).sm90; },
   };
   KernelDef q = kv;
   q.name = "flash_attention_bwd_dq" + suffix;
@@ -352,6 +367,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   };
   varlenKV.numWarps = [=](const Params &p) { return bwdSchedule(KV, p, true).warps; };
   varlenKV.aInShared = [=](const Params &p) { return bwdSchedule(KV, p, true).qInShared; };
+  varlenKV.sm90Pipeline = [=](const Params &p) { return bwdSchedule(KV, p, true).sm90; };
   KernelDef varlenQ = q;
   varlenQ.name = "flash_attention_varlen_bwd_dq" + suffix;
   varlenQ.summary = "backward of flash_attention_varlen" + suffix + ": dQ per query block";
@@ -383,9 +399,14 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     cfg.dpBesideS = !(p.target().wgmma && cfg.headDim > 64 && v.mask && !v.blockMask);
     if (p.target().wgmma && !p.getInt("block_m") && (v.blockMask || cfg.group > 1))
       cfg.blockM /= 2;
+    // tile-to-llvm (its dQ rows go by bulk reductions): a score modifier
+    // at d = 128 keeps that lowering's 16 query rows per step.
+    if (p.target().wgmma && !p.getInt("block_m") && v.scoreMod && cfg.headDim == 128)
+      cfg.blockM = 16;
     return cfg;
   };
   KernelDef fused = kv;
+  fused.sm90Pipeline = nullptr; // tile-to-llvm: dQ rows by bulk reductions
   fused.name = "flash_attention_bwd_fused" + suffix;
   fused.summary = "backward of flash_attention_fwd" + suffix +
                   ": dK, dV per key block, dQ added atomically into f32 dq_acc";

@@ -1,8 +1,9 @@
 // The backward's default schedules on sm_90a, seen in the launch metadata
 // (bench/RESULTS.md, session 16): dQ's K and V rings are filled by TMA at
 // d = 64, and at d = 128 without a mask on 128x128 tiles over two
-// warpgroups (8 warps); a mask at d = 128, a score modifier and packed
-// batches keep cp.async rings (no tensor maps) on 4 warps.
+// warpgroups (8 warps); a mask at d = 128 and packed batches keep cp.async
+// rings (no tensor maps) on 4 warps. A score modifier's dQ takes TMA rings
+// at both, its dK/dV at d = 128 only (then with 32 query rows per step).
 // RUN: tilec --kernel=flash_attention_bwd_dq --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.d128.ptx
 // RUN: FileCheck %s --check-prefix=TMA8 < %t.d128.json
 // RUN: tilec --kernel=flash_attention_bwd_dq_gqa --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.gqa.ptx
@@ -18,8 +19,14 @@
 // TMA4: "tensor_maps"
 // RUN: tilec --kernel=flash_attention_bwd_dq_causal --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.causal.ptx
 // RUN: FileCheck %s --check-prefix=RINGS < %t.causal.json
-// RUN: tilec --kernel=flash_attention_bwd_dq_softcap --arch=sm_90a --emit=ptx -o %t.softcap.ptx
+// RUN: tilec --kernel=flash_attention_bwd_dkdv_softcap --arch=sm_90a --emit=ptx -o %t.softcap.ptx
 // RUN: FileCheck %s --check-prefix=RINGS < %t.softcap.json
+// RUN: tilec --kernel=flash_attention_bwd_dq_softcap --arch=sm_90a --emit=ptx -o %t.dqsoftcap.ptx
+// RUN: FileCheck %s --check-prefix=TMA4 < %t.dqsoftcap.json
+// RUN: tilec --kernel=flash_attention_bwd_dkdv_alibi --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.alibi.ptx
+// RUN: FileCheck %s --check-prefix=TMA4 < %t.alibi.json
+// RUN: tilec --kernel=flash_attention_bwd_fused_softcap --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.fused.ptx
+// RUN: FileCheck %s --check-prefix=RINGS < %t.fused.json
 // RUN: tilec --kernel=flash_attention_varlen_bwd_dq --arch=sm_90a --emit=ptx -o %t.varlen.ptx
 // RUN: FileCheck %s --check-prefix=RINGS < %t.varlen.json
 // RINGS: "num_warps": 4
