@@ -264,11 +264,13 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     AttentionSchedule s = defaultBackwardSchedule(kernel, std::stoll(p.get("head_dim")),
                                                   modifierLike, p.target(), packed);
     // A block mask's lists live beside the tiles: dP after P (spills
-    // otherwise, sm_90a). Score modifiers keep dP after P until their
-    // kernels have run on the GPU in that order (session 15 ran the dense
-    // and causal ones).
+    // otherwise, sm_90a). Score modifiers: dP beside S was no faster
+    // (session 16, before their dK/dV took transposed tiles).
     if (v.blockMask || v.scoreMod)
       s.dpBesideS = false;
+    // Tiles given on the command line (block_m, block_n) keep the tile
+    // schedule's warps; the sm_90a choices below are for the defaults.
+    const bool defaultTiles = !p.getInt("block_m") && !p.getInt("block_n");
     // dQ without a score modifier or block lists: its K and V rings filled
     // by TMA on the tilegpu path (measured, bench/RESULTS.md session 16:
     // -5 to -8 % dQ time at d = 64 from N = 4k), and without a mask at
@@ -280,7 +282,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       int64_t d = std::stoll(p.get("head_dim"));
       if (d == 64)
         s.sm90 = Sm90Pipeline::TMA;
-      if (d == 128 && !v.mask) {
+      if (d == 128 && !v.mask && defaultTiles) {
         s.blockM = 128;
         s.blockN = 128;
         s.warps = 8;
@@ -296,7 +298,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       int64_t d = std::stoll(p.get("head_dim"));
       if (kernel == BackwardKernel::Q && d <= 128)
         s.sm90 = Sm90Pipeline::TMA;
-      if (kernel == BackwardKernel::KV && d == 128) {
+      if (kernel == BackwardKernel::KV && d == 128 && defaultTiles) {
         s.blockM = 32;
         s.sm90 = Sm90Pipeline::TMA;
       }
