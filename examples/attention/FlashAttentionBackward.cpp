@@ -189,12 +189,8 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         // Transposed, [keys, queries]: Pᵀ and dSᵀ are the A operands of
         // dV += Pᵀ·dO and dK += dSᵀ·Q straight from the registers, and Q and
         // dO only feed B operands, so they stream through shared memory.
-        // With dpBesideS, dP's dot is issued before anything reads the
-        // scores: a wgmma result is waited for at its first reader, so a
-        // read in between would drain the tensor cores between the two.
-        Tile sT = dot(kBlock, qBlock.t(), 0.0);
+        Tile logitsT = dot(kBlock, qBlock.t(), 0.0) * (cfg.softmaxScale() * M_LOG2E);
         Tile dPT = cfg.dpBesideS ? dot(vBlock, dOBlock.t(), 0.0) : Tile(); // before P
-        Tile logitsT = sT * (cfg.softmaxScale() * M_LOG2E);
         if (masked) {
           Tile keepT = (cols < seqK).col() && (ctx.rows < seqQ).row();
           if (variant.mask)

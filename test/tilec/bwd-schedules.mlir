@@ -31,18 +31,3 @@
 // RUN: FileCheck %s --check-prefix=RINGS < %t.varlen.json
 // RINGS: "num_warps": 4
 // RINGS-NOT: tensor_maps
-
-// dK/dV with dP beside S (wgmma): both dots are issued before anything
-// reads the scores, so the first wait leaves dP's group in flight (a read
-// of S in between would wait for all of S first and drain the tensor
-// cores between the two).
-// RUN: tilec --kernel=flash_attention_bwd_dkdv --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kv.ptx
-// RUN: FileCheck %s --check-prefix=OVERLAP < %t.kv.ptx
-// OVERLAP: wgmma.mma_async.sync.aligned.m64n32k16
-// OVERLAP: wgmma.commit_group.sync.aligned;
-// OVERLAP-NOT: wgmma.wait_group
-// OVERLAP: wgmma.mma_async.sync.aligned.m64n32k16
-// OVERLAP: wgmma.commit_group.sync.aligned;
-// OVERLAP-NOT: ex2.approx
-// OVERLAP: wgmma.wait_group.sync.aligned 1;
-// OVERLAP: ex2.approx
