@@ -168,7 +168,10 @@ def TileGPULowerConversions : Pass<"tilegpu-lower-conversions", "::mlir::ModuleO
     * conversions of cheap values are replaced by making the value again in
       the wanted layout (a splat, an iota, a broadcast or expand_dims with
       its operand converted instead, an elementwise arith or math op used
-      only there or computed from splats, iotas and constants alone);
+      only there or computed from splats, iotas and constants alone), and
+      a tile just read from shared memory (`tilegpu.local_load`, e.g. a
+      ring slot of row statistics) is read again in the wanted layout at
+      the same point, so still before the slot is released;
     * a conversion that still moves data between threads becomes a
       `tilegpu.local_store` into a scratch buffer allocated right before it
       (padded<0> rows; i1 tiles stored as i8) and a `tilegpu.local_load` in

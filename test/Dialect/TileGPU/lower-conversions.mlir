@@ -115,3 +115,30 @@ func.func @cast_bias(%s: tensor<64x64xf32, #m>) -> tensor<64x64xf32, #m> {
   %b = arith.addf %s, %c : tensor<64x64xf32, #m>
   return %b : tensor<64x64xf32, #m>
 }
+
+// -----
+
+#v = #tilegpu.blocked<size_per_thread = [1], threads = [32], warps = [4], order = [0]>
+#w = #tilegpu.blocked<size_per_thread = [2], threads = [32], warps = [4], order = [0]>
+// A tile just read from shared memory (a ring slot of row statistics) is
+// read again in the wanted layout, right where it was read: no scratch
+// buffer, and still before the slot is released. The first read goes once
+// nothing else uses it; one with other users stays.
+// CHECK-LABEL: func.func @reread
+// CHECK-NOT: tilegpu.alloc
+// CHECK: %[[A:.*]] = tilegpu.local_load %arg0 : !tilegpu.smem<256xf32, #tilegpu.padded<0>> -> tensor<256xf32, #tilegpu.blocked<size_per_thread = [2]
+// CHECK-NEXT: tilegpu.mbarrier_arrive
+// CHECK: %[[B:.*]] = tilegpu.local_load %arg1 : !tilegpu.smem<256xf32, #tilegpu.padded<0>> -> tensor<256xf32, #tilegpu.blocked<size_per_thread = [1]
+// CHECK-NEXT: %[[C:.*]] = tilegpu.local_load %arg1 : !tilegpu.smem<256xf32, #tilegpu.padded<0>> -> tensor<256xf32, #tilegpu.blocked<size_per_thread = [2]
+// CHECK-NOT: tilegpu.local_store
+// CHECK: arith.addf %[[A]], %[[C]]
+// CHECK: return %{{.*}}, %[[B]]
+func.func @reread(%slot: !tilegpu.smem<256xf32, #tilegpu.padded<0>>, %other: !tilegpu.smem<256xf32, #tilegpu.padded<0>>, %empty: !tilegpu.mbarrier<2>, %i: i32) -> (tensor<256xf32, #w>, tensor<256xf32, #v>) {
+  %a = tilegpu.local_load %slot : !tilegpu.smem<256xf32, #tilegpu.padded<0>> -> tensor<256xf32, #v>
+  tilegpu.mbarrier_arrive %empty[%i] : !tilegpu.mbarrier<2>
+  %b = tilegpu.local_load %other : !tilegpu.smem<256xf32, #tilegpu.padded<0>> -> tensor<256xf32, #v>
+  %ca = tilegpu.convert_layout %a : tensor<256xf32, #v> -> tensor<256xf32, #w>
+  %cb = tilegpu.convert_layout %b : tensor<256xf32, #v> -> tensor<256xf32, #w>
+  %sum = arith.addf %ca, %cb : tensor<256xf32, #w>
+  return %sum, %b : tensor<256xf32, #w>, tensor<256xf32, #v>
+}

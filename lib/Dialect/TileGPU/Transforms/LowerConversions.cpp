@@ -183,6 +183,26 @@ static void keepReductionInWarps(tile::ReduceOp op) {
   op.erase();
 }
 
+/// A conversion of a tile just read from shared memory reads it again in
+/// the wanted layout, at the same point (so it still comes before whatever
+/// frees the buffer, e.g. a ring slot's release): no exchange through a
+/// scratch buffer, no barrier. The first read goes once it has no users.
+struct LoadInWantedLayout : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op, PatternRewriter &rewriter) const override {
+    auto load = op.getSrc().getDefiningOp<LocalLoadOp>();
+    if (!load)
+      return failure();
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfter(load);
+    Value again = LocalLoadOp::create(rewriter, op.getLoc(), op.getType(), load.getSrc());
+    rewriter.replaceOp(op, again);
+    if (load->use_empty())
+      rewriter.eraseOp(load);
+    return success();
+  }
+};
+
 /// A conversion that moves data between threads, through shared memory.
 static LogicalResult exchangeThroughShared(ConvertLayoutOp op) {
   FailureOr<tilec::LinearLayout> from = getLinearLayout(op.getSrc().getType());
@@ -247,7 +267,7 @@ struct TileGPULowerConversions
         convertOperand(op, *wanted);
     });
     RewritePatternSet patterns(&getContext());
-    patterns.add<RematerializeCheapProducer>(&getContext());
+    patterns.add<RematerializeCheapProducer, LoadInWantedLayout>(&getContext());
     if (failed(applyPatternsGreedily(module, std::move(patterns))))
       return signalPassFailure();
     SmallVector<ConvertLayoutOp> conversions;
