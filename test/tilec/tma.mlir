@@ -85,7 +85,8 @@
 // PINGPONG: .reqntid 384, 1, 1
 // PINGPONG: bar.arrive 3, 256;
 // PINGPONG: bar.sync {{%r[0-9]+}}, 256;
-// PINGPONG-NEXT: wgmma.fence.sync.aligned
+// PINGPONG-NOT: wgmma.commit_group
+// PINGPONG: wgmma.fence.sync.aligned
 // PINGPONG: wgmma.commit_group.sync.aligned
 // PINGPONG: bar.arrive {{%r[0-9]+}}, 256;
 // PINGPONG: bar.sync 3, 256;

@@ -129,6 +129,20 @@ static Value matrixDescriptor(OpBuilder &b, Location loc, Value base, Value offs
       LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(constant)));
 }
 
+/// The descriptor of the step `offsetBytes` (a multiple of 16) past the one
+/// `base` describes: its address field plus offsetBytes >> 4 (no carry:
+/// shared addresses are below 2^18), added by an asm with side effects
+/// right before the step's wgmma, so that LLVM cannot hoist every step's
+/// descriptor of a loop-invariant buffer out of the loop and keep them all
+/// in registers (16 of them at once, 32 registers, in the backward's dK/dV
+/// with K and V resident); only `base` stays live.
+static Value stepDescriptor(OpBuilder &b, Location loc, Value base, int64_t offsetBytes) {
+  if (offsetBytes == 0)
+    return base;
+  return sideEffectAsm(b, loc, b.getI64Type(), ValueRange{base},
+                       "add.s64 $0, $1, " + std::to_string(offsetBytes >> 4) + ";", "=l,l");
+}
+
 /// Bytes from a 128-byte-swizzled buffer of `rows` rows to the 16-byte chunk
 /// holding element (row, col), for rows that are multiples of 8 (where the
 /// swizzle pattern starts over).
@@ -254,6 +268,11 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
         for (int64_t step = 0; step < k / 16; ++step)
           stepWords.push_back(aWords(64 * warpgroups * half, 16 * step));
 
+    // The buffers' descriptors; each step's is one of these plus its offset.
+    Value bBase = matrixDescriptor(rewriter, loc, adaptor.getB(), constI32(rewriter, loc, 0),
+                                   bKMajor ? 16 : bRows * 128, 1024);
+    Value aBase = aBuffer ? matrixDescriptor(rewriter, loc, adaptor.getA(), aRow, 16, 1024)
+                          : Value();
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     SmallVector<Value> out;
     for (int64_t half = 0; half < halves; ++half) {
@@ -262,9 +281,7 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
         bool scaleD = !(fromZero && step == 0);
         int64_t bOffset =
             bKMajor ? swizzledOffset(bRows, 0, 16 * step, elementBytes) : 16 * step * 128;
-        Value bDesc = matrixDescriptor(rewriter, loc, adaptor.getB(),
-                                       constI32(rewriter, loc, bOffset),
-                                       bKMajor ? 16 : bRows * 128, 1024);
+        Value bDesc = stepDescriptor(rewriter, loc, bBase, bOffset);
         if (aTile) {
           chain = wgmmaWithRegisterA(rewriter, loc, chain, stepWords[half * (k / 16) + step],
                                      bDesc, n, element.isBF16(), scaleD,
@@ -273,9 +290,7 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
         }
         int64_t aOffset = swizzledOffset(aBuffer.getShape()[0], 64 * warpgroups * half,
                                          16 * step, elementBytes);
-        Value aDesc = matrixDescriptor(
-            rewriter, loc, adaptor.getA(),
-            LLVM::AddOp::create(rewriter, loc, aRow, constI32(rewriter, loc, aOffset)), 16, 1024);
+        Value aDesc = stepDescriptor(rewriter, loc, aBase, aOffset);
         chain = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, chain.getType(), chain, aDesc, bDesc,
             NVVM::MMAShapeAttr::get(context, 64, n, 16), typeAttr, typeAttr,

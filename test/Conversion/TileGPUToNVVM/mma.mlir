@@ -29,10 +29,20 @@ func.func @mma_f16(%a: tensor<64x16xf16, #opA>, %b: tensor<16x8xf16, #opB>,
 }
 
 // S = Q·Kᵀ with K stored keys x d (K-major B): four k16 steps over d = 64,
-// B from 32 bytes further on each step; one fence, one commit group.
+// B from 32 bytes further on each step; one fence, one commit group. Each
+// step's descriptors are the buffers' plus the step's offset >> 4, added by
+// an asm with side effects right before the step (LLVM cannot hoist every
+// step's descriptor of a loop-invariant buffer out of a loop and keep them
+// all in registers).
 // CHECK-LABEL: func.func @qk
+// CHECK: %[[B0:.*]] = llvm.or {{.*}} : i64
+// CHECK: %[[A0:.*]] = llvm.or {{.*}} : i64
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async %[[A0]], %[[B0]], {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: %[[B1:.*]] = llvm.inline_asm has_side_effects "add.s64 $0, $1, 2;", "=l,l" %[[B0]]
+// CHECK: %[[A1:.*]] = llvm.inline_asm has_side_effects "add.s64 $0, $1, 2;", "=l,l" %[[A0]]
+// CHECK: nvvm.wgmma.mma_async %[[A1]], %[[B1]]
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NOT: nvvm.wgmma.wait
