@@ -261,8 +261,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // tiles: it takes the smaller key blocks of the modifier's schedule (the
     // 128-key ones spill on wgmma at d = 64).
     bool modifierLike = bool(v.scoreMod) || (kernel == BackwardKernel::Q && v.blockMask);
-    AttentionSchedule s = defaultBackwardSchedule(kernel, std::stoll(p.get("head_dim")),
-                                                  modifierLike, p.target(), packed);
+    const int64_t d = std::stoll(p.get("head_dim"));
+    AttentionSchedule s = defaultBackwardSchedule(kernel, d, modifierLike, p.target(), packed);
     // A block mask's lists live beside the tiles: dP after P (spills
     // otherwise, sm_90a). Score modifiers: dP beside S was no faster
     // (session 16, before their dK/dV took transposed tiles).
@@ -279,7 +279,6 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // Not for packed batches (not measured).
     if (kernel == BackwardKernel::Q && p.target().wgmma && !packed && !v.scoreMod &&
         !v.blockMask) {
-      int64_t d = std::stoll(p.get("head_dim"));
       if (d == 64)
         s.sm90 = Sm90Pipeline::TMA;
       if (d == 128 && !v.mask && defaultTiles) {
@@ -295,7 +294,6 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // Soft-capping's backward: +14-16 % at d = 128, +3 % at d = 64, where
     // dK/dV by TMA alone loses 2 % (bench/RESULTS.md, session 16).
     if (p.target().wgmma && !packed && v.scoreMod && !v.blockMask) {
-      int64_t d = std::stoll(p.get("head_dim"));
       if (kernel == BackwardKernel::Q && d <= 128)
         s.sm90 = Sm90Pipeline::TMA;
       if (kernel == BackwardKernel::KV && d == 128 && defaultTiles) {

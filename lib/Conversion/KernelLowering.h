@@ -188,6 +188,11 @@ private:
   void trapUnlessVectorOffset(Value offset, int64_t width);
   /// Records that `d`'s tensor is accessed with vectors and no fallback.
   void requireAligned(const Descriptor &d, Value offset, int64_t width);
+  /// Emits `aligned` alone where tensors are aligned by contract
+  /// (assume-aligned: checked at launch), else both under a uniform branch
+  /// on vectorAccessAllowed, `fallback` where it fails.
+  void alignedOrBranch(const Descriptor &d, ArrayRef<Value> offsets, int64_t width,
+                       function_ref<void()> aligned, function_ref<void()> fallback);
   SmallVector<Value> loadVectors(const Descriptor &d, ArrayRef<Value> offsets,
                                  const LinearLayout &l, int64_t width, Value padding);
   void storeVectors(const Descriptor &d, ArrayRef<Value> offsets, const TileRegs &value,

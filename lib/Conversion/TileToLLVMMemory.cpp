@@ -284,19 +284,25 @@ LogicalResult KernelLowering::lowerStoreBlock(tile::StoreBlockOp op) {
     scalarStores();
     return success();
   }
+  alignedOrBranch(d, offsets, width, [&] { storeVectors(d, offsets, src, width); }, scalarStores);
+  return success();
+}
+
+void KernelLowering::alignedOrBranch(const Descriptor &d, ArrayRef<Value> offsets, int64_t width,
+                                     function_ref<void()> aligned,
+                                     function_ref<void()> fallback) {
   if (assumeAligned) {
     requireAligned(d, offsets.back(), width);
-    storeVectors(d, offsets, src, width);
-    return success();
+    aligned();
+    return;
   }
-  Value vectorOk = vectorAccessAllowed(d, offsets, width);
-  auto branch = scf::IfOp::create(b, loc, TypeRange{}, vectorOk, /*withElseRegion=*/true);
+  auto branch = scf::IfOp::create(b, loc, TypeRange{}, vectorAccessAllowed(d, offsets, width),
+                                  /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(branch.getThenRegion().front().getTerminator());
-  storeVectors(d, offsets, src, width);
+  aligned();
   b.setInsertionPoint(branch.getElseRegion().front().getTerminator());
-  scalarStores();
-  return success();
+  fallback();
 }
 
 LogicalResult KernelLowering::lowerAtomicAddBlock(tile::AtomicAddBlockOp op) {
@@ -342,18 +348,8 @@ LogicalResult KernelLowering::lowerAtomicAddBlock(tile::AtomicAddBlockOp op) {
     scalarAdds();
     return success();
   }
-  if (assumeAligned) {
-    requireAligned(d, offsets.back(), /*width=*/4);
-    bulkAddRows(d, offsets, src, *single);
-    return success();
-  }
-  auto branch = scf::IfOp::create(b, loc, TypeRange{}, vectorAccessAllowed(d, offsets, 4),
-                                  /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(branch.getThenRegion().front().getTerminator());
-  bulkAddRows(d, offsets, src, *single);
-  b.setInsertionPoint(branch.getElseRegion().front().getTerminator());
-  scalarAdds();
+  alignedOrBranch(d, offsets, /*width=*/4, [&] { bulkAddRows(d, offsets, src, *single); },
+                  scalarAdds);
   return success();
 }
 
