@@ -290,14 +290,15 @@ void registerAttention(const std::string &suffix, const std::string &summary,
         s.sm90 = Sm90Pipeline::TMA;
       }
     }
-    // dK/dV at d = 128 without a score modifier, block lists or query-head
-    // groups (their nested loop would take a second ring: 265 KB):
-    // FlashAttention-3's shape, 128 keys per program on two warpgroups, Q and
-    // dO rings by TMA on the tilegpu path; 64 query rows per step, 32 beside
-    // a mask (64 spill there).
-    if (kernel == BackwardKernel::KV && p.target().wgmma && !packed && !fused && !v.scoreMod &&
-        !v.blockMask && d == 128 && defaultTiles && config(p).group == 1) {
-      s.blockM = v.mask ? 32 : 64;
+    // dK/dV at d = 128 without a mask, score modifier or query-head groups
+    // (whose loops take three rings: 265 KB): FlashAttention-3's shape, 64
+    // query rows per step on 128 keys per program over two warpgroups, Q
+    // and dO rings by TMA on the tilegpu path (bench/RESULTS.md, session
+    // 17: -24 % dK/dV time at N = 16k). Beside a mask it spills 296 bytes,
+    // and with 32 query rows per step it was slower than the default.
+    if (kernel == BackwardKernel::KV && p.target().wgmma && !packed && !fused && !v.mask &&
+        !v.scoreMod && !v.blockMask && d == 128 && defaultTiles && config(p).group == 1) {
+      s.blockM = 64;
       s.blockN = 128;
       s.warps = 8;
       s.sm90 = Sm90Pipeline::TMA;
