@@ -222,6 +222,14 @@ if [ "${BWD:-0}" = 1 ]; then
         case_ bwd_$part${v}_d128_f16 $k --set head_dim=128 --set dtype=f16 --size batch=2 --size seq_q=70 --size seq_k=90 --size amplitude=4
       done
     done
+    # d = 128 dK/dV over several key blocks of 128 (sm_90a's schedule):
+    # ragged ends, rows a mask leaves empty, fewer keys than one block.
+    for v in "" _causal _sliding_window _prefix_lm; do
+      k=flash_attention_bwd_dkdv$v
+      case_ bwd_dkdv${v}_d128_ragged $k --set head_dim=128 --size heads=2 --size seq_q=300 --size seq_k=333
+      case_ bwd_dkdv${v}_d128_empty_rows $k --set head_dim=128 --size seq_q=130 --size seq_k=45
+    done
+    case_ bwd_dkdv_causal_d128_tiny flash_attention_bwd_dkdv_causal --set head_dim=128 --size seq_q=5 --size seq_k=3
     for part in dkdv dq fused; do
       case_ bwd_${part}_gqa3 flash_attention_bwd_${part}_gqa --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
       case_ bwd_${part}_causal_tiny flash_attention_bwd_${part}_causal --size seq_q=5 --size seq_k=3

@@ -254,8 +254,10 @@ void registerAttention(const std::string &suffix, const std::string &summary,
 
   std::vector<ParamSpec> bwdParams = attentionBackwardParams();
   bwdParams.insert(bwdParams.end(), extra.begin(), extra.end());
-  // `packed`: the packed batch's kernels (their own schedules on mma.sync).
-  auto bwdSchedule = [=](BackwardKernel kernel, const Params &p, bool packed = false) {
+  // `packed`: the packed batch's kernels (their own schedules on mma.sync);
+  // `fused`: the fused kernel's (dK/dV's tiles before the sm_90a choices).
+  auto bwdSchedule = [=](BackwardKernel kernel, const Params &p, bool packed = false,
+                         bool fused = false) {
     AttentionVariant v = variant(p);
     // A block mask's dQ reads its lists and the mask's inputs beside the
     // tiles: it takes the smaller key blocks of the modifier's schedule (the
@@ -288,12 +290,25 @@ void registerAttention(const std::string &suffix, const std::string &summary,
         s.sm90 = Sm90Pipeline::TMA;
       }
     }
+    // dK/dV at d = 128 without a mask, score modifier or query-head groups
+    // (whose loops take three rings: 265 KB): FlashAttention-3's shape, 64
+    // query rows per step on 128 keys per program over two warpgroups, Q
+    // and dO rings by TMA on the tilegpu path (bench/RESULTS.md, session
+    // 17: -24 % dK/dV time at N = 16k). Beside a mask it spills 296 bytes,
+    // and with 32 query rows per step it was slower than the default.
+    if (kernel == BackwardKernel::KV && p.target().wgmma && !packed && !fused && !v.mask &&
+        !v.scoreMod && !v.blockMask && d == 128 && defaultTiles && config(p).group == 1) {
+      s.blockM = 64;
+      s.blockN = 128;
+      s.warps = 8;
+      s.sm90 = Sm90Pipeline::TMA;
+    }
     // Score modifiers: dQ's rings by TMA on the tilegpu path, and at
     // d = 128 dK/dV's too, which leaves room for 32 query rows per step
     // (tile-to-llvm spills there beside soft-capping's derivative).
     // Soft-capping's backward: +14-16 % at d = 128, +3 % at d = 64, where
     // dK/dV by TMA alone loses 2 % (bench/RESULTS.md, session 16).
-    if (p.target().wgmma && !packed && v.scoreMod && !v.blockMask) {
+    if (p.target().wgmma && !packed && !fused && v.scoreMod && !v.blockMask) {
       if (kernel == BackwardKernel::Q && d <= 128)
         s.sm90 = Sm90Pipeline::TMA;
       if (kernel == BackwardKernel::KV && d == 128 && defaultTiles) {
@@ -303,8 +318,9 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     }
     return s;
   };
-  auto bwdConfig = [=](BackwardKernel kernel, const Params &p, bool packed = false) {
-    AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(kernel, p, packed));
+  auto bwdConfig = [=](BackwardKernel kernel, const Params &p, bool packed = false,
+                       bool fused = false) {
+    AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(kernel, p, packed, fused));
     if (tune)
       tune(cfg, p);
     return cfg;
@@ -394,7 +410,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   // block mask's lists or a GQA group's loop (no spills;
   // scripts/ptxas-check.sh).
   auto fusedConfig = [=](const Params &p) {
-    AttentionConfig cfg = bwdConfig(KV, p);
+    AttentionConfig cfg = bwdConfig(KV, p, false, true);
     AttentionVariant v = variant(p);
     cfg.dpBesideS = !(p.target().wgmma && cfg.headDim > 64 && v.mask && !v.blockMask);
     if (p.target().wgmma && !p.getInt("block_m") && (v.blockMask || cfg.group > 1))
@@ -416,6 +432,12 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   fused.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
     return planAttentionBackwardFused(fusedConfig(p), variant(p), sizes, seed);
   };
+  fused.grid = [=](const Params &p) {
+    return GridRule{GridDim::shape("k", 1, fusedConfig(p).blockN), GridDim::shape("k", 0),
+                    GridDim::fixed(1)};
+  };
+  fused.numWarps = [=](const Params &p) { return bwdSchedule(KV, p, false, true).warps; };
+  fused.aInShared = [=](const Params &p) { return bwdSchedule(KV, p, false, true).qInShared; };
   for (KernelDef *def : {&kv, &q, &fused, &varlenKV, &varlenQ})
     if (packed || (def != &varlenKV && def != &varlenQ))
       Registry::global().add(std::move(*def));

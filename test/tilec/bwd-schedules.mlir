@@ -4,6 +4,25 @@
 // warpgroups (8 warps); a mask at d = 128 and packed batches keep cp.async
 // rings (no tensor maps) on 4 warps. A score modifier's dQ takes TMA rings
 // at both, its dK/dV at d = 128 only (then with 32 query rows per step).
+// dK/dV at d = 128 without a mask, modifier or GQA groups takes
+// FlashAttention-3's shape: 128 keys per program on 8 warps, Q and dO by
+// TMA, 64 query rows per step; a mask, GQA, packed batches and the fused
+// kernel keep 64 keys on 4 warps.
+// RUN: tilec --kernel=flash_attention_bwd_dkdv --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kv.ptx
+// RUN: FileCheck %s --check-prefix=KV8 < %t.kv.json
+// KV8: "num_warps": 8
+// KV8: {"param":"k","axis":1,"divisor":128}
+// KV8: "tensor_maps": [
+// KV8-NEXT: {"param":"q","box":[1,64,64],"swizzle":128},
+// KV8-NEXT: {"param":"do","box":[1,64,64],"swizzle":128}
+// RUN: tilec --kernel=flash_attention_bwd_dkdv_causal --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvcausal.ptx
+// RUN: FileCheck %s --check-prefix=RINGS < %t.kvcausal.json
+// RUN: tilec --kernel=flash_attention_bwd_dkdv_gqa --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvgqa.ptx
+// RUN: FileCheck %s --check-prefix=RINGS < %t.kvgqa.json
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvfused.ptx
+// RUN: FileCheck %s --check-prefix=RINGS < %t.kvfused.json
+// RUN: tilec --kernel=flash_attention_varlen_bwd_dkdv --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvvarlen.ptx
+// RUN: FileCheck %s --check-prefix=RINGS < %t.kvvarlen.json
 // RUN: tilec --kernel=flash_attention_bwd_dq --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.d128.ptx
 // RUN: FileCheck %s --check-prefix=TMA8 < %t.d128.json
 // RUN: tilec --kernel=flash_attention_bwd_dq_gqa --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.gqa.ptx
