@@ -215,6 +215,8 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
 
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
   KeyRange range = keyRangeOf(variant, rangeCtx);
+  if (range.growsWithRows && !variant.blockMask)
+    k.longestFirst(0); // row0 counts down from the last query block
   KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j, 0}); },
                  [&](Tile j) { return vBlocks.load({kvHead, j, 0}); }};
   std::optional<BlockList> list;
@@ -268,7 +270,7 @@ KeyRange causalKeys(const RangeContext &ctx, std::optional<int64_t> window) {
   }
   // Unmasked up to the last block that ends on or before every row's diagonal.
   Tile fullHi = min(max(firstRow + diag + 1, zero) / bn * bn, ctx.seqK / bn * bn);
-  return {lo, hi, fullLo, fullHi};
+  return {lo, hi, fullLo, fullHi, /*growsWithRows=*/!window};
 }
 
 KeyRange prefixCausalKeys(const RangeContext &ctx, int64_t prefix) {

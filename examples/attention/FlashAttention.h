@@ -142,6 +142,9 @@ struct RangeContext {
 /// All bounds are i32 scalars; lo, fullLo and fullHi are multiples of blockN.
 struct KeyRange {
   dsl::Tile lo, hi, fullLo, fullHi;
+  /// The range ends later for later query rows (a causal mask's): the
+  /// forward's programs, last query block first, come longest first.
+  bool growsWithRows = false;
 };
 
 /// A runtime input's values in a CPU run (row-major).

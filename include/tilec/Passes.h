@@ -15,6 +15,10 @@ namespace tilec {
 /// Set by tile-persistent-grid on a kernel it made persistent (its last
 /// three i32 arguments are the logical grid).
 inline constexpr llvm::StringLiteral kPersistentAttrName = "tilec.persistent";
+/// On a kernel whose programs along this grid axis (an i32) come longest
+/// first (dsl::KernelBuilder::longestFirst): tile-persistent-grid runs that
+/// axis slowest, in rounds of alternating direction.
+inline constexpr llvm::StringLiteral kLongestFirstAxisAttrName = "tilec.longest_first_axis";
 
 #define GEN_PASS_DECL
 #include "tilec/Dialect/Tile/Passes.h.inc"

@@ -3,6 +3,7 @@
 #include "tilec/DSL/DSL.h"
 
 #include "tilec/Dialect/Tile/Tile.h"
+#include "tilec/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -992,6 +993,14 @@ Tile KernelBuilder::programId(unsigned axis, Where where) {
   if (axis > 2)
     error(where, fmt::format("grid axis must be 0, 1 or 2, got {}", axis));
   return wrap(tile::ProgramIdOp::create(l.b(), l.loc, axis > 2 ? 0u : axis));
+}
+
+void KernelBuilder::longestFirst(unsigned axis, Where where) {
+  if (axis > 2) {
+    error(where, fmt::format("grid axis must be 0, 1 or 2, got {}", axis));
+    return;
+  }
+  state->func->setAttr(kLongestFirstAxisAttrName, state->b.getI32IntegerAttr(axis));
 }
 
 Tile KernelBuilder::numPrograms(unsigned axis, Where where) {

@@ -3,7 +3,9 @@
 // A kernel written for a grid of gx x gy x gz programs becomes one whose
 // few programs (as many as fit on the GPU) each run a loop over the logical
 // programs t = program_id(0), + num_programs(0), ... below gx·gy·gz, x
-// fastest. The logical grid comes in three trailing i32 arguments.
+// fastest (or, on a kernel whose programs along one axis come longest
+// first, that axis slowest, in rounds of alternating direction). The
+// logical grid comes in three trailing i32 arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,11 @@ std::optional<std::string> whyNot(func::FuncOp kernel) {
     return "its body has more than one block";
   if (kernel->hasAttr(tilec::kPersistentAttrName))
     return "it already runs as a persistent grid";
+  if (Attribute longest = kernel->getAttr(tilec::kLongestFirstAxisAttrName)) {
+    auto axis = dyn_cast<IntegerAttr>(longest);
+    if (!axis || axis.getInt() < 0 || axis.getInt() > 2)
+      return std::string(tilec::kLongestFirstAxisAttrName) + " must be a grid axis (0, 1 or 2)";
+  }
   return std::nullopt;
 }
 
@@ -68,10 +75,38 @@ LogicalResult makePersistent(func::FuncOp kernel) {
 
   OpBuilder inside = OpBuilder::atBlockBegin(loopBody);
   Value t = tiles.getInductionVar();
-  Value rest = arith::DivSIOp::create(inside, loc, t, grid[0]);
-  Value logical[3] = {arith::RemSIOp::create(inside, loc, t, grid[0]),
-                      arith::RemSIOp::create(inside, loc, rest, grid[1]),
-                      arith::DivSIOp::create(inside, loc, rest, grid[1])};
+  Value logical[3];
+  if (auto longest = kernel->getAttrOfType<IntegerAttr>(tilec::kLongestFirstAxisAttrName)) {
+    // The programs take the tiles in rounds of `step`, program p the p-th
+    // of a round; every other full round runs backwards, so the program
+    // that took a round's longest tile takes the next round's shortest.
+    // The longest-first axis is the slowest: the rounds go from long tiles
+    // to short ones over all of the other two axes.
+    auto c = [&](int64_t v) { return arith::ConstantIntOp::create(inside, loc, i32, v); };
+    Value round = arith::DivSIOp::create(inside, loc, t, step);
+    Value roundStart = arith::MulIOp::create(inside, loc, round, step);
+    Value lane = arith::SubIOp::create(inside, loc, t, roundStart);
+    Value roundEnd = arith::AddIOp::create(inside, loc, roundStart, step);
+    Value odd = arith::CmpIOp::create(inside, loc, arith::CmpIPredicate::ne,
+                                      arith::AndIOp::create(inside, loc, round, c(1)), c(0));
+    Value full = arith::CmpIOp::create(inside, loc, arith::CmpIPredicate::sle, roundEnd, total);
+    Value mirrored = arith::SubIOp::create(
+        inside, loc, arith::SubIOp::create(inside, loc, roundEnd, c(1)), lane);
+    Value u = arith::SelectOp::create(inside, loc, arith::AndIOp::create(inside, loc, odd, full),
+                                      mirrored, t);
+    unsigned slow = longest.getInt();
+    unsigned fast = slow == 0 ? 1 : 0, middle = slow == 2 ? 1 : 2;
+    Value inner = arith::MulIOp::create(inside, loc, grid[fast], grid[middle]);
+    Value rest = arith::RemSIOp::create(inside, loc, u, inner);
+    logical[slow] = arith::DivSIOp::create(inside, loc, u, inner);
+    logical[fast] = arith::RemSIOp::create(inside, loc, rest, grid[fast]);
+    logical[middle] = arith::DivSIOp::create(inside, loc, rest, grid[fast]);
+  } else {
+    Value rest = arith::DivSIOp::create(inside, loc, t, grid[0]);
+    logical[0] = arith::RemSIOp::create(inside, loc, t, grid[0]);
+    logical[1] = arith::RemSIOp::create(inside, loc, rest, grid[1]);
+    logical[2] = arith::DivSIOp::create(inside, loc, rest, grid[1]);
+  }
   SmallVector<Operation *> queries;
   for (Operation *op : ops)
     op->walk([&](Operation *nested) {

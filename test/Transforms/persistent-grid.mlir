@@ -45,3 +45,56 @@ func.func @rows(%x: !tile.ptr<f32>, %n: i32) {
 func.func @returns(%n: i32) -> i32 {
   return %n : i32
 }
+
+// -----
+
+// A kernel whose programs along y come longest first: y is the slowest,
+// x then z the fastest, and every other full round of num_programs(0)
+// tiles runs backwards (u = round end - 1 - lane).
+// CHECK-LABEL: func.func @longest_first
+// CHECK-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[GX:.*]]: i32, %[[GY:.*]]: i32, %[[GZ:.*]]: i32)
+// CHECK-SAME: tilec.longest_first_axis = 1 : i32, tilec.persistent
+// CHECK: %[[STEP:.*]] = tile.num_programs 0
+// CHECK: %[[XY:.*]] = arith.muli %[[GX]], %[[GY]]
+// CHECK: %[[TOTAL:.*]] = arith.muli %[[XY]], %[[GZ]]
+// CHECK: %[[XZ:.*]] = arith.muli %[[GX]], %[[GZ]]
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %[[TOTAL]] step %[[STEP]]
+// CHECK: %[[ROUND:.*]] = arith.divsi %[[T]], %[[STEP]]
+// CHECK: %[[START:.*]] = arith.muli %[[ROUND]], %[[STEP]]
+// CHECK: %[[LANE:.*]] = arith.subi %[[T]], %[[START]]
+// CHECK: %[[END:.*]] = arith.addi %[[START]], %[[STEP]]
+// CHECK: %[[ODD:.*]] = arith.andi %[[ROUND]], %c1
+// CHECK: %[[ISODD:.*]] = arith.cmpi ne, %[[ODD]], %c0
+// CHECK: %[[FULL:.*]] = arith.cmpi sle, %[[END]], %[[TOTAL]]
+// CHECK: %[[LAST:.*]] = arith.subi %[[END]], %c1
+// CHECK: %[[MIRROR:.*]] = arith.subi %[[LAST]], %[[LANE]]
+// CHECK: %[[BACK:.*]] = arith.andi %[[ISODD]], %[[FULL]]
+// CHECK: %[[U:.*]] = arith.select %[[BACK]], %[[MIRROR]], %[[T]]
+// CHECK: %[[REST:.*]] = arith.remsi %[[U]], %[[XZ]]
+// CHECK: %[[PY:.*]] = arith.divsi %[[U]], %[[XZ]]
+// CHECK: %[[PX:.*]] = arith.remsi %[[REST]], %[[GX]]
+// CHECK: %[[PZ:.*]] = arith.divsi %[[REST]], %[[GX]]
+// CHECK: arith.muli %[[PY]], %[[GX]]
+// CHECK: arith.addi %{{.*}}, %[[PX]]
+// CHECK: arith.addi %{{.*}}, %[[PZ]]
+func.func @longest_first(%x: !tile.ptr<f32>) attributes {tilec.longest_first_axis = 1 : i32} {
+  %px = tile.program_id 0
+  %py = tile.program_id 1
+  %pz = tile.program_id 2
+  %nx = tile.num_programs 0
+  %row = arith.muli %py, %nx : i32
+  %i = arith.addi %row, %px : i32
+  %j = arith.addi %i, %pz : i32
+  %p = tile.addptr %x, %j : !tile.ptr<f32>, i32
+  %ps = tile.splat %p : tensor<1x!tile.ptr<f32>>
+  %one = arith.constant dense<1.0> : tensor<1xf32>
+  tile.store %ps, %one : tensor<1x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{cannot run as a persistent grid: tilec.longest_first_axis must be a grid axis (0, 1 or 2)}}
+func.func @bad_axis() attributes {tilec.longest_first_axis = 3 : i32} {
+  return
+}

@@ -243,6 +243,13 @@ public:
 
   Tile programId(unsigned axis, Where where = Where::current());
   Tile numPrograms(unsigned axis, Where where = Where::current());
+  /// Says that the programs along `axis` come longest first: the kernel
+  /// maps that axis's index so that the lowest does the most work (a causal
+  /// mask's query blocks, last block first). A persistent grid
+  /// (--persistent) then runs that axis slowest, in rounds of alternating
+  /// direction, so that every program gets its share of long and short
+  /// tiles (attribute tilec.longest_first_axis).
+  void longestFirst(unsigned axis, Where where = Where::current());
 
   /// Constants: a scalar, a tile of one value, `0, 1, ..., n-1` (i32).
   Tile constant(double value, DType type, Where where = Where::current());
