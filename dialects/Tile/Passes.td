@@ -42,6 +42,13 @@ def TilePersistentGrid : Pass<"tile-persistent-grid", "::mlir::ModuleOp"> {
       scf.for %t = program_id(0) to gx * gy * gz step num_programs(0)
         x = t mod gx, y = (t / gx) mod gy, z = t / (gx * gy)
 
+    A kernel with `tilec.longest_first_axis = a` (its programs along axis
+    `a` come longest first: a causal mask's query blocks, last first) has
+    that axis slowest instead, and every other full round of
+    num_programs(0) tiles taken backwards (u = round end - 1 - lane), so
+    that the program with a round's longest tile gets the next round's
+    shortest.
+
     with `tile.program_id` / `tile.num_programs` along an axis replaced by
     x, y, z and gx, gy, gz. The launch then needs only as many programs as
     fit on the GPU at once (the runtime launches min(gx·gy·gz, SMs ×
