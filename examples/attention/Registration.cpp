@@ -254,17 +254,20 @@ void registerAttention(const std::string &suffix, const std::string &summary,
 
   std::vector<ParamSpec> bwdParams = attentionBackwardParams();
   bwdParams.insert(bwdParams.end(), extra.begin(), extra.end());
-  // `packed`: the packed batch's kernels (their own schedules on mma.sync);
-  // `fused`: the fused kernel's (dK/dV's tiles before the sm_90a choices).
-  auto bwdSchedule = [=](BackwardKernel kernel, const Params &p, bool packed = false,
-                         bool fused = false) {
+  // Which kernel a schedule is for: the dense backward's, the packed
+  // batch's (their own schedules on mma.sync), or the fused kernel's
+  // (dK/dV's tiles without the sm_90a choices below, which are for
+  // dK/dV and dQ alone).
+  enum class Form { Dense, Packed, Fused };
+  auto bwdSchedule = [=](BackwardKernel kernel, const Params &p, Form form = Form::Dense) {
     AttentionVariant v = variant(p);
     // A block mask's dQ reads its lists and the mask's inputs beside the
     // tiles: it takes the smaller key blocks of the modifier's schedule (the
     // 128-key ones spill on wgmma at d = 64).
     bool modifierLike = bool(v.scoreMod) || (kernel == BackwardKernel::Q && v.blockMask);
     const int64_t d = std::stoll(p.get("head_dim"));
-    AttentionSchedule s = defaultBackwardSchedule(kernel, d, modifierLike, p.target(), packed);
+    AttentionSchedule s = defaultBackwardSchedule(kernel, d, modifierLike, p.target(),
+                                                  form == Form::Packed);
     // A block mask's lists live beside the tiles: dP after P (spills
     // otherwise, sm_90a). Score modifiers: dP beside S was no faster
     // (session 16, before their dK/dV took transposed tiles).
@@ -279,7 +282,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // d = 128 on 128x128 tiles over two warpgroups (-6 to -11 % from 4k;
     // with a mask they lose: query blocks twice as long on the diagonal).
     // Not for packed batches (not measured).
-    if (kernel == BackwardKernel::Q && p.target().wgmma && !packed && !v.scoreMod &&
+    if (kernel == BackwardKernel::Q && p.target().wgmma && form == Form::Dense && !v.scoreMod &&
         !v.blockMask) {
       if (d == 64)
         s.sm90 = Sm90Pipeline::TMA;
@@ -296,7 +299,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // and dO rings by TMA on the tilegpu path (bench/RESULTS.md, session
     // 17: -24 % dK/dV time at N = 16k). Beside a mask it spills 296 bytes,
     // and with 32 query rows per step it was slower than the default.
-    if (kernel == BackwardKernel::KV && p.target().wgmma && !packed && !fused && !v.mask &&
+    if (kernel == BackwardKernel::KV && p.target().wgmma && form == Form::Dense && !v.mask &&
         !v.scoreMod && !v.blockMask && d == 128 && defaultTiles && config(p).group == 1) {
       s.blockM = 64;
       s.blockN = 128;
@@ -308,7 +311,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // (tile-to-llvm spills there beside soft-capping's derivative).
     // Soft-capping's backward: +14-16 % at d = 128, +3 % at d = 64, where
     // dK/dV by TMA alone loses 2 % (bench/RESULTS.md, session 16).
-    if (p.target().wgmma && !packed && !fused && v.scoreMod && !v.blockMask) {
+    if (p.target().wgmma && form == Form::Dense && v.scoreMod && !v.blockMask) {
       if (kernel == BackwardKernel::Q && d <= 128)
         s.sm90 = Sm90Pipeline::TMA;
       if (kernel == BackwardKernel::KV && d == 128 && defaultTiles) {
@@ -318,9 +321,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     }
     return s;
   };
-  auto bwdConfig = [=](BackwardKernel kernel, const Params &p, bool packed = false,
-                       bool fused = false) {
-    AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(kernel, p, packed, fused));
+  auto bwdConfig = [=](BackwardKernel kernel, const Params &p, Form form = Form::Dense) {
+    AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(kernel, p, form));
     if (tune)
       tune(cfg, p);
     return cfg;
@@ -372,35 +374,35 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   varlenKV.summary = "backward of flash_attention_varlen" + suffix + ": dK, dV per key block";
   varlenKV.sizes = attentionVarlenSizes();
   varlenKV.build = [=](KernelBuilder &k, const Params &p) {
-    buildAttentionVarlenBackwardKV(k, bwdConfig(KV, p, true), variant(p));
+    buildAttentionVarlenBackwardKV(k, bwdConfig(KV, p, Form::Packed), variant(p));
   };
   varlenKV.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-    return planAttentionVarlenBackwardKV(bwdConfig(KV, p, true), variant(p), sizes, seed);
+    return planAttentionVarlenBackwardKV(bwdConfig(KV, p, Form::Packed), variant(p), sizes, seed);
   };
   varlenKV.grid = [=](const Params &p) {
-    return GridRule{GridDim::scalar("max_seqlen_k", bwdConfig(KV, p, true).blockN),
+    return GridRule{GridDim::scalar("max_seqlen_k", bwdConfig(KV, p, Form::Packed).blockN),
                     GridDim::shape("k", 0), GridDim::sequences("cu_seqlens_k")};
   };
-  varlenKV.numWarps = [=](const Params &p) { return bwdSchedule(KV, p, true).warps; };
-  varlenKV.aInShared = [=](const Params &p) { return bwdSchedule(KV, p, true).qInShared; };
-  varlenKV.sm90Pipeline = [=](const Params &p) { return bwdSchedule(KV, p, true).sm90; };
+  varlenKV.numWarps = [=](const Params &p) { return bwdSchedule(KV, p, Form::Packed).warps; };
+  varlenKV.aInShared = [=](const Params &p) { return bwdSchedule(KV, p, Form::Packed).qInShared; };
+  varlenKV.sm90Pipeline = [=](const Params &p) { return bwdSchedule(KV, p, Form::Packed).sm90; };
   KernelDef varlenQ = q;
   varlenQ.name = "flash_attention_varlen_bwd_dq" + suffix;
   varlenQ.summary = "backward of flash_attention_varlen" + suffix + ": dQ per query block";
   varlenQ.sizes = attentionVarlenSizes();
   varlenQ.build = [=](KernelBuilder &k, const Params &p) {
-    buildAttentionVarlenBackwardQ(k, bwdConfig(Q, p, true), variant(p));
+    buildAttentionVarlenBackwardQ(k, bwdConfig(Q, p, Form::Packed), variant(p));
   };
   varlenQ.plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-    return planAttentionVarlenBackwardQ(bwdConfig(Q, p, true), variant(p), sizes, seed);
+    return planAttentionVarlenBackwardQ(bwdConfig(Q, p, Form::Packed), variant(p), sizes, seed);
   };
   varlenQ.grid = [=](const Params &p) {
-    return GridRule{GridDim::scalar("max_seqlen_q", bwdConfig(Q, p, true).blockM),
+    return GridRule{GridDim::scalar("max_seqlen_q", bwdConfig(Q, p, Form::Packed).blockM),
                     GridDim::shape("q", 0), GridDim::sequences("cu_seqlens_q")};
   };
-  varlenQ.numWarps = [=](const Params &p) { return bwdSchedule(Q, p, true).warps; };
-  varlenQ.aInShared = [=](const Params &p) { return bwdSchedule(Q, p, true).qInShared; };
-  varlenQ.sm90Pipeline = [=](const Params &p) { return bwdSchedule(Q, p, true).sm90; };
+  varlenQ.numWarps = [=](const Params &p) { return bwdSchedule(Q, p, Form::Packed).warps; };
+  varlenQ.aInShared = [=](const Params &p) { return bwdSchedule(Q, p, Form::Packed).qInShared; };
+  varlenQ.sm90Pipeline = [=](const Params &p) { return bwdSchedule(Q, p, Form::Packed).sm90; };
   // dK, dV and dQ in one pass over the scores, dQ added atomically (not
   // bitwise repeatable: the dK/dV + dQ pair is the deterministic mode).
   // Its dQ share keeps more live than dK/dV alone: dP beside S everywhere
@@ -410,7 +412,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   // block mask's lists or a GQA group's loop (no spills;
   // scripts/ptxas-check.sh).
   auto fusedConfig = [=](const Params &p) {
-    AttentionConfig cfg = bwdConfig(KV, p, false, true);
+    AttentionConfig cfg = bwdConfig(KV, p, Form::Fused);
     AttentionVariant v = variant(p);
     cfg.dpBesideS = !(p.target().wgmma && cfg.headDim > 64 && v.mask && !v.blockMask);
     if (p.target().wgmma && !p.getInt("block_m") && (v.blockMask || cfg.group > 1))
@@ -436,8 +438,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     return GridRule{GridDim::shape("k", 1, fusedConfig(p).blockN), GridDim::shape("k", 0),
                     GridDim::fixed(1)};
   };
-  fused.numWarps = [=](const Params &p) { return bwdSchedule(KV, p, false, true).warps; };
-  fused.aInShared = [=](const Params &p) { return bwdSchedule(KV, p, false, true).qInShared; };
+  fused.numWarps = [=](const Params &p) { return bwdSchedule(KV, p, Form::Fused).warps; };
+  fused.aInShared = [=](const Params &p) { return bwdSchedule(KV, p, Form::Fused).qInShared; };
   for (KernelDef *def : {&kv, &q, &fused, &varlenKV, &varlenQ})
     if (packed || (def != &varlenKV && def != &varlenQ))
       Registry::global().add(std::move(*def));
