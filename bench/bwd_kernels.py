@@ -8,7 +8,9 @@ kernel's (so a sweep entry that is fast and wrong shows).
         --dims 64,128 --seqlens 1024,4096,16384 [--json out.json]
 
 Shapes as tilec-bench: batch x seqlen = 16k tokens, 2048 / head_dim heads;
-bf16. TFLOP/s count 2.5 x the forward's FLOPs (halved when causal).
+bf16. TFLOP/s count 2.5 x the forward's FLOPs (halved when causal). The
+variant "gqa" runs --group query heads per K/V head (the kernels must have
+been compiled for that group; compile-torch-kernels.sh's default is 2).
 """
 
 import argparse
@@ -47,13 +49,16 @@ def main():
     p.add_argument("--dims", default="64,128")
     p.add_argument("--seqlens", default="1024,4096,16384")
     p.add_argument("--variants", default=",causal")
+    p.add_argument("--group", type=int, default=2, help="query heads per K/V head (gqa)")
     p.add_argument("--json")
     args = p.parse_args()
     rows = []
     a = ta.tensor_arg
     for d in map(int, args.dims.split(",")):
         for variant in args.variants.split(","):
-            kernels = ta.AttentionKernels(args.ptx_dir, variant=variant, dtype="bf16", head_dim=d)
+            group = args.group if variant == "gqa" else 1
+            kernels = ta.AttentionKernels(args.ptx_dir, variant=variant, dtype="bf16", head_dim=d,
+                                          group=group)
             suffix = f"_{variant}" if variant else ""
             sweep = []
             if args.sweep_dir:
@@ -64,8 +69,9 @@ def main():
             for n in map(int, args.seqlens.split(",")):
                 b, h = max(1, 16384 // n), 2048 // d
                 torch.manual_seed(n + d)
-                q, k, v, do = (torch.randn(b * h, n, d, device="cuda", dtype=torch.bfloat16)
-                               for _ in range(4))
+                hk = h // group
+                q, k, v, do = (torch.randn(b * heads, n, d, device="cuda", dtype=torch.bfloat16)
+                               for heads in (h, hk, hk, h))
                 o, lse = torch.empty_like(q), torch.empty(b * h, n, device="cuda")
                 kernels.forward(a(q), a(k), a(v), a(o), a(lse))
                 rows4 = ta.backward_stat_rows(n)
@@ -79,10 +85,11 @@ def main():
                 t = {"prep": time_ms(prep), "dkdv": time_ms(dkdv), "dq": time_ms(dqk)}
                 ref = {"dk": dk.clone(), "dv": dv.clone(), "dq": dq.clone()}
                 # Against torch's SDPA backward (bf16, its own kernels).
-                qs, ks, vs = (x.detach().view(b, h, n, d).requires_grad_() for x in (q, k, v))
+                qs, ks, vs = (x.detach().view(b, -1, n, d).requires_grad_() for x in (q, k, v))
                 torch.nn.functional.scaled_dot_product_attention(
-                    qs, ks, vs, is_causal=variant == "causal").backward(do.view(b, h, n, d))
-                err = {name: relerr(ref[name].view(b, h, n, d), g.grad)
+                    qs, ks, vs, is_causal=variant == "causal",
+                    enable_gqa=group > 1).backward(do.view(b, h, n, d))
+                err = {name: relerr(ref[name].view(b, -1, n, d), g.grad)
                        for name, g in (("dq", qs), ("dk", ks), ("dv", vs))}
                 flops = 2.5 * 4 * b * h * n * n * d / (2 if variant == "causal" else 1)
                 total = sum(t.values())

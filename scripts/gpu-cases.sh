@@ -230,6 +230,9 @@ if [ "${BWD:-0}" = 1 ]; then
       case_ bwd_dkdv${v}_d128_empty_rows $k --set head_dim=128 --size seq_q=130 --size seq_k=45
     done
     case_ bwd_dkdv_causal_d128_tiny flash_attention_bwd_dkdv_causal --set head_dim=128 --size seq_q=5 --size seq_k=3
+    # Query-head groups in one loop over (block, head) pairs (sm_90a, d = 128).
+    case_ bwd_dkdv_gqa3_d128_ragged flash_attention_bwd_dkdv_gqa --set head_dim=128 --set group=3 --size heads=6 --size seq_q=300 --size seq_k=333
+    case_ bwd_dkdv_gqa2_d128_tiny flash_attention_bwd_dkdv_gqa --set head_dim=128 --set group=2 --size batch=2 --size heads=4 --size seq_q=5 --size seq_k=3
     for part in dkdv dq fused; do
       case_ bwd_${part}_gqa3 flash_attention_bwd_${part}_gqa --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
       case_ bwd_${part}_causal_tiny flash_attention_bwd_${part}_causal --size seq_q=5 --size seq_k=3

@@ -387,6 +387,7 @@ AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &sc
   cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : schedule.blockN;
   cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
   cfg.dpBesideS = schedule.dpBesideS;
+  cfg.groupsInOneLoop = schedule.groupsInOneLoop;
   return cfg;
 }
 

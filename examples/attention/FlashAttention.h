@@ -54,6 +54,10 @@ struct AttentionConfig {
   /// Backward: issue dP = dO·Vᵀ right after S = Q·Kᵀ (wgmma runs both while
   /// the scores become P); off, dP follows P (fewer live registers).
   bool dpBesideS = true;
+  /// Backward dK/dV with query-head groups (GQA): one query loop over
+  /// (query block, head) pairs, head fastest, instead of a loop per head
+  /// (whose rings each take their own shared memory).
+  bool groupsInOneLoop = false;
   /// Softmax scale; 0 means 1/sqrt(headDim).
   double scale = 0;
   double softmaxScale() const;
@@ -168,6 +172,11 @@ struct RefAt {
 struct AttentionVariant {
   std::function<dsl::Tile(dsl::Tile scores, const BlockContext &)> scoreMod;
   std::function<dsl::Tile(const BlockContext &)> mask;
+  /// The same mask as a [keys, queries] tile (at.row a [1, rows] row, at.col
+  /// a [keys, 1] column), for dK/dV's transposed scores: built in that shape
+  /// it costs no transpose of an i1 tile (which spills FlashAttention-3's
+  /// dK/dV shape on sm_90a). Made by withMask; none: mask(...).t().
+  std::function<dsl::Tile(const BlockContext &)> maskTransposed;
   std::function<KeyRange(const RangeContext &)> keyRange;
 
   std::function<double(double score, const RefAt &)> scoreModRef;
@@ -345,6 +354,7 @@ struct AttentionSchedule {
   Sm90Pipeline sm90 = Sm90Pipeline::Default;
   bool overlap = false; ///< AttentionConfig::overlap
   bool dpBesideS = true; ///< AttentionConfig::dpBesideS
+  bool groupsInOneLoop = false; ///< AttentionConfig::groupsInOneLoop
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.

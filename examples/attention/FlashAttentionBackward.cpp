@@ -150,79 +150,104 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
     hi = where(col0 < seqK, hi, lo);
   Tile b = min(max(scan[2] * bm, lo), hi), c = min(max(scan[3] * bm, b), hi);
 
-  // dK, dV over the query blocks of query head `head`. The loops run over
-  // the rows of Q and dO (so they stream as blocks at the induction
-  // variable); the variant sees positions in the sequence.
+  // One step: dK, dV += the query rows from `r` (rows of Q and dO, so
+  // they stream as blocks at the loop's induction variable) of query head
+  // `head`; the variant sees positions in the sequence.
+  auto pairStep = [&](bool masked, Tile head, Tile r, std::vector<Tile> st) -> std::vector<Tile> {
+    Tile i = r - seq.qFirst;
+    Tile qBlock = qBlocks.load({head, r, 0}), dOBlock = dOBlocks.load({head, r, 0});
+    Tile lse2 = lseBlocks.load({head, seq.statFirst + i});
+    Tile dlt = deltaBlocks.load({head, seq.statFirst + i});
+    BlockContext ctx{k, i + k.iota(bm), cols, head, seqQ, seqK, seq.inputs};
+    if (masked && seq.packed) {
+      // Rows past the sequence read statistics that are not theirs.
+      Tile inside = ctx.rows < seqQ;
+      lse2 = where(inside, lse2, kInf);
+      dlt = where(inside, dlt, 0.0);
+    }
+    if (variant.scoreMod) {
+      // The modifier is written on [queries, keys] score tiles: it
+      // sees the transposed scores sᵀᵀ (the same registers, relabeled),
+      // and Pᵀ, dSᵀ come back, relabeled again, as the A operands of
+      // dV and dK straight from the registers. With dpBesideS both
+      // dots that need only the loads come first (on wgmma they run
+      // while the scores become P).
+      Tile sT = dot(kBlock, qBlock.t(), 0.0);
+      Tile dPT = cfg.dpBesideS ? dot(vBlock, dOBlock.t(), 0.0) : Tile();
+      Recomputed rc = recompute(cfg, variant, sT.t(), lse2, ctx, masked, /*maskRows=*/true);
+      Tile dV = dot(rc.p.t().to(cfg.dtype), dOBlock, st[1]);
+      if (!dPT.valid())
+        dPT = dot(vBlock, dOBlock.t(), 0.0);
+      Tile dsT = scoreGradient(rc, dPT.t(), dlt).t().to(cfg.dtype);
+      Tile dK = dot(dsT, qBlock, st[0]);
+      if (dqAcc)
+        dqAcc->atomicAdd({head, r, 0}, dot(dsT.t(), kBlock, 0.0) * cfg.softmaxScale());
+      return {dK, dV};
+    }
+    // Transposed, [keys, queries]: Pᵀ and dSᵀ are the A operands of
+    // dV += Pᵀ·dO and dK += dSᵀ·Q straight from the registers, and Q and
+    // dO only feed B operands, so they stream through shared memory.
+    Tile logitsT = dot(kBlock, qBlock.t(), 0.0) * (cfg.softmaxScale() * M_LOG2E);
+    Tile dPT = cfg.dpBesideS ? dot(vBlock, dOBlock.t(), 0.0) : Tile(); // before P
+    if (masked) {
+      Tile keepT = (cols < seqK).col() && (ctx.rows < seqQ).row();
+      // Built as [keys, queries] where the variant can (a block mask's
+      // kernels keep the transpose: 4 spill bytes otherwise, sm_90a).
+      if (variant.maskTransposed && !variant.blockMask)
+        keepT = keepT && variant.maskTransposed(ctx);
+      else if (variant.mask)
+        keepT = keepT && variant.mask(ctx).t();
+      logitsT = where(keepT, logitsT, -kInf);
+    }
+    Tile pT = exp2(logitsT - lse2.row());
+    Tile dV = dot(pT.to(cfg.dtype), dOBlock, st[1]);
+    if (!dPT.valid())
+      dPT = dot(vBlock, dOBlock.t(), 0.0);
+    Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
+    Tile dK = dot(dsT, qBlock, st[0]);
+    if (dqAcc)
+      dqAcc->atomicAdd({head, r, 0}, dot(dsT.t(), kBlock, 0.0) * cfg.softmaxScale());
+    return {dK, dV};
+  };
+  Tile first = seq.qFirst;
+  // dK, dV over the query blocks of query head `head`.
   auto overQueries = [&](Tile head, std::vector<Tile> grads) {
     auto step = [&](bool masked) {
-      return [&, masked](Tile r, std::vector<Tile> st) -> std::vector<Tile> {
-        Tile i = r - seq.qFirst;
-        Tile qBlock = qBlocks.load({head, r, 0}), dOBlock = dOBlocks.load({head, r, 0});
-        Tile lse2 = lseBlocks.load({head, seq.statFirst + i});
-        Tile dlt = deltaBlocks.load({head, seq.statFirst + i});
-        BlockContext ctx{k, i + k.iota(bm), cols, head, seqQ, seqK, seq.inputs};
-        if (masked && seq.packed) {
-          // Rows past the sequence read statistics that are not theirs.
-          Tile inside = ctx.rows < seqQ;
-          lse2 = where(inside, lse2, kInf);
-          dlt = where(inside, dlt, 0.0);
-        }
-        if (variant.scoreMod) {
-          // The modifier is written on [queries, keys] score tiles: it
-          // sees the transposed scores sᵀᵀ (the same registers, relabeled),
-          // and Pᵀ, dSᵀ come back, relabeled again, as the A operands of
-          // dV and dK straight from the registers. With dpBesideS both
-          // dots that need only the loads come first (on wgmma they run
-          // while the scores become P).
-          Tile sT = dot(kBlock, qBlock.t(), 0.0);
-          Tile dPT = cfg.dpBesideS ? dot(vBlock, dOBlock.t(), 0.0) : Tile();
-          Recomputed rc = recompute(cfg, variant, sT.t(), lse2, ctx, masked, /*maskRows=*/true);
-          Tile dV = dot(rc.p.t().to(cfg.dtype), dOBlock, st[1]);
-          if (!dPT.valid())
-            dPT = dot(vBlock, dOBlock.t(), 0.0);
-          Tile dsT = scoreGradient(rc, dPT.t(), dlt).t().to(cfg.dtype);
-          Tile dK = dot(dsT, qBlock, st[0]);
-          if (dqAcc)
-            dqAcc->atomicAdd({head, r, 0}, dot(dsT.t(), kBlock, 0.0) * cfg.softmaxScale());
-          return {dK, dV};
-        }
-        // Transposed, [keys, queries]: Pᵀ and dSᵀ are the A operands of
-        // dV += Pᵀ·dO and dK += dSᵀ·Q straight from the registers, and Q and
-        // dO only feed B operands, so they stream through shared memory.
-        Tile logitsT = dot(kBlock, qBlock.t(), 0.0) * (cfg.softmaxScale() * M_LOG2E);
-        Tile dPT = cfg.dpBesideS ? dot(vBlock, dOBlock.t(), 0.0) : Tile(); // before P
-        if (masked) {
-          Tile keepT = (cols < seqK).col() && (ctx.rows < seqQ).row();
-          if (variant.mask)
-            keepT = keepT && variant.mask(ctx).t();
-          logitsT = where(keepT, logitsT, -kInf);
-        }
-        Tile pT = exp2(logitsT - lse2.row());
-        Tile dV = dot(pT.to(cfg.dtype), dOBlock, st[1]);
-        if (!dPT.valid())
-          dPT = dot(vBlock, dOBlock.t(), 0.0);
-        Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
-        Tile dK = dot(dsT, qBlock, st[0]);
-        if (dqAcc)
-          dqAcc->atomicAdd({head, r, 0}, dot(dsT.t(), kBlock, 0.0) * cfg.softmaxScale());
-        return {dK, dV};
-      };
+      return [&, masked](Tile r, std::vector<Tile> st) { return pairStep(masked, head, r, st); };
     };
     if (seq.blocks) // the query blocks the block mask lists for this key block
       return overListedBlocks(
-          k, listedBlocks(k, *seq.blockCounts, *seq.blocks, head, in.q.dim(0), col0 / kMaskBlock), bm,
-          seq.qFirst, grads, [&](bool masked) -> LoopStep { return step(masked); });
+          k, listedBlocks(k, *seq.blockCounts, *seq.blocks, head, in.q.dim(0), col0 / kMaskBlock),
+          bm, seq.qFirst, grads, [&](bool masked) -> LoopStep { return step(masked); });
     // Every bound before the first loop, so the three loops follow one
     // another and share one ring.
-    Tile first = seq.qFirst;
     Tile rowLo = first + lo, rowB = first + b, rowC = first + c, rowHi = first + hi;
     grads = k.forRange(rowLo, rowB, bm, grads, step(true));
     grads = k.forRange(rowB, rowC, bm, grads, step(false));
     return k.forRange(rowC, rowHi, bm, grads, step(true));
   };
+  // GQA in one loop: over pairs t = query block · group + g (the key
+  // range does not depend on the head), so each of the three loops streams
+  // the group's heads through one ring.
+  auto overPairs = [&](std::vector<Tile> grads) {
+    const int64_t group = cfg.group;
+    auto step = [&](bool masked) {
+      return [&, masked](Tile t, std::vector<Tile> st) {
+        return pairStep(masked, kvHead * group + t % group, first + t / group * bm, st);
+      };
+    };
+    // (Bounds first, as above.)
+    Tile pairLo = lo / bm * group, pairB = b / bm * group, pairC = c / bm * group;
+    Tile pairHi = hi / bm * group;
+    grads = k.forRange(pairLo, pairB, 1, grads, step(true));
+    grads = k.forRange(pairB, pairC, 1, grads, step(false));
+    return k.forRange(pairC, pairHi, 1, grads, step(true));
+  };
   std::vector<Tile> grads = {k.zeros({bn, d}, DType::F32), k.zeros({bn, d}, DType::F32)};
   if (cfg.group == 1)
     grads = overQueries(kvHead, grads);
+  else if (cfg.groupsInOneLoop && !seq.blocks)
+    grads = overPairs(grads);
   else // GQA: summed over the query heads of the group, in order
     grads = k.forRange(0, cfg.group, 1, grads, [&](Tile g, std::vector<Tile> st) {
       return overQueries(kvHead * cfg.group + g, st);

@@ -293,18 +293,20 @@ void registerAttention(const std::string &suffix, const std::string &summary,
         s.sm90 = Sm90Pipeline::TMA;
       }
     }
-    // dK/dV at d = 128 without a mask, score modifier or query-head groups
-    // (whose loops take three rings: 265 KB): FlashAttention-3's shape, 64
-    // query rows per step on 128 keys per program over two warpgroups, Q
-    // and dO rings by TMA on the tilegpu path (bench/RESULTS.md, session
-    // 17: -24 % dK/dV time at N = 16k). Beside a mask it spills 296 bytes,
-    // and with 32 query rows per step it was slower than the default.
-    if (kernel == BackwardKernel::KV && p.target().wgmma && form == Form::Dense && !v.mask &&
-        !v.scoreMod && !v.blockMask && d == 128 && defaultTiles && config(p).group == 1) {
+    // dK/dV at d = 128 without a score modifier or block lists:
+    // FlashAttention-3's shape, 64 query rows per step on 128 keys per
+    // program over two warpgroups, Q and dO rings by TMA on the tilegpu path
+    // (bench/RESULTS.md, session 17: -24 % dK/dV time at N = 16k, dense).
+    // Masks come built as [keys, queries] (maskTransposed: transposing the
+    // i1 tile spilled 296 bytes here); query-head groups share each query
+    // loop (a loop per head took a ring each: 265 KB).
+    if (kernel == BackwardKernel::KV && p.target().wgmma && form == Form::Dense &&
+        !v.scoreMod && !v.blockMask && d == 128 && defaultTiles) {
       s.blockM = 64;
       s.blockN = 128;
       s.warps = 8;
       s.sm90 = Sm90Pipeline::TMA;
+      s.groupsInOneLoop = true;
     }
     // Score modifiers: dQ's rings by TMA on the tilegpu path, and at
     // d = 128 dK/dV's too, which leaves room for 32 query rows per step
@@ -539,6 +541,11 @@ void registerAttentionVariant(const VariantRegistration &r, dsl::Where where) {
     if (v.mask)
       v.mask = [mask = v.mask, where, registered](const BlockContext &c) {
         return detail::checkedRule(c, mask(c), c.cols.row() == c.cols.row(), false, where,
+                                   registered);
+      };
+    if (v.maskTransposed)
+      v.maskTransposed = [mask = v.maskTransposed, where, registered](const BlockContext &c) {
+        return detail::checkedRule(c, mask(c), c.cols.col() == c.cols.col(), false, where,
                                    registered);
       };
     if (v.scoreMod)

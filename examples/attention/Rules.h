@@ -277,11 +277,16 @@ template <class Mask>
 AttentionVariant withMask(Mask mask, std::function<KeyRange(const RangeContext &)> keyRange = {},
                           AttentionVariant variant = {},
                           dsl::Where where = dsl::Where::current()) {
-  variant.mask = [mask, where](const BlockContext &c) -> dsl::Tile {
+  // [queries, keys] (rows a column, keys a row), or transposed.
+  auto build = [mask, where](const BlockContext &c, dsl::Tile rows, dsl::Tile cols) {
     auto [batch, qhead] = detail::batchAndHead(c);
-    dsl::Tile got = mask(MaskAt<dsl::Tile>{c.rows.col(), c.cols.row(), c.seqQ, c.seqK, c.head,
-                                           batch, qhead, detail::TileInputs{&c.k, c.inputs}});
-    return detail::checkedRule(c, got, c.cols.row() == c.cols.row(), /*wantFloat=*/false, where);
+    dsl::Tile got = mask(MaskAt<dsl::Tile>{rows, cols, c.seqQ, c.seqK, c.head, batch, qhead,
+                                           detail::TileInputs{&c.k, c.inputs}});
+    return detail::checkedRule(c, got, rows == rows && cols == cols, /*wantFloat=*/false, where);
+  };
+  variant.mask = [build](const BlockContext &c) { return build(c, c.rows.col(), c.cols.row()); };
+  variant.maskTransposed = [build](const BlockContext &c) {
+    return build(c, c.rows.row(), c.cols.col());
   };
   variant.maskRef = [mask](const RefAt &at) {
     return RefNum(mask(MaskAt<RefNum>{RefNum(at.row), RefNum(at.col), RefNum(at.seqQ),

@@ -4,10 +4,11 @@
 // warpgroups (8 warps); a mask at d = 128 and packed batches keep cp.async
 // rings (no tensor maps) on 4 warps. A score modifier's dQ takes TMA rings
 // at both, its dK/dV at d = 128 only (then with 32 query rows per step).
-// dK/dV at d = 128 without a mask, modifier or GQA groups takes
+// dK/dV at d = 128 without a modifier or block lists takes
 // FlashAttention-3's shape: 128 keys per program on 8 warps, Q and dO by
-// TMA, 64 query rows per step; a mask, GQA, packed batches and the fused
-// kernel keep 64 keys on 4 warps.
+// TMA, 64 query rows per step; masks (built as [keys, queries]) and GQA
+// (the group's heads in one loop over (block, head) pairs) included.
+// Packed batches and the fused kernel keep 64 keys on 4 warps.
 // RUN: tilec --kernel=flash_attention_bwd_dkdv --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kv.ptx
 // RUN: FileCheck %s --check-prefix=KV8 < %t.kv.json
 // KV8: "num_warps": 8
@@ -16,9 +17,16 @@
 // KV8-NEXT: {"param":"q","box":[1,64,64],"swizzle":128},
 // KV8-NEXT: {"param":"do","box":[1,64,64],"swizzle":128}
 // RUN: tilec --kernel=flash_attention_bwd_dkdv_causal --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvcausal.ptx
-// RUN: FileCheck %s --check-prefix=RINGS < %t.kvcausal.json
+// RUN: FileCheck %s --check-prefix=KV8 < %t.kvcausal.json
 // RUN: tilec --kernel=flash_attention_bwd_dkdv_gqa --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvgqa.ptx
-// RUN: FileCheck %s --check-prefix=RINGS < %t.kvgqa.json
+// RUN: FileCheck %s --check-prefix=KV8 < %t.kvgqa.json
+// The same schedules run by the interpreter: the pair loop over 3 heads
+// of a group and the transposed masks over several key blocks, ragged.
+// RUN: tilec --kernel=flash_attention_bwd_dkdv_gqa --arch=sm_90a --set head_dim=128 --set group=3 --size heads=6 --size seq_q=150 --size seq_k=200 --run=cpu | FileCheck %s --check-prefix=CPU
+// RUN: tilec --kernel=flash_attention_bwd_dkdv_sliding_window --arch=sm_90a --set head_dim=128 --size seq_q=150 --size seq_k=300 --run=cpu | FileCheck %s --check-prefix=CPU
+// RUN: tilec --kernel=flash_attention_bwd_dkdv_prefix_lm --arch=sm_90a --set head_dim=128 --size seq_q=200 --size seq_k=150 --run=cpu | FileCheck %s --check-prefix=CPU
+// CPU: dk {{.*}}: ok
+// CPU: dv {{.*}}: ok
 // RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvfused.ptx
 // RUN: FileCheck %s --check-prefix=RINGS < %t.kvfused.json
 // RUN: tilec --kernel=flash_attention_varlen_bwd_dkdv --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvvarlen.ptx
