@@ -58,6 +58,10 @@ struct AttentionConfig {
   /// (query block, head) pairs, head fastest, instead of a loop per head
   /// (whose rings each take their own shared memory).
   bool groupsInOneLoop = false;
+  /// Backward dK/dV: each row statistic (lse, delta) read right where it is
+  /// used rather than at the top of the step (fewer live registers, more
+  /// exposed latency: only where the registers are what limits).
+  bool statisticsAtUse = false;
   /// Softmax scale; 0 means 1/sqrt(headDim).
   double scale = 0;
   double softmaxScale() const;
@@ -355,6 +359,7 @@ struct AttentionSchedule {
   bool overlap = false; ///< AttentionConfig::overlap
   bool dpBesideS = true; ///< AttentionConfig::dpBesideS
   bool groupsInOneLoop = false; ///< AttentionConfig::groupsInOneLoop
+  bool statisticsAtUse = false; ///< AttentionConfig::statisticsAtUse
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.

@@ -156,14 +156,17 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
   auto pairStep = [&](bool masked, Tile head, Tile r, std::vector<Tile> st) -> std::vector<Tile> {
     Tile i = r - seq.qFirst;
     Tile qBlock = qBlocks.load({head, r, 0}), dOBlock = dOBlocks.load({head, r, 0});
-    Tile lse2 = lseBlocks.load({head, seq.statFirst + i});
-    Tile dlt = deltaBlocks.load({head, seq.statFirst + i});
     BlockContext ctx{k, i + k.iota(bm), cols, head, seqQ, seqK, seq.inputs};
-    if (masked && seq.packed) {
-      // Rows past the sequence read statistics that are not theirs.
-      Tile inside = ctx.rows < seqQ;
-      lse2 = where(inside, lse2, kInf);
-      dlt = where(inside, dlt, 0.0);
+    // A row statistic (lse or delta) of the step's queries; rows past the
+    // sequence read statistics that are not theirs, `outside` instead.
+    auto statistic = [&](const TensorDesc &blocks, double outside) {
+      Tile x = blocks.load({head, seq.statFirst + i});
+      return masked && seq.packed ? where(ctx.rows < seqQ, x, outside) : x;
+    };
+    Tile lse2, dlt; // at the top of the step unless read where used
+    if (variant.scoreMod || !cfg.statisticsAtUse) {
+      lse2 = statistic(lseBlocks, kInf);
+      dlt = statistic(deltaBlocks, 0.0);
     }
     if (variant.scoreMod) {
       // The modifier is written on [queries, keys] score tiles: it
@@ -199,10 +202,17 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
         keepT = keepT && variant.mask(ctx).t();
       logitsT = where(keepT, logitsT, -kInf);
     }
+    // With statisticsAtUse each statistic is read where it is used:
+    // broadcast over the queries (16 registers each at 64 queries) it
+    // would stay live across the dots.
+    if (cfg.statisticsAtUse)
+      lse2 = statistic(lseBlocks, kInf);
     Tile pT = exp2(logitsT - lse2.row());
     Tile dV = dot(pT.to(cfg.dtype), dOBlock, st[1]);
     if (!dPT.valid())
       dPT = dot(vBlock, dOBlock.t(), 0.0);
+    if (cfg.statisticsAtUse)
+      dlt = statistic(deltaBlocks, 0.0);
     Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
     Tile dK = dot(dsT, qBlock, st[0]);
     if (dqAcc)

@@ -299,7 +299,12 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // (bench/RESULTS.md, session 17: -24 % dK/dV time at N = 16k, dense).
     // Masks come built as [keys, queries] (maskTransposed: transposing the
     // i1 tile spilled 296 bytes here); query-head groups share each query
-    // loop (a loop per head took a ring each: 265 KB).
+    // loop (a loop per head took a ring each: 265 KB). Without a mask or
+    // groups a producer warpgroup fills the rings (no block barrier per
+    // step), which fits the consumers' 240 registers with the statistics
+    // read where used: backward +6-8 % (session 18). Masked and GQA
+    // kernels spill 16 bytes with it; elsewhere reading the statistics
+    // late cost 2-12 %.
     if (kernel == BackwardKernel::KV && p.target().wgmma && form == Form::Dense &&
         !v.scoreMod && !v.blockMask && d == 128 && defaultTiles) {
       s.blockM = 64;
@@ -307,6 +312,10 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       s.warps = 8;
       s.sm90 = Sm90Pipeline::TMA;
       s.groupsInOneLoop = true;
+      if (!v.mask && config(p).group == 1) {
+        s.sm90 = Sm90Pipeline::ProducerWarpgroup;
+        s.statisticsAtUse = true;
+      }
     }
     // Score modifiers: dQ's rings by TMA on the tilegpu path, and at
     // d = 128 dK/dV's too, which leaves room for 32 query rows per step

@@ -127,6 +127,9 @@ enum class Sm90Pipeline {
   /// ... --warp-specialize --ping-pong: by a producer warpgroup, the
   /// consumer warpgroups (two or more) taking turns.
   WarpSpecialized,
+  /// ... --warp-specialize: by a producer warpgroup, the consumer
+  /// warpgroups running side by side (no ping-pong).
+  ProducerWarpgroup,
 };
 
 struct KernelDef {

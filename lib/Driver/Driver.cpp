@@ -400,21 +400,22 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   target.wgmma = resolved(wgmma, hasRecord && !archGiven ? recorded->wgmma
                                                          : target.arch == "sm_90a");
   // The kernel's schedule may want TMA rings (--lowering=tilegpu --tma),
-  // or also a producer warpgroup and ping-pong (--warp-specialize
-  // --ping-pong), where wgmma and aligned tensors allow it and the command
-  // line does not pick another lowering.
+  // or also a producer warpgroup (--warp-specialize), with ping-pong
+  // (--ping-pong) or without, where wgmma and aligned tensors allow it and
+  // the command line does not pick another lowering.
   Sm90Pipeline wanted = currentKernel && currentKernel->sm90Pipeline
                             ? currentKernel->sm90Pipeline(currentParams)
                             : Sm90Pipeline::Default;
   bool tmaRings = wanted != Sm90Pipeline::Default && target.arch == "sm_90a" && target.wgmma &&
                   target.assumeAligned && target.pipelineStages >= 2 &&
                   resolved(lowering, std::string("tilegpu")) == "tilegpu";
-  bool specialized = tmaRings && wanted == Sm90Pipeline::WarpSpecialized;
+  bool turns = wanted == Sm90Pipeline::WarpSpecialized;
+  bool specialized = tmaRings && (turns || wanted == Sm90Pipeline::ProducerWarpgroup);
   target.lowering = resolved(lowering, tmaRings ? std::string("tilegpu") : recorded->lowering);
   target.tma = resolved(tma, tmaRings || recorded->tma);
   target.warpSpecialize =
       resolved(warpSpecialize, (specialized && target.tma) || recorded->warpSpecialize);
-  target.pingPong = resolved(pingPong, (specialized && target.warpSpecialize &&
+  target.pingPong = resolved(pingPong, (specialized && turns && target.warpSpecialize &&
                                         target.numWarps >= 8) ||
                                            recorded->pingPong);
   target.persistent = resolved(persistentGrid, recorded->persistent);

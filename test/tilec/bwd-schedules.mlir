@@ -8,16 +8,23 @@
 // FlashAttention-3's shape: 128 keys per program on 8 warps, Q and dO by
 // TMA, 64 query rows per step; masks (built as [keys, queries]) and GQA
 // (the group's heads in one loop over (block, head) pairs) included.
-// Packed batches and the fused kernel keep 64 keys on 4 warps.
+// Packed batches and the fused kernel keep 64 keys on 4 warps. Without a
+// mask or groups a producer warpgroup fills the rings (384 threads); the
+// others issue their TMA copies themselves (256).
 // RUN: tilec --kernel=flash_attention_bwd_dkdv --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kv.ptx
-// RUN: FileCheck %s --check-prefix=KV8 < %t.kv.json
+// RUN: FileCheck %s --check-prefixes=KV8,PRODUCER < %t.kv.json
+// RUN: FileCheck %s --check-prefix=SETMAXNREG < %t.kv.ptx
+// SETMAXNREG: setmaxnreg.dec.sync.aligned.u32 24
+// SETMAXNREG: setmaxnreg.inc.sync.aligned.u32 240
 // KV8: "num_warps": 8
+// PRODUCER-NEXT: "threads_per_block": 384
+// SELF-NEXT: "threads_per_block": 256
 // KV8: {"param":"k","axis":1,"divisor":128}
 // KV8: "tensor_maps": [
 // KV8-NEXT: {"param":"q","box":[1,64,64],"swizzle":128},
 // KV8-NEXT: {"param":"do","box":[1,64,64],"swizzle":128}
 // RUN: tilec --kernel=flash_attention_bwd_dkdv_causal --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvcausal.ptx
-// RUN: FileCheck %s --check-prefix=KV8 < %t.kvcausal.json
+// RUN: FileCheck %s --check-prefixes=KV8,SELF < %t.kvcausal.json
 // RUN: tilec --kernel=flash_attention_bwd_dkdv_gqa --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvgqa.ptx
 // RUN: FileCheck %s --check-prefix=KV8 < %t.kvgqa.json
 // The same schedules run by the interpreter: the pair loop over 3 heads
