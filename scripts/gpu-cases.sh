@@ -230,6 +230,13 @@ if [ "${BWD:-0}" = 1 ]; then
       case_ bwd_dkdv${v}_d128_empty_rows $k --set head_dim=128 --size seq_q=130 --size seq_k=45
     done
     case_ bwd_dkdv_causal_d128_tiny flash_attention_bwd_dkdv_causal --set head_dim=128 --size seq_q=5 --size seq_k=3
+    # d = 64 dK/dV in the same shape (sm_90a: a producer warpgroup), over
+    # several key blocks, f16 among them.
+    for v in "" _causal _sliding_window _prefix_lm; do
+      k=flash_attention_bwd_dkdv$v
+      case_ bwd_dkdv${v}_d64_multi $k --set dtype=f16 --size heads=2 --size seq_q=300 --size seq_k=333
+    done
+    case_ bwd_dkdv_gqa3_d64_multi flash_attention_bwd_dkdv_gqa --set group=3 --size heads=6 --size seq_q=300 --size seq_k=333
     # Query-head groups in one loop over (block, head) pairs (sm_90a, d = 128).
     case_ bwd_dkdv_gqa3_d128_ragged flash_attention_bwd_dkdv_gqa --set head_dim=128 --set group=3 --size heads=6 --size seq_q=300 --size seq_k=333
     case_ bwd_dkdv_gqa2_d128_tiny flash_attention_bwd_dkdv_gqa --set head_dim=128 --set group=2 --size batch=2 --size heads=4 --size seq_q=5 --size seq_k=3

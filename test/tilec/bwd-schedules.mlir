@@ -25,6 +25,9 @@
 // KV8-NEXT: {"param":"do","box":[1,64,64],"swizzle":128}
 // RUN: tilec --kernel=flash_attention_bwd_dkdv_causal --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvcausal.ptx
 // RUN: FileCheck %s --check-prefixes=KV8,SELF < %t.kvcausal.json
+// At d = 64 every such dK/dV kernel has the producer warpgroup.
+// RUN: tilec --kernel=flash_attention_bwd_dkdv_causal --arch=sm_90a --set head_dim=64 --emit=ptx -o %t.kv64.ptx
+// RUN: FileCheck %s --check-prefixes=KV8,PRODUCER < %t.kv64.json
 // RUN: tilec --kernel=flash_attention_bwd_dkdv_gqa --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvgqa.ptx
 // RUN: FileCheck %s --check-prefix=KV8 < %t.kvgqa.json
 // The same schedules run by the interpreter: the pair loop over 3 heads
