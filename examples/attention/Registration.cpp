@@ -293,7 +293,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
         s.sm90 = Sm90Pipeline::TMA;
       }
     }
-    // dK/dV at d = 128 without a score modifier or block lists:
+    // dK/dV at d = 64 and 128 without a score modifier or block lists:
     // FlashAttention-3's shape, 64 query rows per step on 128 keys per
     // program over two warpgroups, Q and dO rings by TMA on the tilegpu path
     // (bench/RESULTS.md, session 17: -24 % dK/dV time at N = 16k, dense).
