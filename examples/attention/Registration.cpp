@@ -305,9 +305,12 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // read where used: backward +6-8 % (session 18). Masked and GQA
     // kernels spill 16 bytes with it; elsewhere reading the statistics
     // late cost 2-12 %. At d = 64 every such kernel fits with the
-    // producer warpgroup as it is: backward +5-15 % (session 18).
+    // producer warpgroup as it is: backward +5-15 % (session 18), except
+    // beside the heavier masks (heavyOnMmaSync: the sliding window's),
+    // whose dK/dV lost 7-49 % there and keeps its 64-key schedule.
+    const bool fa3Shape = d == 128 || (d == 64 && !heavyOnMmaSync);
     if (kernel == BackwardKernel::KV && p.target().wgmma && form == Form::Dense &&
-        !v.scoreMod && !v.blockMask && (d == 64 || d == 128) && defaultTiles) {
+        !v.scoreMod && !v.blockMask && fa3Shape && defaultTiles) {
       s.blockM = 64;
       s.blockN = 128;
       s.warps = 8;
