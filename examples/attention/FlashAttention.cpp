@@ -91,9 +91,8 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       state.push_back(k.zeros({gm, bn}, cfg.dtype)); // P of the previous block: none yet
   }
   auto loops = [&](auto step) {
-    state = k.forRange(range.lo, b, bn, state, step(true));
-    state = k.forRange(b, c, bn, state, step(false));
-    state = k.forRange(c, range.hi, bn, state, step(true));
+    state = aroundUnmasked(k, range.lo, b, c, range.hi, bn, state,
+                           [&](bool masked) -> LoopStep { return step(masked); });
   };
   if (list) {
     state = overListedBlocks(k, *list, bn, row(k.constant(0, DType::I32)), state,
@@ -252,6 +251,14 @@ KeyRange keyRangeOf(const AttentionVariant &variant, const RangeContext &ctx) {
   if (variant.keyRange)
     return variant.keyRange(ctx);
   return variant.mask ? maskedKeys(ctx) : allKeys(ctx);
+}
+
+std::vector<Tile> aroundUnmasked(KernelBuilder &k, Tile lo, Tile b, Tile c, Tile hi,
+                                 Operand step, std::vector<Tile> state,
+                                 const std::function<LoopStep(bool masked)> &body, Where where) {
+  state = k.forRange(lo, b, step, state, body(true), where);
+  state = k.forRange(b, c, step, state, body(false), where);
+  return k.forRange(c, hi, step, state, body(true), where);
 }
 
 KeyRange causalKeys(const RangeContext &ctx, std::optional<int64_t> window) {

@@ -298,6 +298,14 @@ std::vector<KeyLoopState> attendKeys(dsl::KernelBuilder &k, const AttentionConfi
 
 /// One step of a key (or query) loop: the rows at `j`, the loop's state.
 using LoopStep = std::function<std::vector<dsl::Tile>(dsl::Tile j, std::vector<dsl::Tile> state)>;
+/// The three loops over [lo, hi) in steps of `step` around the run
+/// [b, c) that needs no mask: step(true) before and after it,
+/// step(false) in it. The caller computes every bound before the first
+/// loop, so the loops follow one another (and share one ring).
+std::vector<dsl::Tile> aroundUnmasked(dsl::KernelBuilder &k, dsl::Tile lo, dsl::Tile b, dsl::Tile c,
+                                      dsl::Tile hi, dsl::Operand step, std::vector<dsl::Tile> state,
+                                      const std::function<LoopStep(bool masked)> &body,
+                                      dsl::Where where = dsl::Where::current());
 /// Loops over `list`'s blocks in runs of `run` rows (a divisor of
 /// kMaskBlock): step(true) on the partial ones, step(false) on the full
 /// ones; block b's runs start at row first + b·kMaskBlock + i·run.

@@ -222,36 +222,29 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
   Tile first = seq.qFirst;
   // dK, dV over the query blocks of query head `head`.
   auto overQueries = [&](Tile head, std::vector<Tile> grads) {
-    auto step = [&](bool masked) {
+    auto step = [&](bool masked) -> LoopStep {
       return [&, masked](Tile r, std::vector<Tile> st) { return pairStep(masked, head, r, st); };
     };
     if (seq.blocks) // the query blocks the block mask lists for this key block
       return overListedBlocks(
           k, listedBlocks(k, *seq.blockCounts, *seq.blocks, head, in.q.dim(0), col0 / kMaskBlock),
-          bm, seq.qFirst, grads, [&](bool masked) -> LoopStep { return step(masked); });
-    // Every bound before the first loop, so the three loops follow one
-    // another and share one ring.
+          bm, seq.qFirst, grads, step);
     Tile rowLo = first + lo, rowB = first + b, rowC = first + c, rowHi = first + hi;
-    grads = k.forRange(rowLo, rowB, bm, grads, step(true));
-    grads = k.forRange(rowB, rowC, bm, grads, step(false));
-    return k.forRange(rowC, rowHi, bm, grads, step(true));
+    return aroundUnmasked(k, rowLo, rowB, rowC, rowHi, bm, grads, step);
   };
   // GQA in one loop: over pairs t = query block · group + g (the key
   // range does not depend on the head), so each of the three loops streams
   // the group's heads through one ring.
   auto overPairs = [&](std::vector<Tile> grads) {
     const int64_t group = cfg.group;
-    auto step = [&](bool masked) {
+    auto step = [&](bool masked) -> LoopStep {
       return [&, masked](Tile t, std::vector<Tile> st) {
         return pairStep(masked, kvHead * group + t % group, first + t / group * bm, st);
       };
     };
-    // (Bounds first, as above.)
     Tile pairLo = lo / bm * group, pairB = b / bm * group, pairC = c / bm * group;
     Tile pairHi = hi / bm * group;
-    grads = k.forRange(pairLo, pairB, 1, grads, step(true));
-    grads = k.forRange(pairB, pairC, 1, grads, step(false));
-    return k.forRange(pairC, pairHi, 1, grads, step(true));
+    return aroundUnmasked(k, pairLo, pairB, pairC, pairHi, 1, grads, step);
   };
   std::vector<Tile> grads = {k.zeros({bn, d}, DType::F32), k.zeros({bn, d}, DType::F32)};
   if (cfg.group == 1)
@@ -309,13 +302,10 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
     range.hi = where(row0 < seqQ, range.hi, range.lo);
   Tile b = min(max(range.fullLo, range.lo), range.hi);
   Tile c = min(max(range.fullHi, b), range.hi);
-  // Every bound before the first loop, so the three loops follow one
-  // another and share one ring.
   Tile first = seq.kFirst;
   Tile colLo = first + range.lo, colB = first + b, colC = first + c, colHi = first + range.hi;
-  acc = k.forRange(colLo, colB, bn, acc, step(true));
-  acc = k.forRange(colB, colC, bn, acc, step(false));
-  acc = k.forRange(colC, colHi, bn, acc, step(true));
+  acc = aroundUnmasked(k, colLo, colB, colC, colHi, bn, acc,
+                       [&](bool masked) -> LoopStep { return step(masked); });
   return acc[0] * cfg.softmaxScale();
 }
 
