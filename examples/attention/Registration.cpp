@@ -299,15 +299,15 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // (bench/RESULTS.md, session 17: -24 % dK/dV time at N = 16k, dense).
     // Masks come built as [keys, queries] (maskTransposed: transposing the
     // i1 tile spilled 296 bytes here); query-head groups share each query
-    // loop (a loop per head took a ring each: 265 KB). Without a mask or
-    // groups a producer warpgroup fills the rings (no block barrier per
-    // step), which fits the consumers' 240 registers with the statistics
-    // read where used: backward +6-8 % (session 18). Masked and GQA
-    // kernels spill 16 bytes with it; elsewhere reading the statistics
-    // late cost 2-12 %. At d = 64 every such kernel fits with the
-    // producer warpgroup as it is: backward +5-15 % (session 18), except
-    // beside the heavier masks (heavyOnMmaSync: the sliding window's),
-    // whose dK/dV lost 7-49 % there and keeps its 64-key schedule.
+    // loop (a loop per head took a ring each: 265 KB). A producer
+    // warpgroup fills the rings (no block barrier per step): at d = 128
+    // the consumers fit 240 registers with the statistics read where used
+    // (elsewhere reading them late cost 2-12 %): dense backward +6-8 %
+    // (session 18), masked and GQA since their epilogue stopped spilling
+    // (session 19); at d = 64 as it is: backward +5-15 % (session 18).
+    // Beside the heavier masks (heavyOnMmaSync: the sliding window's) the
+    // producer warpgroup lost (dK/dV +19 % at d = 128, +7-49 % at d = 64):
+    // TMA by the consumers at d = 128, the 64-key schedule at d = 64.
     const bool fa3Shape = d == 128 || (d == 64 && !heavyOnMmaSync);
     if (kernel == BackwardKernel::KV && p.target().wgmma && form == Form::Dense &&
         !v.scoreMod && !v.blockMask && fa3Shape && defaultTiles) {
@@ -315,14 +315,9 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       s.blockN = 128;
       s.warps = 8;
       s.qInShared = true; // K and V, the A operands of the step's first dots
-      s.sm90 = Sm90Pipeline::TMA;
       s.groupsInOneLoop = true;
-      if (d == 64) {
-        s.sm90 = Sm90Pipeline::ProducerWarpgroup;
-      } else if (!v.mask && config(p).group == 1) {
-        s.sm90 = Sm90Pipeline::ProducerWarpgroup;
-        s.statisticsAtUse = true;
-      }
+      s.sm90 = heavyOnMmaSync ? Sm90Pipeline::TMA : Sm90Pipeline::ProducerWarpgroup;
+      s.statisticsAtUse = !heavyOnMmaSync && d == 128;
     }
     // Score modifiers: dQ's rings by TMA on the tilegpu path, and at
     // d = 128 dK/dV's too, which leaves room for 32 query rows per step

@@ -8,9 +8,9 @@
 // FlashAttention-3's shape: 128 keys per program on 8 warps, Q and dO by
 // TMA, 64 query rows per step; masks (built as [keys, queries]) and GQA
 // (the group's heads in one loop over (block, head) pairs) included.
-// Packed batches and the fused kernel keep 64 keys on 4 warps. Without a
-// mask or groups a producer warpgroup fills the rings (384 threads); the
-// others issue their TMA copies themselves (256).
+// Packed batches and the fused kernel keep 64 keys on 4 warps. A producer
+// warpgroup fills the rings (384 threads), except beside the sliding
+// window, whose consumers issue their TMA copies themselves (256).
 // RUN: tilec --kernel=flash_attention_bwd_dkdv --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kv.ptx
 // RUN: FileCheck %s --check-prefixes=KV8,PRODUCER < %t.kv.json
 // RUN: FileCheck %s --check-prefix=SETMAXNREG < %t.kv.ptx
@@ -24,12 +24,15 @@
 // KV8-NEXT: {"param":"q","box":[1,64,64],"swizzle":128},
 // KV8-NEXT: {"param":"do","box":[1,64,64],"swizzle":128}
 // RUN: tilec --kernel=flash_attention_bwd_dkdv_causal --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvcausal.ptx
-// RUN: FileCheck %s --check-prefixes=KV8,SELF < %t.kvcausal.json
+// RUN: FileCheck %s --check-prefixes=KV8,PRODUCER < %t.kvcausal.json
+// RUN: FileCheck %s --check-prefix=SETMAXNREG < %t.kvcausal.ptx
+// RUN: tilec --kernel=flash_attention_bwd_dkdv_sliding_window --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvwindow.ptx
+// RUN: FileCheck %s --check-prefixes=KV8,SELF < %t.kvwindow.json
 // At d = 64 every such dK/dV kernel has the producer warpgroup.
 // RUN: tilec --kernel=flash_attention_bwd_dkdv_causal --arch=sm_90a --set head_dim=64 --emit=ptx -o %t.kv64.ptx
 // RUN: FileCheck %s --check-prefixes=KV8,PRODUCER < %t.kv64.json
 // RUN: tilec --kernel=flash_attention_bwd_dkdv_gqa --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvgqa.ptx
-// RUN: FileCheck %s --check-prefix=KV8 < %t.kvgqa.json
+// RUN: FileCheck %s --check-prefixes=KV8,PRODUCER < %t.kvgqa.json
 // The same schedules run by the interpreter: the pair loop over 3 heads
 // of a group and the transposed masks over several key blocks, ragged.
 // RUN: tilec --kernel=flash_attention_bwd_dkdv_gqa --arch=sm_90a --set head_dim=128 --set group=3 --size heads=6 --size seq_q=150 --size seq_k=200 --run=cpu | FileCheck %s --check-prefix=CPU

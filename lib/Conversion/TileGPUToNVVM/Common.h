@@ -112,8 +112,12 @@ inline std::optional<int64_t> threadCount(Operation *op) {
 }
 
 /// This thread's index in the block, or in its role inside a warp role.
-inline Value threadIndex(OpBuilder &b, Location loc) {
-  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+/// With `own` it comes from a read of %tid.x that LLVM neither merges with
+/// other reads nor moves (inline PTX with side effects): what is computed
+/// from it stays where it is built.
+inline Value threadIndex(OpBuilder &b, Location loc, bool own = false) {
+  Value tid = own ? sideEffectAsm(b, loc, b.getI32Type(), {}, "mov.u32 $0, %tid.x;", "=r")
+                  : NVVM::ThreadIdXOp::create(b, loc, b.getI32Type()).getResult();
   Block *block = b.getInsertionBlock();
   for (Operation *op = block ? block->getParentOp() : nullptr; op; op = op->getParentOp())
     if (auto first = op->getAttrOfType<IntegerAttr>(kRoleFirstThread))
@@ -127,9 +131,10 @@ inline Value threadIndex(OpBuilder &b, Location loc) {
 /// bits' part (computed once, as i32 values).
 class TileCoordinates {
 public:
-  TileCoordinates(OpBuilder &b, Location loc, const tilec::LinearLayout &layout)
+  TileCoordinates(OpBuilder &b, Location loc, const tilec::LinearLayout &layout,
+                  bool ownThreadIndex = false)
       : b(b), loc(loc), layout(layout) {
-    Value tid = threadIndex(b, loc);
+    Value tid = threadIndex(b, loc, ownThreadIndex);
     Value lane = LLVM::AndOp::create(b, loc, tid, constI32(b, loc, 31));
     Value warp = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, tid, constI32(b, loc, 5)),
                                      constI32(b, loc, layout.numWarps() - 1));

@@ -49,8 +49,8 @@ struct GridQueryLowering : OpConversionPattern<GridOp> {
 class BlockAccess {
 public:
   BlockAccess(OpBuilder &b, Location loc, const tilec::LinearLayout &layout, Value desc,
-              ValueRange offsets, Type element)
-      : b(b), loc(loc), coordinates(b, loc, layout), element(element) {
+              ValueRange offsets, Type element, bool ownThreadIndex = false)
+      : b(b), loc(loc), coordinates(b, loc, layout, ownThreadIndex), element(element) {
     int64_t rank = layout.rank();
     base = LLVM::ExtractValueOp::create(b, loc, desc, 0);
     for (int64_t d = 0; d < rank; ++d) {
@@ -307,6 +307,33 @@ struct LoadBlockLowering : OpConversionPattern<tile::LoadBlockOp> {
   }
 };
 
+/// Whether block store `op` computes its addresses from its own read of
+/// %tid.x (TileCoordinates' ownThreadIndex) instead of the kernel's, which
+/// LLVM merges with every other read and so may compute the addresses
+/// ahead of the loops and hold them through them. Two places, as measured
+/// (bench/RESULTS.md, session 19):
+/// - in a loop around loops (a persistent grid's tile loop): held through
+///   every inner loop of every tile, they spilled 20-148 bytes;
+/// - after the loops of a kernel whose consumer warpgroups run side by
+///   side beside a producer warpgroup (warp-specialized, no ping-pong:
+///   dK/dV, 240 registers each with two accumulators): 16 spilled bytes.
+/// Elsewhere the early addresses fit, and computing them late measured
+/// 0.5-2.6 % slower in some forward kernels.
+static bool readsOwnThreadIndex(Operation *op) {
+  if (auto loop = op->getParentOfType<LoopLikeOpInterface>()) {
+    WalkResult nested = loop->walk([&](LoopLikeOpInterface inner) {
+      return inner == loop ? WalkResult::advance() : WalkResult::interrupt();
+    });
+    return nested.wasInterrupted();
+  }
+  auto target = op->getParentOfType<ModuleOp>()->getAttrOfType<DictionaryAttr>("tilec.target");
+  auto flag = [&](StringRef name) {
+    auto value = target ? target.getAs<BoolAttr>(name) : BoolAttr();
+    return value && value.getValue();
+  };
+  return flag("warp_specialize") && !flag("ping_pong");
+}
+
 struct StoreBlockLowering : OpConversionPattern<tile::StoreBlockOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tile::StoreBlockOp op, OpAdaptor adaptor,
@@ -317,7 +344,9 @@ struct StoreBlockLowering : OpConversionPattern<tile::StoreBlockOp> {
     if (failed(layout))
       return rewriter.notifyMatchFailure(op, "not a distributed tile");
     Type element = getTypeConverter()->convertType(type.getElementType());
-    BlockAccess access(rewriter, loc, *layout, adaptor.getDesc(), adaptor.getOffsets(), element);
+    bool ownThreadIndex = readsOwnThreadIndex(op);
+    BlockAccess access(rewriter, loc, *layout, adaptor.getDesc(), adaptor.getOffsets(), element,
+                       ownThreadIndex);
     SmallVector<Value> registers = unpackRegisters(rewriter, loc, adaptor.getValue());
     auto scalars = [&] {
       for (int64_t r = 0; r < layout->numRegs(); ++r) {

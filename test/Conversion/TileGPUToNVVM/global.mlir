@@ -102,6 +102,100 @@ func.func @pairs_checked(%src: !tile.ptr<bf16>, %dst: !tile.ptr<bf16>, %n: i32, 
 
 // -----
 
+#b = #tilegpu.blocked<size_per_thread = [1], threads = [32], warps = [4], order = [0]>
+// Where a block store takes its thread index from. By default the
+// kernel's %tid.x, which LLVM may merge and hoist: inside a loop
+// (@in_loop) and after the loops (@after_loop). In a loop around loops
+// (@around_loops, a persistent grid's tile loop) its own read, inline PTX
+// with side effects that LLVM neither merges nor moves ahead of the inner
+// loops, so the addresses are not held in registers through them.
+// CHECK-LABEL: llvm.func @in_loop
+// CHECK: scf.for
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: llvm.store
+// CHECK-NOT: %tid.x;
+// CHECK: llvm.return
+func.func @in_loop(%dst: !tile.ptr<f32>, %n: i32, %x: tensor<512xf32, #b>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %s1 = arith.constant 1 : i64
+  %c0 = arith.constant 0 : i32
+  %c512 = arith.constant 512 : i32
+  %dd = tile.make_desc %dst, [%n], [%s1] : !tile.ptr<f32> -> !tile.desc<512xf32>
+  scf.for %at = %c0 to %n step %c512 : i32 {
+    tile.store_block %dd[%at], %x : !tile.desc<512xf32>, tensor<512xf32, #b>
+  }
+  return
+}
+// CHECK-LABEL: llvm.func @after_loop
+// CHECK: scf.for
+// CHECK: scf.yield
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: llvm.store
+// CHECK-NOT: %tid.x;
+// CHECK: llvm.return
+func.func @after_loop(%dst: !tile.ptr<f32>, %n: i32, %x: tensor<512xf32, #b>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %s1 = arith.constant 1 : i64
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %dd = tile.make_desc %dst, [%n], [%s1] : !tile.ptr<f32> -> !tile.desc<512xf32>
+  %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<512xf32, #b>) : i32 {
+    %twice = arith.addf %acc, %acc : tensor<512xf32, #b>
+    scf.yield %twice : tensor<512xf32, #b>
+  }
+  tile.store_block %dd[%c0], %sum : !tile.desc<512xf32>, tensor<512xf32, #b>
+  return
+}
+// CHECK-LABEL: llvm.func @around_loops
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.yield
+// CHECK: llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r"
+// CHECK: llvm.store
+// CHECK: llvm.return
+func.func @around_loops(%dst: !tile.ptr<f32>, %n: i32, %x: tensor<512xf32, #b>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %s1 = arith.constant 1 : i64
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c512 = arith.constant 512 : i32
+  %dd = tile.make_desc %dst, [%n], [%s1] : !tile.ptr<f32> -> !tile.desc<512xf32>
+  scf.for %at = %c0 to %n step %c512 : i32 {
+    %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<512xf32, #b>) : i32 {
+      %twice = arith.addf %acc, %acc : tensor<512xf32, #b>
+      scf.yield %twice : tensor<512xf32, #b>
+    }
+    tile.store_block %dd[%at], %sum : !tile.desc<512xf32>, tensor<512xf32, #b>
+  }
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<size_per_thread = [1], threads = [32], warps = [4], order = [0]>
+// In a kernel whose consumer warpgroups run side by side beside a producer
+// warpgroup (warp_specialize without ping_pong: dK/dV) the store after the
+// loops reads its own %tid.x too.
+// CHECK-LABEL: llvm.func @after_loop_specialized
+// CHECK: scf.for
+// CHECK: scf.yield
+// CHECK: llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r"
+// CHECK: llvm.store
+// CHECK: llvm.return
+module attributes {tilec.target = {warp_specialize = true, ping_pong = false}} {
+func.func @after_loop_specialized(%dst: !tile.ptr<f32>, %n: i32, %x: tensor<512xf32, #b>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %s1 = arith.constant 1 : i64
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %dd = tile.make_desc %dst, [%n], [%s1] : !tile.ptr<f32> -> !tile.desc<512xf32>
+  %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<512xf32, #b>) : i32 {
+    %twice = arith.addf %acc, %acc : tensor<512xf32, #b>
+    scf.yield %twice : tensor<512xf32, #b>
+  }
+  tile.store_block %dd[%c0], %sum : !tile.desc<512xf32>, tensor<512xf32, #b>
+  return
+}
+}
+
+// -----
+
 // A tensor-map argument is a 128-byte CUtensorMap passed by value, 64-byte
 // aligned and read in place (__grid_constant__); tilec.tensor_maps stays
 // for the launch metadata.
