@@ -549,16 +549,19 @@ void registerAttentionVariant(const VariantRegistration &r, dsl::Where where) {
     v.inputs.insert(v.inputs.end(), inputs.begin(), inputs.end());
     v.blockMask = v.blockMask || blockMask;
     const char *registered = "of the variant registered here";
+    // A mask's result against an i1 stand-in along its keys: a row of
+    // [queries, keys], a column of the transposed mask's [keys, queries].
+    auto checkedMask = [where, registered](auto mask, bool transposed) {
+      return [mask, transposed, where, registered](const BlockContext &c) {
+        return detail::checkedRule(
+            c, mask(c), transposed ? c.cols.col() == c.cols.col() : c.cols.row() == c.cols.row(),
+            false, where, registered);
+      };
+    };
     if (v.mask)
-      v.mask = [mask = v.mask, where, registered](const BlockContext &c) {
-        return detail::checkedRule(c, mask(c), c.cols.row() == c.cols.row(), false, where,
-                                   registered);
-      };
+      v.mask = checkedMask(v.mask, /*transposed=*/false);
     if (v.maskTransposed)
-      v.maskTransposed = [mask = v.maskTransposed, where, registered](const BlockContext &c) {
-        return detail::checkedRule(c, mask(c), c.cols.col() == c.cols.col(), false, where,
-                                   registered);
-      };
+      v.maskTransposed = checkedMask(v.maskTransposed, /*transposed=*/true);
     if (v.scoreMod)
       v.scoreMod = [mod = v.scoreMod, where, registered](Tile s, const BlockContext &c) {
         return detail::checkedRule(c, mod(s, c), s, true, where, registered);
