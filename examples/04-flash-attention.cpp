@@ -178,12 +178,12 @@ RegisterAttention documentKernels({
                         "CPU runs only: document ids shuffled over the positions (1) or in "
                         "runs (0); the kernels are the same")},
     .variant = document,
-    // No key range says which blocks a query sees: the forward visits the
-    // blocks flash_attention_block_mask_document lists.
-    .blockMask = true,
     // Two gathers per block beside the scores: mma.sync's 128-row tiles
     // spill for them at d = 64; wgmma's fast schedules do not.
     .heavyOnMmaSync = true,
+    // No key range says which blocks a query sees: the forward visits the
+    // blocks flash_attention_block_mask_document lists.
+    .blockMask = true,
 });
 RegisterAttention relativeBiasTableKernels({
     .name = "relative_bias_table",

@@ -31,7 +31,8 @@
 # from per-position ids, sorted and shuffled; a relative-position bias
 # table), forward and backward, for sm_80 and sm_90a (prefix sm90a_) with
 # their default schedules into gpu-cases-inputs/: ragged sizes, B and H > 1,
-# seq_q != seq_k, d = 64 and 128, bf16 and f16.
+# seq_q != seq_k, d = 64 and 128 (the forward over several listed blocks),
+# bf16 and f16.
 #
 # BWD=1 writes the backward kernels (delta, dK/dV, dQ; the fused kernel that
 # adds dQ atomically and its dQ convert) of every variant for
@@ -195,6 +196,9 @@ if [ "${INPUTS:-0}" = 1 ]; then
         case_ ${k}_document${order}_cross $doc --size batch=2 --size heads=2 --size seq_q=77 --size seq_k=150
         [ "$k" = fwd ] && case_ ${k}_document${order}_long $doc --size batch=1 --size heads=2 --size seq_q=600 --size seq_k=700
         case_ ${k}_document${order}_d128_f16 $doc --set head_dim=128 --set dtype=f16 --size batch=3 --size heads=1 --size seq_q=190 --size seq_k=190
+        # d = 128 over several listed blocks (sm_90a: pipelined across them):
+        # partial and full ones, a ragged last block, queries past the keys.
+        [ "$k" = fwd ] && case_ ${k}_document${order}_d128_long $doc --set head_dim=128 --size batch=2 --size heads=2 --size seq_q=650 --size seq_k=777
         [ "$k" = fwd ] && case_ block_mask_document${order} flash_attention_block_mask_document --set shuffled=$order --size batch=2 --size heads=2 --size seq_q=700 --size seq_k=1000
         [ "$k" = fwd ] && case_ block_mask_by_keys_document${order} flash_attention_block_mask_by_keys_document --set shuffled=$order --size batch=1 --size heads=2 --size seq_q=1000 --size seq_k=700
       done

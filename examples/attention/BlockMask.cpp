@@ -84,6 +84,27 @@ std::vector<Tile> overListedBlocks(KernelBuilder &k, const BlockList &list, int6
   return state;
 }
 
+std::vector<Tile> overListedBlocksPipelined(KernelBuilder &k, const BlockList &list, int64_t run,
+                                            Tile first, std::vector<Tile> state,
+                                            const std::function<PipelinedStep(bool masked)> &step,
+                                            Tile &last) {
+  // Steps as overListedBlocks numbers them: [0, partial) then [full, end).
+  const int64_t r = kMaskBlock / run;
+  auto rowOf = [&](Tile u) { return first + list.block(u / r) * kMaskBlock + (u % r) * run; };
+  Tile zero = k.constant(0, DType::I32);
+  Tile partial = list.partial * r, full = list.fullFirst * r, end = list.end * r;
+  PipelinedStep masked = step(true), unmasked = step(false);
+  state = k.forRange(zero, partial, 1, state, [&](Tile u, std::vector<Tile> st) {
+    return masked(rowOf(u), rowOf(max(u - 1, zero)), st);
+  });
+  state = k.forRange(full, end, 1, state, [&](Tile u, std::vector<Tile> st) {
+    Tile lastPartial = where(partial > 0, partial - 1, u);
+    return unmasked(rowOf(u), rowOf(where(u == full, lastPartial, u - 1)), st);
+  });
+  last = rowOf(where(end > full, end - 1, max(partial - 1, zero)));
+  return state;
+}
+
 BlockLists hostBlockMask(const ReferenceAttention &ref, bool byKeys) {
   const int64_t B = kMaskBlock, nQB = maskBlocks(ref.seqQ), nKB = maskBlocks(ref.seqK);
   const int64_t owns = byKeys ? nKB : nQB, others = byKeys ? nQB : nKB;

@@ -25,7 +25,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
                                      const KeyRange &relative, const KernelInputs *inputs,
                                      const BlockList *list) {
   const int64_t d = cfg.headDim, bn = cfg.blockN, groups = static_cast<int64_t>(queries.size());
-  const bool overlap = cfg.overlap && !list;
+  const bool overlap = cfg.overlap;
   const int64_t gm = queries.empty() ? 0 : queries[0].q.shape()[0];
   // The loops run over the keys' rows in the tensors (so the loads' offsets
   // are the induction variable, which the rings stream); the variant sees
@@ -46,7 +46,12 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       scale = 1.0;
     }
     if (masked) {
-      Tile keep = (ctx.cols < seqK).row();
+      // Keys past seq_k. Listed blocks compare the key's offset in the
+      // block with the keys left (LLVM then remakes the offsets where used
+      // instead of holding the keys' positions through the wait for S:
+      // 32 registers a thread, spilled at d = 128 beside a document mask's
+      // ids); ranges keep comparing positions (their PTX as before).
+      Tile keep = list ? (k.iota(bn) < seqK - position(j)).row() : (ctx.cols < seqK).row();
       if (variant.mask)
         keep = keep && variant.mask(ctx);
       s = where(keep, s, -kInf);
@@ -94,21 +99,22 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     state = aroundUnmasked(k, range.lo, b, c, range.hi, bn, state,
                            [&](bool masked) -> LoopStep { return step(masked); });
   };
-  if (list) {
-    state = overListedBlocks(k, *list, bn, row(k.constant(0, DType::I32)), state,
-                             [&](bool masked) -> LoopStep { return step(masked); });
-  } else if (!overlap) {
-    loops(step);
+  if (!overlap) {
+    if (list)
+      state = overListedBlocks(k, *list, bn, row(k.constant(0, DType::I32)), state,
+                               [&](bool masked) -> LoopStep { return step(masked); });
+    else
+      loops(step);
   } else {
-    // The block before j (the first step's is block 0 again, with P = 0).
-    auto previous = [&](Tile j) { return max(j - bn, k.constant(0, DType::I32)); };
-    loops([&](bool masked) {
-      return [&, masked](Tile j, std::vector<Tile> st) -> std::vector<Tile> {
+    // Software-pipelined: each step issues Q·Kᵀ of its block beside P·V of
+    // the block visited before it (the first step's P is 0).
+    auto overlapped = [&](bool masked) -> PipelinedStep {
+      return [&, masked](Tile j, Tile previous, std::vector<Tile> st) -> std::vector<Tile> {
         Tile kT = keys.k(j).t();
         std::vector<Tile> scores, next;
         for (int64_t g = 0; g < groups; ++g)
           scores.push_back(dot(queries[g].q, kT, 0.0));
-        Tile vPrev = keys.v(previous(j));
+        Tile vPrev = keys.v(previous);
         for (int64_t g = 0; g < groups; ++g)
           st[4 * g] = dot(st[4 * g + 3], vPrev, st[4 * g]);
         for (int64_t g = 0; g < groups; ++g) {
@@ -120,10 +126,22 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
         }
         return next;
       };
-    });
+    };
     // The last visited block's P·V (block lo when none was: P = 0).
-    Tile blocks = max((range.hi - range.lo + (bn - 1)) / bn, k.constant(1, DType::I32));
-    Tile vLast = keys.v(range.lo + (blocks - 1) * bn);
+    Tile last;
+    if (list) {
+      state = overListedBlocksPipelined(k, *list, bn, row(k.constant(0, DType::I32)), state,
+                                        overlapped, last);
+    } else {
+      loops([&](bool masked) -> LoopStep {
+        return [&, masked](Tile j, std::vector<Tile> st) {
+          return overlapped(masked)(j, max(j - bn, k.constant(0, DType::I32)), st);
+        };
+      });
+      Tile blocks = max((range.hi - range.lo + (bn - 1)) / bn, k.constant(1, DType::I32));
+      last = range.lo + (blocks - 1) * bn;
+    }
+    Tile vLast = keys.v(last);
     std::vector<Tile> finished;
     for (int64_t g = 0; g < groups; ++g)
       finished.insert(finished.end(), {dot(state[4 * g + 3], vLast, state[4 * g]),

@@ -286,8 +286,8 @@ struct BlockList {
 /// The key loop every attention kernel shares: blocks of cfg.blockN keys
 /// over positions [range.lo, range.hi) of the sequence, masked outside
 /// [fullLo, fullHi), for each row group of `queries` (software-pipelined
-/// with cfg.overlap); with a `list`, the listed blocks instead (not
-/// pipelined across steps: they need not follow one another).
+/// with cfg.overlap); with a `list`, the listed blocks instead (pipelined
+/// the same way: each step's P·V is the block visited before it).
 std::vector<KeyLoopState> attendKeys(dsl::KernelBuilder &k, const AttentionConfig &cfg,
                                      const AttentionVariant &variant,
                                      const std::vector<QueryRows> &queries,
@@ -312,6 +312,17 @@ std::vector<dsl::Tile> aroundUnmasked(dsl::KernelBuilder &k, dsl::Tile lo, dsl::
 std::vector<dsl::Tile> overListedBlocks(dsl::KernelBuilder &k, const BlockList &list, int64_t run,
                                         dsl::Tile first, std::vector<dsl::Tile> state,
                                         const std::function<LoopStep(bool masked)> &step);
+/// One step of a software-pipelined key loop: the rows at `j`, those of
+/// the step visited before it (j itself at the first step), the state.
+using PipelinedStep = std::function<std::vector<dsl::Tile>(dsl::Tile j, dsl::Tile previous,
+                                                           std::vector<dsl::Tile> state)>;
+/// overListedBlocks for a pipelined step (the first full block's previous
+/// is the last partial one's); `last` gets the row of the last step
+/// visited (of the first listed block when none is).
+std::vector<dsl::Tile>
+overListedBlocksPipelined(dsl::KernelBuilder &k, const BlockList &list, int64_t run,
+                          dsl::Tile first, std::vector<dsl::Tile> state,
+                          const std::function<PipelinedStep(bool masked)> &step, dsl::Tile &last);
 
 /// The block list of query head `head` (of `heads`, batch·heads_q) for
 /// its block `queryBlock` (of kMaskBlock queries) from the block_counts and

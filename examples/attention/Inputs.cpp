@@ -46,7 +46,11 @@ KernelInputs declareInputs(KernelBuilder &k, const AttentionVariant &variant, Ti
   KernelInputs inputs;
   for (const VariantInput &in : variant.inputs) {
     unsigned rank = static_cast<unsigned>(std::max<size_t>(1, in.shape.size()));
-    inputs.tensors.push_back({in.name, in.dtype, k.tensor(in.name, in.dtype, rank)});
+    // Innermost stride 1: a gather along that dimension (a block's key
+    // positions, say) addresses consecutive elements at constant offsets
+    // (with any stride: a 64-bit multiply per element).
+    inputs.tensors.push_back(
+        {in.name, in.dtype, k.tensor(in.name, in.dtype, rank, InnerStride::One)});
     if (inputs.headsPerBatch.valid())
       continue;
     for (size_t d = 0; d < in.shape.size(); ++d) {
@@ -136,7 +140,7 @@ Tile InputView<Tile>::read(const std::vector<Operand> &index) const {
       return k->constant(0, input->dtype);
     }
     i = i.to(DType::I32);
-    Tile in = (i >= 0) && (i < t.dim(d));
+    Tile in = inRange(i, t.dim(d));
     Tile term = i.to(DType::I64) * t.stride(d);
     offset = d ? offset + term : term;
     inside = d ? (inside && in) : in;

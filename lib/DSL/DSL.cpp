@@ -467,6 +467,20 @@ Tile operator==(Operand a, Operand b) {
 Tile operator!=(Operand a, Operand b) {
   return compare(arith::CmpFPredicate::UNE, arith::CmpIPredicate::ne, "!=", a, b);
 }
+Tile inRange(Operand i, Operand n) {
+  KernelBuilder *kb = builderOf({&i, &n});
+  if (!kb)
+    return Tile();
+  Tile fallback = i.tile.valid() ? i.tile : n.tile;
+  auto isInteger = [](const Operand &x) {
+    return x.tile.valid() ? isa<IntegerType>(elementOf(x.tile.value())) : x.isInteger;
+  };
+  if (!isInteger(i) || !isInteger(n)) {
+    Lowerer l(*kb, i.tile.valid() ? i.where : n.where);
+    return l.fail("inRange() compares integers", fallback);
+  }
+  return compare(arith::CmpFPredicate::OLT, arith::CmpIPredicate::ult, "inRange", i, n);
+}
 
 Tile where(Operand cond, Operand a, Operand b) {
   KernelBuilder *kb = builderOf({&cond, &a, &b});
@@ -960,6 +974,11 @@ const KernelSignature &KernelBuilder::signature() const { return state->signatur
 
 TensorArg KernelBuilder::tensor(const std::string &name, DType type, unsigned rank,
                                 Where where) {
+  return tensor(name, type, rank, InnerStride::Any, where);
+}
+
+TensorArg KernelBuilder::tensor(const std::string &name, DType type, unsigned rank,
+                                InnerStride inner, Where where) {
   Impl &s = *state;
   TensorArg arg;
   arg.kb = this;
@@ -967,12 +986,17 @@ TensorArg KernelBuilder::tensor(const std::string &name, DType type, unsigned ra
     error(where, "tensor parameter '" + name + "' needs rank 1 or more");
     rank = 1;
   }
-  s.signature.push_back({name, KernelParam::Kind::Tensor, type, rank});
+  KernelParam param{name, KernelParam::Kind::Tensor, type, rank};
+  param.unitStride = inner == InnerStride::One;
+  s.signature.push_back(param);
   arg.basePtr = wrap(s.addArgument(tile::PointerType::get(&s.ctx, s.type(type)), where));
   for (unsigned d = 0; d < rank; ++d)
     arg.dims.push_back(wrap(s.addArgument(s.b.getI32Type(), where)));
   for (unsigned d = 0; d < rank; ++d)
     arg.strides.push_back(wrap(s.addArgument(s.b.getI64Type(), where)));
+  // The argument stays (the interface is the same); nothing reads it.
+  if (param.unitStride)
+    arg.strides.back() = constant(1, DType::I64, where);
   return arg;
 }
 

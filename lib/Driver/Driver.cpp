@@ -601,6 +601,8 @@ std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature
             entry.attribute(kParamRank, p.rank);
             if (p.kind == KernelParam::Kind::Tensor)
               entry.attribute(kParamAligned, kernel.alignedArgs.count(firstArg) > 0);
+            if (p.unitStride)
+              entry.attribute(kParamUnitStride, true);
           });
         });
         firstArg += p.numFunctionArgs();

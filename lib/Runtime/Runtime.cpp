@@ -292,6 +292,9 @@ bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &
         if (t->shape[d] < 0 || t->shape[d] > INT32_MAX)
           return mismatch("dimension " + std::to_string(d) + " = " +
                           std::to_string(t->shape[d]) + " is outside [0, 2^31)");
+      if (param.unitStride && t->shape.back() > 1 && t->strides.back() != 1)
+        return mismatch("the kernel reads it with innermost stride 1, got stride " +
+                        std::to_string(t->strides.back()) + " (make the tensor contiguous)");
       if (param.aligned) {
         int64_t perVector = 16 / static_cast<int64_t>(byteSize(param.dtype));
         bool ok = t->address % 16 == 0 && t->strides.back() == 1 &&
@@ -557,6 +560,8 @@ bool parseParam(const json::Value &entry, KernelParam &param, std::string &error
   param = KernelParam{name->string, *parsedKind, *type, static_cast<unsigned>(*parsedRank)};
   if (const json::Value *aligned = entry.get(kParamAligned))
     param.aligned = aligned->kind == json::Value::Kind::Bool && aligned->boolean;
+  if (const json::Value *unit = entry.get(kParamUnitStride))
+    param.unitStride = unit->kind == json::Value::Kind::Bool && unit->boolean;
   return true;
 }
 

@@ -157,6 +157,20 @@ class ToyKernel(unittest.TestCase):
         with self.assertRaisesRegex(LaunchError, "has no 'kernel'"):
             parse_metadata(json.dumps({"params": []}), "bad.json")
 
+    def test_unit_stride_tensors_need_innermost_stride_one(self):
+        meta = toy_metadata(
+            params=[{"name": "ids", "kind": "tensor", "dtype": "i32", "rank": 2,
+                     "unit_stride": True}],
+            function_args=["!llvm.ptr<1>", "i32", "i32", "i64", "i64"], grid=None)
+        self.assertTrue(meta.params[0].unit_stride)
+        self.assertFalse(toy_metadata().params[0].unit_stride)
+        check_arguments(meta, [contiguous(0x40004, (3, 1001))])  # any base, any row stride
+        check_arguments(meta, [TensorArg(0x40000, (3, 1), (5, 7))])  # one column: no stride read
+        check_arguments(meta, [TensorArg(0x40000, (3, 1001), (0, 1))])  # rows broadcast
+        with self.assertRaisesRegex(LaunchError, r"argument 0 \('ids'.*innermost stride 1, got "
+                                                 r"stride 3"):
+            check_arguments(meta, [TensorArg(0x40000, (3, 1001), (1, 3))])
+
     def test_tensor_maps_are_encoded_innermost_first(self):
         meta = toy_metadata(
             params=[{"name": "x", "kind": "tensor", "dtype": "bf16", "rank": 3, "aligned": False}],

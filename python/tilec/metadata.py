@@ -66,6 +66,7 @@ class Param:
     dtype: str
     rank: int = 0
     aligned: bool = False
+    unit_stride: bool = False  # the kernel takes the innermost stride to be 1
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,8 @@ def parse_metadata(text: str, source: str = "metadata") -> Metadata:
         _require(kind in ("tensor", "pointer", "scalar"), f"{source}: {where}: unknown kind '{kind}'")
         rank = member(p, "rank", int, where) if kind == "tensor" else 0
         params.append(Param(member(p, "name", str, where), kind, member(p, "dtype", str, where),
-                            rank, bool(p.get("aligned", False))))
+                            rank, bool(p.get("aligned", False)),
+                            bool(p.get("unit_stride", False))))
     names = [p.name for p in params]
 
     grid = None
@@ -241,8 +243,8 @@ def check_reach(meta: Metadata, i: int, first: int, end: int, base: Optional[int
 
 def check_arguments(meta: Metadata, args: Sequence[Arg]) -> None:
     """Raises LaunchError unless `args` fit the kernel's parameters: count,
-    kinds, ranks, sizes, and the 16-byte rule of aligned tensors and of
-    tensors read through tensor maps."""
+    kinds, ranks, sizes, the innermost stride of unit-stride tensors, and the
+    16-byte rule of aligned tensors and of tensors read through tensor maps."""
     if len(args) != len(meta.params):
         raise LaunchError(f"{meta.kernel} takes {len(meta.params)} arguments, the launch gives {len(args)}")
     for i, (p, a) in enumerate(zip(meta.params, args)):
@@ -259,6 +261,9 @@ def check_arguments(meta: Metadata, args: Sequence[Arg]) -> None:
             for d, n in enumerate(a.shape):
                 if not 0 <= n <= INT32_MAX:
                     raise _argument_error(meta, i, f"dimension {d} = {n} is outside [0, 2^31)")
+            if p.unit_stride and a.shape[-1] > 1 and a.strides[-1] != 1:
+                raise _argument_error(meta, i, "the kernel reads it with innermost stride 1, got "
+                                               f"stride {a.strides[-1]} (make the tensor contiguous)")
             if p.aligned:
                 per_vector = 16 // DTYPE_BYTES[p.dtype]
                 ok = (a.address % 16 == 0 and a.strides[-1] == 1 and a.shape[-1] % per_vector == 0

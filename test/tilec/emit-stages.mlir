@@ -12,6 +12,8 @@
 // RUN: FileCheck %s --check-prefix=FILEMETA < %t.file.json
 // RUN: tilec --kernel=flash_attention_fwd --assume-aligned --emit=ptx -o %t.al.ptx
 // RUN: FileCheck %s --check-prefix=ALIGNED < %t.al.json
+// RUN: tilec --kernel=flash_attention_fwd_document --emit=ptx -o %t.doc.ptx
+// RUN: FileCheck %s --check-prefix=UNIT < %t.doc.json
 // RUN: not tilec --kernel=matmul --arch=sm_70 --emit=ptx 2>&1 | FileCheck %s --check-prefix=ARCH
 // RUN: not tilec --kernel=matmul --num-warps=3 --emit=ptx 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not tilec --kernel=matmul --emit=cubin 2>&1 | FileCheck %s --check-prefix=CUBIN
@@ -52,6 +54,12 @@
 // FILEMETA: "grid": null
 // ALIGNED: {"name":"q","kind":"tensor","dtype":"bf16","rank":3,"aligned":true},
 // ALIGNED: {"name":"lse","kind":"tensor","dtype":"f32","rank":2,"aligned":false}
+// A variant's input is read with innermost stride 1 (its stride argument
+// is unused): launches must pass that.
+// UNIT: {"name":"lse","kind":"tensor","dtype":"f32","rank":2,"aligned":false}
+// UNIT-NEXT: {"name":"block_counts","kind":"tensor","dtype":"i32","rank":3,"aligned":false}
+// UNIT-NEXT: {"name":"blocks","kind":"tensor","dtype":"i32","rank":3,"aligned":false}
+// UNIT-NEXT: {"name":"doc","kind":"tensor","dtype":"i32","rank":2,"aligned":false,"unit_stride":true}
 // ALIGNED: "grid": [
 // ALIGNED-NEXT: {"param":"q","axis":1,"divisor":128},
 // ALIGNED-NEXT: {"param":"q","axis":0,"divisor":1},

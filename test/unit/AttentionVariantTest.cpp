@@ -395,19 +395,24 @@ void callEveryBlockFull(RunPlan &plan, int counts, int blocks) {
 }
 
 TEST(AttentionVariant, ForwardVisitsTheListedBlocks) {
-  AttentionConfig cfg;
-  cfg.blockM = 64;
-  cfg.blockN = 32;
-  Params sizes = sizesOf({"batch=2", "heads=2", "seq_q=300", "seq_k=420"});
-  auto build = [&](KernelBuilder &k) { buildFlashAttention(k, cfg, causalByBlockMask()); };
-  double err = runPlan(build, planAttention(cfg, causalByBlockMask(), sizes, 5));
-  EXPECT_GE(err, 0);
-  EXPECT_LE(err, 2e-2);
-  // Lists that call every partial block full (no mask on the diagonal) are caught.
-  RunPlan wrong = planAttention(cfg, causalByBlockMask(), sizes, 5);
-  callEveryBlockFull(wrong, 5, 6);
-  double caught = runPlan(build, wrong);
-  EXPECT_TRUE(caught < 0 || caught > 0.1) << "unmasked diagonal blocks went unnoticed";
+  // Step by step, and pipelined (each step's P·V the previous listed
+  // block's, across the partial-to-full boundary of the list).
+  for (bool overlap : {false, true}) {
+    AttentionConfig cfg;
+    cfg.blockM = 64;
+    cfg.blockN = 32;
+    cfg.overlap = overlap;
+    Params sizes = sizesOf({"batch=2", "heads=2", "seq_q=300", "seq_k=420"});
+    auto build = [&](KernelBuilder &k) { buildFlashAttention(k, cfg, causalByBlockMask()); };
+    double err = runPlan(build, planAttention(cfg, causalByBlockMask(), sizes, 5));
+    EXPECT_GE(err, 0);
+    EXPECT_LE(err, 2e-2) << "overlap " << overlap;
+    // Lists that call every partial block full (no mask on the diagonal) are caught.
+    RunPlan wrong = planAttention(cfg, causalByBlockMask(), sizes, 5);
+    callEveryBlockFull(wrong, 5, 6);
+    double caught = runPlan(build, wrong);
+    EXPECT_TRUE(caught < 0 || caught > 0.1) << "unmasked diagonal blocks went unnoticed";
+  }
 }
 
 TEST(AttentionVariant, BlockMasksPerBatchOrForAll) {

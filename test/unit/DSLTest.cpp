@@ -212,6 +212,42 @@ TEST_F(DSLTest, LoadOfOneValueRunsGuarded) {
   }
 }
 
+TEST_F(DSLTest, UnitStrideTensorsGatherWithoutReadingTheirStride) {
+  // out[i] = ids[1, i - 1] where 0 <= i - 1 < ids.dim(1), else -1.
+  KernelBuilder k(context, "gather_row");
+  TensorArg ids = k.tensor("ids", DType::I32, 2, InnerStride::One);
+  Tile out = k.pointer("out", DType::I32);
+  Tile col = k.iota(8) - 1;
+  Tile inside = inRange(col, ids.dim(1));
+  Tile row = ids.base() + ids.stride(0) + col.to(DType::I64) * ids.stride(1);
+  store(out + k.iota(8), load(row, inside, -1));
+  KernelSignature signature = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  ASSERT_EQ(signature.size(), 2u);
+  EXPECT_TRUE(signature[0].unitStride);
+  EXPECT_EQ(signature[0].numFunctionArgs(), 5u); // the stride is still an argument
+  auto fn = *module->getOps<mlir::func::FuncOp>().begin();
+  EXPECT_TRUE(fn.getArgument(4).use_empty()); // ... that nothing reads
+  EXPECT_FALSE(fn.getArgument(3).use_empty());
+  // A binding whose innermost stride is not 1 reads as if it were (the
+  // runtime refuses such launches; see RuntimeTest).
+  std::vector<HostBuffer> memory = {{"ids", DType::I32, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+                                    {"out", DType::I32, std::vector<double>(8, 0)}};
+  ASSERT_TRUE(interpret(*module, "gather_row", signature,
+                        {TensorBinding{0, {2, 5}, {5, 3}}, PointerBinding{1}}, {1, 1, 1}, memory));
+  EXPECT_EQ(memory[1].data, (std::vector<double>{-1, 5, 6, 7, 8, 9, -1, -1}));
+}
+
+TEST_F(DSLTest, InRangeComparesIntegers) {
+  KernelBuilder k(context, "in_range");
+  Tile x = k.zeros({4}, DType::F32);
+  unsigned line = __LINE__ + 1;
+  (void)inRange(x, 3);
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, "inRange() compares integers");
+}
+
 TEST_F(DSLTest, BroadcastingOperatorsBuildBroadcasts) {
   KernelBuilder k(context, "broadcasting");
   Tile acc = k.zeros({8, 4}, DType::F32), perRow = k.zeros({8}, DType::F32);

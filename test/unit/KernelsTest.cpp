@@ -132,6 +132,12 @@ std::vector<Case> allCases() {
   cases.push_back({"flash_attention_fwd_causal", {"overlap=on"}, {"seq_q=150", "seq_k=40"}});
   cases.push_back({"flash_attention_fwd_gqa", {"overlap=on", "row_groups=2", "group=3"}, {"heads=3", "seq_q=100", "seq_k=290"}});
   cases.push_back({"flash_attention_fwd", {"overlap=on", "head_dim=128"}, {"seq_q=70", "seq_k=20"}});
+  // ... over listed blocks (document masks): partial and full blocks, runs
+  // of 32 and 64 keys in each listed block, a ragged last block, queries
+  // past the keys; and without the pipeline.
+  cases.push_back({"flash_attention_fwd_document", {"overlap=on", "block_n=32"}, {"batch=2", "seq_q=300", "seq_k=421"}});
+  cases.push_back({"flash_attention_fwd_document", {"overlap=on", "block_n=64", "shuffled=1"}, {"heads=2", "seq_q=200", "seq_k=130"}});
+  cases.push_back({"flash_attention_fwd_document", {"overlap=off", "shuffled=1"}, {"seq_q=130", "seq_k=250"}});
   // The backward kernels of every variant: ragged sizes, seq_q != seq_k both
   // ways (rows a causal mask leaves empty: no gradient), B and H > 1, f16 at
   // d = 128, GQA groups that are not powers of two.

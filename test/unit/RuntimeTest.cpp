@@ -199,6 +199,28 @@ TEST_F(LaunchArguments, EnforcesTheAlignmentTheKernelWasCompiledFor) {
   EXPECT_EQ(checkArguments(meta, {ragged, 0.125, 3000.0}), "");
 }
 
+TEST_F(LaunchArguments, EnforcesAUnitInnerStrideWhereTheKernelAssumesIt) {
+  meta.params[0].aligned = false;
+  TensorArg ragged{0x10002, {16, 1001, 3}, {3003, 3, 1}};
+  TensorArg strided{0x10000, {16, 1001, 3}, {6006, 6, 2}};
+  EXPECT_EQ(checkArguments(meta, {strided, 0.125, 3000.0}), "");
+  meta.params[0].unitStride = true;
+  EXPECT_EQ(checkArguments(meta, {ragged, 0.125, 3000.0}), ""); // no alignment asked
+  std::string error = checkArguments(meta, {strided, 0.125, 3000.0});
+  EXPECT_NE(error.find("argument 0 ('q', a tensor)"), std::string::npos) << error;
+  EXPECT_NE(error.find("innermost stride 1, got stride 2"), std::string::npos) << error;
+  TensorArg oneColumn{0x10000, {16, 1001, 1}, {2002, 2, 5}}; // no stride is read there
+  EXPECT_EQ(checkArguments(meta, {oneColumn, 0.125, 3000.0}), "");
+
+  KernelMetadata parsed;
+  std::string parseError;
+  std::string text = kMetadata;
+  text.replace(text.find("\"aligned\": true"), 15, "\"unit_stride\": true");
+  ASSERT_TRUE(parseMetadata(text, parsed, parseError)) << parseError;
+  EXPECT_TRUE(parsed.params[0].unitStride);
+  EXPECT_FALSE(parsed.params[0].aligned);
+}
+
 /// Metadata of a kernel that reads tensor `k` through one tensor map, with
 /// `maps` as the value of "tensor_maps".
 std::string metadataWithMaps(const std::string &maps) {

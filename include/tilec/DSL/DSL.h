@@ -118,6 +118,9 @@ Tile operator!=(Operand a, Operand b);
 Tile operator&&(Operand a, Operand b);
 Tile operator||(Operand a, Operand b);
 Tile operator!(Operand a);
+/// `0 <= i && i < n` for integers, as one unsigned comparison: `n` must not
+/// be negative (a tensor's size, say).
+Tile inRange(Operand i, Operand n);
 
 Tile max(Operand a, Operand b);
 Tile min(Operand a, Operand b);
@@ -167,6 +170,8 @@ Tile load(Operand pointers, std::optional<Operand> mask = std::nullopt,
 void store(Operand pointers, Operand value, std::optional<Operand> mask = std::nullopt);
 
 enum class Padding { Zero, NaN };
+/// What a kernel knows of a tensor parameter's innermost stride.
+enum class InnerStride { Any, One };
 
 /// A block-shaped window onto a tensor argument (a `!tile.desc`).
 class TensorDesc {
@@ -237,6 +242,12 @@ public:
 
   // Parameters, in the order of the kernel's interface.
   TensorArg tensor(const std::string &name, DType type, unsigned rank,
+                   Where where = Where::current());
+  /// The same, its innermost stride as `inner` says: InnerStride::One
+  /// makes stride(rank - 1) the constant 1 (gathers along that dimension
+  /// then address consecutive elements with constant offsets), and launches
+  /// must pass that stride (the metadata's "unit_stride").
+  TensorArg tensor(const std::string &name, DType type, unsigned rank, InnerStride inner,
                    Where where = Where::current());
   Tile pointer(const std::string &name, DType pointee, Where where = Where::current());
   Tile scalar(const std::string &name, DType type, Where where = Where::current());

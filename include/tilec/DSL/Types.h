@@ -36,6 +36,10 @@ struct KernelParam {
   /// no fallback (--assume-aligned), so a launch must pass it contiguous and
   /// 16-byte aligned along its last dimension.
   bool aligned = false;
+  /// Tensors only: the kernel takes its innermost stride to be 1 (declared
+  /// with InnerStride::One: it reads no stride argument there), so a launch
+  /// must pass innermost stride 1 (or a size of at most 1 there).
+  bool unitStride = false;
 
   /// Number of arguments of the compiled function that this parameter takes.
   unsigned numFunctionArgs() const { return kind == Kind::Tensor ? 1 + 2 * rank : 1; }
