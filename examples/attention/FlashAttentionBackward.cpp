@@ -391,6 +391,8 @@ static AttentionSchedule backwardTiles(BackwardKernel kernel, int64_t headDim, b
   if (packed && !target.wgmma && headDim <= 128) {
     if (kernel == BackwardKernel::KV && !scoreMod)
       return headDim <= 64 ? AttentionSchedule{32, 64, 4, true} : AttentionSchedule{16, 64, 8, true};
+    if (kernel == BackwardKernel::KV && headDim <= 64) // soft-capping's spilled 4 bytes
+      return AttentionSchedule{32, 64, 8, false};
     if (kernel == BackwardKernel::Q && headDim > 64)
       return AttentionSchedule{64, 32, 4, true};
   }

@@ -354,6 +354,12 @@ Tile binary(BinaryKind kind, const Operand &a, const Operand &c) {
     return l.fail(fmt::format("'{}' does not apply to pointers (only pointer + integer)",
                               spelling(kind)),
                   fallback);
+  // A float tile divided by a number is multiplied by its reciprocal (within
+  // an ulp of the quotient): a division is a dozen instructions and a branch
+  // per element (div.rn.f32 with its slow path), soft-capping's s / cap.
+  if (kind == BinaryKind::Div && a.tile.valid() && !c.tile.valid() && c.number != 0 &&
+      std::isfinite(1.0 / c.number) && isa<FloatType>(elementOf(a.tile.value())))
+    return binary(BinaryKind::Mul, a, Operand(1.0 / c.number, c.where));
   auto values = l.unify(a, c, spelling(kind));
   if (!values)
     return fallback;

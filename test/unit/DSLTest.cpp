@@ -10,6 +10,7 @@
 #include "tilec/InitAll.h"
 #include "tilec/Interpreter/Interpreter.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -246,6 +247,34 @@ TEST_F(DSLTest, InRangeComparesIntegers) {
   (void)inRange(x, 3);
   EXPECT_FALSE(k.finish());
   expectErrorAt(line, "inRange() compares integers");
+}
+
+TEST_F(DSLTest, FloatDividedByANumberMultipliesByItsReciprocal) {
+  // x / 20 is x * 0.05 (no division per element); x / y and integers divide.
+  KernelBuilder k(context, "divide");
+  Tile p = k.pointer("p", DType::F32), out = k.pointer("out", DType::F32);
+  Tile x = load(p + k.iota(4));
+  store(out + k.iota(4), x / 20.0 + x / (x + 1.0));
+  Tile i = k.iota(4) / 3;
+  EXPECT_EQ(i.dtype(), DType::I32);
+  KernelSignature signature = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  int divisions = 0, integerDivisions = 0, multiplies = 0;
+  module->walk([&](mlir::arith::DivFOp) { ++divisions; });
+  module->walk([&](mlir::arith::DivSIOp) { ++integerDivisions; });
+  module->walk([&](mlir::arith::MulFOp) { ++multiplies; });
+  EXPECT_EQ(divisions, 1); // x / (x + 1) only
+  EXPECT_EQ(integerDivisions, 1);
+  EXPECT_EQ(multiplies, 1);
+  std::vector<HostBuffer> memory = {{"p", DType::F32, {1, -3, 7, 40}},
+                                    {"out", DType::F32, {0, 0, 0, 0}}};
+  ASSERT_TRUE(interpret(*module, "divide", signature, {PointerBinding{0}, PointerBinding{1}},
+                        {1, 1, 1}, memory));
+  for (int e = 0; e < 4; ++e) {
+    double x = memory[0].data[e];
+    EXPECT_NEAR(memory[1].data[e], x / 20 + x / (x + 1), 1e-6 * (1 + std::fabs(x)));
+  }
 }
 
 TEST_F(DSLTest, BroadcastingOperatorsBuildBroadcasts) {
