@@ -42,6 +42,9 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
                      seqK, inputs};
     double scale = cfg.softmaxScale();
     if (variant.scoreMod) {
+      // With fma contraction: ALiBi's s·scale + slope·d, a bias table's
+      // s·scale + b are one FFMA a score.
+      ContractFloats contract(k);
       s = variant.scoreMod(s * scale, ctx);
       scale = 1.0;
     }

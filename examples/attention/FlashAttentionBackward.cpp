@@ -29,6 +29,7 @@ Recomputed recompute(const AttentionConfig &cfg, const AttentionVariant &variant
   Recomputed r;
   Tile logits; // log2 units
   if (variant.scoreMod) {
+    ContractFloats contract(ctx.k); // as in the forward
     Tile scaled = s * cfg.softmaxScale();
     Tile modified = variant.scoreMod(scaled, ctx);
     r.slope = derivative(modified, scaled);

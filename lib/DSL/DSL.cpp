@@ -47,6 +47,8 @@ struct KernelBuilder::Impl {
   /// call the variant's mask twice) reports each mistake once.
   std::set<std::tuple<std::string, unsigned, unsigned, std::string>> reported;
   bool finished = false;
+  /// Float +, -, * may be contracted into fmas (a ContractFloats lives).
+  bool contractFloats = false;
 
   Location loc(const Where &where) {
     return FileLineColLoc::get(&ctx, where.file_name(), where.line(), where.column());
@@ -380,11 +382,26 @@ Tile binary(BinaryKind kind, const Operand &a, const Operand &c) {
     return isFloatOp ? Value(FloatOp::create(b, loc, lhs, rhs))
                      : Value(IntOp::create(b, loc, lhs, rhs));
   };
+  // +, -, * of floats, contracted into fmas where a ContractFloats lives.
+  auto pickContractible = [&](auto floatOp, auto intOp) -> Value {
+    using FloatOp = decltype(floatOp);
+    if (!isFloatOp || !kb->contractsFloats())
+      return pick(floatOp, intOp);
+    return FloatOp::create(
+        b, loc, lhs, rhs,
+        arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::contract));
+  };
   Value result;
   switch (kind) {
-  case BinaryKind::Add: result = pick(arith::AddFOp(), arith::AddIOp()); break;
-  case BinaryKind::Sub: result = pick(arith::SubFOp(), arith::SubIOp()); break;
-  case BinaryKind::Mul: result = pick(arith::MulFOp(), arith::MulIOp()); break;
+  case BinaryKind::Add:
+    result = pickContractible(arith::AddFOp(), arith::AddIOp());
+    break;
+  case BinaryKind::Sub:
+    result = pickContractible(arith::SubFOp(), arith::SubIOp());
+    break;
+  case BinaryKind::Mul:
+    result = pickContractible(arith::MulFOp(), arith::MulIOp());
+    break;
   case BinaryKind::Div: result = pick(arith::DivFOp(), arith::DivSIOp()); break;
   case BinaryKind::Rem: result = pick(arith::RemFOp(), arith::RemSIOp()); break;
   case BinaryKind::Max: result = pick(arith::MaximumFOp(), arith::MaxSIOp()); break;
@@ -977,6 +994,14 @@ void KernelBuilder::error(Where where, const std::string &message) {
 bool KernelBuilder::hasErrors() const { return state->errors > 0; }
 
 const KernelSignature &KernelBuilder::signature() const { return state->signature; }
+
+bool KernelBuilder::contractsFloats() const { return state->contractFloats; }
+
+ContractFloats::ContractFloats(KernelBuilder &kb) : kb(kb), previous(kb.state->contractFloats) {
+  kb.state->contractFloats = true;
+}
+
+ContractFloats::~ContractFloats() { kb.state->contractFloats = previous; }
 
 TensorArg KernelBuilder::tensor(const std::string &name, DType type, unsigned rank,
                                 Where where) {

@@ -277,6 +277,41 @@ TEST_F(DSLTest, FloatDividedByANumberMultipliesByItsReciprocal) {
   }
 }
 
+TEST_F(DSLTest, ContractFloatsMarksFloatArithmeticWhileItLives) {
+  // Inside the scope float +, -, * may become fmas (fastmath contract);
+  // integer arithmetic and code outside the scope keep one rounding each.
+  KernelBuilder k(context, "contract");
+  Tile p = k.pointer("p", DType::F32), out = k.pointer("out", DType::F32);
+  Tile x = load(p + k.iota(4));
+  Tile inside, integer, outside = x * 2.0 + 1.0;
+  {
+    ContractFloats contract(k);
+    inside = x * 3.0 - x;
+    integer = k.iota(4) * 2 + 1;
+    EXPECT_TRUE(k.contractsFloats());
+  }
+  EXPECT_FALSE(k.contractsFloats());
+  Tile after = x + 4.0;
+  auto contracted = [](Tile t) {
+    auto flags =
+        t.value().getDefiningOp()->getAttrOfType<mlir::arith::FastMathFlagsAttr>("fastmath");
+    return flags &&
+           mlir::arith::bitEnumContainsAll(flags.getValue(), mlir::arith::FastMathFlags::contract);
+  };
+  ASSERT_TRUE(mlir::isa<mlir::arith::SubFOp>(inside.value().getDefiningOp()));
+  EXPECT_TRUE(contracted(inside));
+  EXPECT_TRUE(mlir::cast<mlir::arith::SubFOp>(inside.value().getDefiningOp())
+                  .getLhs()
+                  .getDefiningOp<mlir::arith::MulFOp>()
+                  .getFastmath() == mlir::arith::FastMathFlags::contract);
+  ASSERT_TRUE(mlir::isa<mlir::arith::AddIOp>(integer.value().getDefiningOp()));
+  EXPECT_FALSE(integer.value().getDefiningOp()->hasAttr("fastmath"));
+  EXPECT_FALSE(contracted(outside));
+  EXPECT_FALSE(contracted(after));
+  store(out + k.iota(4), inside + outside + after + integer.to(DType::F32));
+  EXPECT_TRUE(k.finish());
+}
+
 TEST_F(DSLTest, BroadcastingOperatorsBuildBroadcasts) {
   KernelBuilder k(context, "broadcasting");
   Tile acc = k.zeros({8, 4}, DType::F32), perRow = k.zeros({8}, DType::F32);

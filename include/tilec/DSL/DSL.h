@@ -295,13 +295,35 @@ public:
 
   const KernelSignature &signature() const;
 
+  /// Whether float `+`, `-` and `*` built now may be contracted into fused
+  /// multiply-adds (see ContractFloats).
+  bool contractsFloats() const;
+
   // Used by the free functions and handles; not needed to write kernels.
   struct Impl;
   Impl &impl() { return *state; }
   Tile wrap(mlir::Value value) { return Tile(this, value); }
 
 private:
+  friend class ContractFloats;
   std::unique_ptr<Impl> state;
+};
+
+/// While one lives, the float `+`, `-` and `*` that `kb` builds may be
+/// contracted into fused multiply-adds (arith's fastmath `contract`, what
+/// nvcc does by default): `a * b + c` rounds once instead of twice. The
+/// attention template builds score modifiers so (ALiBi's `s + slope * d` is
+/// one FFMA per score); other code keeps one rounding per operation.
+class ContractFloats {
+public:
+  explicit ContractFloats(KernelBuilder &kb);
+  ~ContractFloats();
+  ContractFloats(const ContractFloats &) = delete;
+  ContractFloats &operator=(const ContractFloats &) = delete;
+
+private:
+  KernelBuilder &kb;
+  bool previous;
 };
 
 } // namespace tilec::dsl
