@@ -157,6 +157,8 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   return result;
 }
 
+Tile normalizeRows(Tile acc, Tile l) { return acc * (1.0 / where(l == 0.0, 1.0, l)).col(); }
+
 int64_t rowGroupRows(KernelBuilder &k, const AttentionConfig &cfg) {
   const int64_t groups = cfg.rowGroups, bm = cfg.blockM;
   if (groups >= 1 && bm % groups == 0 && (bm / groups) % 16 == 0)
@@ -249,7 +251,7 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   // lse = (m + log2 l) · ln 2 (-inf for such a row).
   for (int64_t g = 0; g < groups; ++g) {
     const KeyLoopState &s = state[g];
-    oBlocks.store({head, groupRow0[g], 0}, (s.acc / where(s.l == 0.0, 1.0, s.l).col()).to(cfg.dtype));
+    oBlocks.store({head, groupRow0[g], 0}, normalizeRows(s.acc, s.l).to(cfg.dtype));
     lseBlocks.store({head, groupRow0[g]}, (s.m + log2(s.l)) * M_LN2);
   }
 }

@@ -265,6 +265,11 @@ struct QueryRows {
 struct KeyLoopState {
   dsl::Tile acc, m, l;
 };
+/// O = acc / l per row, as one reciprocal a row and a multiply an element
+/// (a division an element is a dozen instructions with its slow path: 64 a
+/// thread in the d = 128 epilogue); a row that saw no key (acc = 0, l = 0)
+/// gives 0.
+dsl::Tile normalizeRows(dsl::Tile acc, dsl::Tile l);
 /// Rows per row group (cfg.blockM / cfg.rowGroups), or 0 after reporting
 /// that row_groups does not split block_m into multiples of 16 rows.
 int64_t rowGroupRows(dsl::KernelBuilder &k, const AttentionConfig &cfg);

@@ -87,7 +87,7 @@ void decodeBody(KernelBuilder &k, const AttentionConfig &cfg, const AttentionVar
   // The run's normalized output and log-sum-exp (0 and -inf for a run with
   // no visible key: the combine gives it no weight); with one run, the
   // result itself.
-  Tile result = state.acc / where(state.l == 0.0, 1.0, state.l).col();
+  Tile result = normalizeRows(state.acc, state.l);
   Tile resultLse = (state.m + log2(state.l)) * M_LN2;
   k.ifThen(splits == 1, [&] {
     out.o.desc({1, bm, d}).store({kvHead, row0, 0}, result.to(cfg.dtype));
@@ -205,7 +205,7 @@ void buildAttentionDecodeCombine(KernelBuilder &k, const AttentionConfig &cfg) {
         return {acc, m, l};
       });
   Tile l = state[2];
-  o.desc({1, bm, d}).store({head, row0, 0}, (state[0] / where(l == 0.0, 1.0, l).col()).to(cfg.dtype));
+  o.desc({1, bm, d}).store({head, row0, 0}, normalizeRows(state[0], l).to(cfg.dtype));
   lse.desc({1, bm}).store({head, row0}, offset(state[1]) + log2(l) * M_LN2);
 }
 

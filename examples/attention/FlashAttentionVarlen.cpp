@@ -107,7 +107,7 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
   TensorDesc lseBlocks = lse.slice(1, qFirst, seqQ).desc({1, gm});
   for (int64_t g = 0; g < groups; ++g) {
     const KeyLoopState &s = state[g];
-    oBlocks.store({head, row0 + g * gm, 0}, (s.acc / where(s.l == 0.0, 1.0, s.l).col()).to(cfg.dtype));
+    oBlocks.store({head, row0 + g * gm, 0}, normalizeRows(s.acc, s.l).to(cfg.dtype));
     lseBlocks.store({head, row0 + g * gm}, (s.m + log2(s.l)) * M_LN2);
   }
 }
