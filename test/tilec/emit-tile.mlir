@@ -26,7 +26,8 @@
 
 // The Q block is loaded once, outside the loops; the key loop runs three
 // times (masked head, unmasked middle, masked tail) with dot, the online
-// softmax and dot again.
+// softmax and dot again. O = acc / l divides once a row (a reciprocal)
+// and multiplies the elements, never a division an element.
 // FA-LABEL: func.func @flash_attention_fwd
 // FA: tile.load_block {{.+}} -> tensor<1x128x128xbf16>
 // FA: scf.for
@@ -35,6 +36,10 @@
 // FA: tile.dot {{.+}} : tensor<128x32xbf16>, tensor<32x128xbf16> -> tensor<128x128xf32>
 // FA: scf.for
 // FA: scf.for
+// FA-NOT: arith.divf {{.+}} : tensor<128x128xf32>
+// FA: arith.divf {{.+}} : tensor<128xf32>
+// FA-NOT: arith.divf
+// FA: arith.mulf {{.+}} : tensor<128x128xf32>
 // FA: tile.store_block {{.+}} tensor<1x128x128xbf16>
 // FA: math.log2
 
@@ -47,8 +52,13 @@
 // GQA-LABEL: func.func @flash_attention_fwd_gqa
 // GQA: arith.divsi
 
+// The score modifier, with the scale before it, is built with fma
+// contraction (s·scale + slope·d: one FFMA a score); the softmax after it
+// multiplies as before.
 // ALIBI-LABEL: func.func @flash_attention_fwd_alibi
+// ALIBI: arith.mulf {{.+}} fastmath<contract> : tensor<{{.+}}xf32>
 // ALIBI: math.exp2
+// ALIBI: arith.addf {{.+}} fastmath<contract> : tensor<{{.+}}xf32>
 // ALIBI: tile.online_softmax {{.+}} scale = 1.000000e+00
 
 // SOFTCAP-LABEL: func.func @flash_attention_fwd_softcap
