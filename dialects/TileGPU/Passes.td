@@ -199,9 +199,14 @@ def TileGPUAllocateSharedMemory : Pass<"tilegpu-allocate-shared-memory", "::mlir
   let description = [{
     Sets `offset` on each `tilegpu.alloc` and `tilegpu.mbarrier_create` of
     each kernel (`func.func` or `llvm.func`). A buffer lives from its
-    definition to its last use (a use nested in a region counts at the op of
-    the kernel's body that holds it, so a buffer used in a loop lives through
-    the whole loop); buffers whose live ranges do not overlap share bytes.
+    definition to its last use, measured in the kernel's body or, for a
+    buffer made in a warp role, in the role's body (a use nested in a region
+    counts at the op of that body that holds it, so a buffer used in a loop
+    lives through the whole loop; a wgmma operand lives to its token's
+    `dot_wait`, a TMA store's source to the end of the body); buffers whose
+    live ranges do not overlap share bytes — in a role only when a barrier
+    of the whole role lies between them, since its threads do not run in
+    step. Buffers of different roles never share bytes.
     Placement is first fit in program order, aligned to 1024 bytes for
     swizzled buffers (wgmma descriptors and TMA need it), 128 for padded<0>
     ones (a TMA box without swizzle may fill them), 16 for other padded ones

@@ -300,7 +300,8 @@ def TileGPU_TMAStoreOp : TileGPU_Op<"tma_store"> {
     One elected lane of every warp that runs it (so: run it in one warp)
     issues `cp.async.bulk.tensor` from `src` to the box of `map` at
     `coords` and commits it as a bulk group; out-of-bounds elements are
-    not written. With `add`, the box is added into global memory instead
+    not written. Like `tma_load`, `src` may be several boxes wide (one copy
+    per 128-byte column block of a swizzled buffer, all in one group). With `add`, the box is added into global memory instead
     (`cp.reduce.async.bulk.tensor ... .add`: each element atomically, so
     programs may add into the same box; f32, f16 or bf16). Shared stores
     that produced `src` must be fenced (`tilegpu.fence async_proxy`) and

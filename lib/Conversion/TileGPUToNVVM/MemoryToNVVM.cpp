@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace tilec::tilegpu;
 using namespace tilec::tilegpu::nvvm;
@@ -330,25 +332,43 @@ struct TMALoadLowering : OpConversionPattern<TMALoadOp> {
   }
 };
 
-/// `cp.async.bulk.tensor...global.shared::cta` and its bulk commit group,
-/// issued by one elected lane of each warp that runs it.
+/// `cp.async.bulk.tensor...global.shared::cta` (one per box, the boxes of
+/// a wide buffer from its column blocks, as for loads) and one bulk commit
+/// group, issued by one elected lane of each warp that runs it.
 struct TMAStoreLowering : OpConversionPattern<TMAStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(TMAStoreOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    TensorMapType map = op.getMap().getType();
+    SharedMemoryType src = op.getSrc().getType();
+    int64_t boxes = columnBlockBoxes(map, src);
+    int64_t blockBytes = src.getSizeInBytes() / boxes;
+    Value elected = electedLane(rewriter, loc);
+    // The reduction has no predicate operand: the elected lane branches.
+    std::optional<OpBuilder> inBranch;
     if (op.getAdd()) {
-      // The reduction has no predicate operand: the elected lane branches.
-      auto elected = scf::IfOp::create(rewriter, loc, TypeRange{}, electedLane(rewriter, loc),
-                                       /*withElseRegion=*/false);
-      OpBuilder then = OpBuilder::atBlockBegin(&elected.getThenRegion().front());
-      NVVM::CpAsyncBulkTensorReduceOp::create(
-          then, loc, adaptor.getMap(), adaptor.getSrc(), NVVM::TMAReduxKind::ADD,
-          NVVM::TMAStoreMode::TILE, tmaCoordinates(adaptor.getCoords()), /*l2CacheHint=*/Value());
-    } else {
-      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          rewriter, loc, adaptor.getMap(), adaptor.getSrc(), tmaCoordinates(adaptor.getCoords()),
-          /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE, electedLane(rewriter, loc));
+      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{}, elected,
+                                      /*withElseRegion=*/false);
+      inBranch = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
+    }
+    OpBuilder &b = inBranch ? *inBranch : rewriter;
+    for (int64_t k = 0; k < boxes; ++k) {
+      SmallVector<Value> coords = adaptor.getCoords();
+      if (k)
+        coords.back() = LLVM::AddOp::create(b, loc, coords.back(),
+                                            constI32(b, loc, k * map.getBoxShape().back()));
+      Value block =
+          k ? byteOffset(b, loc, adaptor.getSrc(), constI32(b, loc, k * blockBytes))
+            : adaptor.getSrc();
+      if (op.getAdd())
+        NVVM::CpAsyncBulkTensorReduceOp::create(b, loc, adaptor.getMap(), block,
+                                                NVVM::TMAReduxKind::ADD, NVVM::TMAStoreMode::TILE,
+                                                tmaCoordinates(coords), /*l2CacheHint=*/Value());
+      else
+        NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+            b, loc, adaptor.getMap(), block, tmaCoordinates(coords), /*l2CacheHint=*/Value(),
+            NVVM::TMAStoreMode::TILE, elected);
     }
     NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
     rewriter.eraseOp(op);

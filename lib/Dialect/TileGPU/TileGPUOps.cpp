@@ -34,6 +34,20 @@ SmallVector<Value, 2> tilec::tilegpu::dotOperandBuffers(WarpgroupDotOp dot) {
   return buffers;
 }
 
+bool tilec::tilegpu::isGroupBarrier(Operation &op) {
+  if (isa<BarrierOp>(op))
+    return true;
+  auto sync = dyn_cast<BarrierSyncOp>(op);
+  if (!sync || !matchPattern(sync.getId(), m_Constant()))
+    return false;
+  for (Operation *parent = &op; parent; parent = parent->getParentOp())
+    if (auto roles = dyn_cast_or_null<WarpSpecializeOp>(parent->getParentOp())) {
+      unsigned index = parent->getParentRegion()->getRegionNumber();
+      return sync.getThreads() == 32 * roles.getWarps()[index];
+    }
+  return true;
+}
+
 SmallVector<int64_t> tilec::tilegpu::withoutUnitDims(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> kept;
   for (int64_t d : shape)
@@ -238,7 +252,7 @@ LogicalResult TMAStoreOp::verify() {
   if (getAdd() && !(element.isF32() || element.isF16() || element.isBF16()))
     return emitOpError("adds f32, f16 or bf16 elements, got ") << element;
   return verifyTMA(*this, getMap().getType(), getCoords().size(), getSrc().getType(),
-                   /*columnBlocks=*/false);
+                   /*columnBlocks=*/true);
 }
 
 LogicalResult TMAStoreWaitOp::verify() { return checkPending(*this, getPending()); }

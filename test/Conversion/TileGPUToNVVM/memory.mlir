@@ -76,6 +76,32 @@ func.func @tma_column_blocks(%map: !tilegpu.tensor_map<1x64x64xbf16, #swz>, %bh:
   return
 }
 
+// Stored from column blocks the same way: two copies, the second from 8192
+// bytes on into 64 elements to the right, one commit group for both.
+// CHECK-LABEL: func.func @tma_store_column_blocks
+func.func @tma_store_column_blocks(%map: !tilegpu.tensor_map<1x64x64xbf16, #swz>, %bh: i32, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %s = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x128xbf16, #swz>
+  // CHECK: %[[ELECT:.+]] = nvvm.elect.sync -> i1
+  // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %[[SRC:[^,]+]], box[%[[X0:[^,]+]], %{{.*}}, %{{.*}}], predicate = %[[ELECT]]
+  // CHECK: %[[W:.+]] = llvm.mlir.constant(64 : i32)
+  // CHECK: %[[X1:.+]] = llvm.add %[[X0]], %[[W]]
+  // CHECK: %[[B:.+]] = llvm.mlir.constant(8192 : i32)
+  // CHECK: %[[SRC1:.+]] = llvm.getelementptr %[[SRC]][%[[B]]]
+  // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %[[SRC1]], box[%[[X1]], %{{.*}}, %{{.*}}], predicate = %[[ELECT]]
+  // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+  // CHECK-NOT: cp.async.bulk
+  tilegpu.tma_store %s, %map[%bh, %n, %c0] : !tilegpu.smem<64x128xbf16, #swz>, !tilegpu.tensor_map<1x64x64xbf16, #swz>
+  // Added: both reductions under the elected lane's branch.
+  // CHECK: scf.if
+  // CHECK: nvvm.cp.async.bulk.tensor.reduce %{{.*}}, %[[SRC]], box[%[[Y0:[^,]+]],
+  // CHECK: nvvm.cp.async.bulk.tensor.reduce %{{.*}}, box[
+  // CHECK-NEXT: {{^ *}}}
+  // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+  tilegpu.tma_store add %s, %map[%bh, %n, %c0] : !tilegpu.smem<64x128xbf16, #swz>, !tilegpu.tensor_map<1x64x64xbf16, #swz>
+  return
+}
+
 // CHECK-LABEL: func.func @dot_wait
 func.func @dot_wait(%t: !tilegpu.dot_token<tensor<64x16xf32, #wgmma>>) -> tensor<64x16xf32, #wgmma> {
   // The accumulators (8 f32 per thread at 64x16) come back through an

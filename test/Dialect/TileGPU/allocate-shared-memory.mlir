@@ -6,6 +6,7 @@
 
 #pad = #tilegpu.padded<16>
 #swz = #tilegpu.swizzled<128>
+#wgmma = #tilegpu.wgmma<warpgroups = 1>
 #blocked = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
 
 // CHECK-LABEL: func.func @disjoint
@@ -99,5 +100,60 @@ func.func @unpadded_rows(%x: tensor<1x64xbf16, #tilegpu.blocked<size_per_thread 
   %i0 = arith.constant 0 : i32
   %s = tilegpu.slot %b[%i0] : !tilegpu.smem<2x32xf32, #tilegpu.padded<0>> -> !tilegpu.smem<32xf32, #tilegpu.padded<0>>
   tilegpu.local_store %x, %a : tensor<1x64xbf16, #tilegpu.blocked<size_per_thread = [1, 1], threads = [1, 32], warps = [1, 4], order = [1, 0]>>, !tilegpu.smem<1x64xbf16, #pad>
+  return
+}
+
+// Inside a warp role, buffers have live ranges of their own: one made after
+// another's last use takes its bytes when a barrier of the whole role lies
+// between (the role's threads do not run in step; ping-pong's turns, whose
+// id depends on the thread, are no such barrier). A wgmma reads its
+// operands until the dot_wait of its token, and a TMA store its source
+// until the role ends. Buffers of different roles never share bytes.
+// CHECK-LABEL: func.func @roles
+func.func @roles(%p: tensor<64x64xbf16, #wgmma>, %o: tensor<64x64xf32, #wgmma>,
+                 %map: !tilegpu.tensor_map<64x64xbf16, #swz>) {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  // CHECK: tilegpu.alloc {offset = 0 : i64}
+  %b = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+      // Not beside the other role's buffers: after %b, at 8192.
+      // CHECK: tilegpu.alloc {offset = 8192 : i64}
+      %x = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+      tilegpu.local_store %p, %x : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+    }
+    role warps = 4 registers = 232 {
+      // CHECK: tilegpu.alloc {offset = 16384 : i64}
+      %q = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+      tilegpu.local_store %p, %q : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+      %t = tilegpu.warpgroup_dot %q, %b, %o transpose_b
+          : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+      tilegpu.barrier_sync %c2, 128
+      // %q is still read here, after a barrier (its dot's wait comes
+      // later): not its bytes.
+      // CHECK: tilegpu.alloc {offset = 24576 : i64}
+      %v = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+      %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+      tilegpu.local_store %p, %v : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+      %wg = tilegpu.warpgroup_id : i32
+      tilegpu.barrier_sync %wg, 128
+      // %q is dead now, but only a turn (not the whole role) has waited.
+      // CHECK: tilegpu.alloc {offset = 32768 : i64}
+      %w = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+      tilegpu.local_store %p, %w : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+      tilegpu.barrier_sync %c2, 128
+      // After the role's barrier: %q's bytes (also dead %v's, %w's, but
+      // first fit takes the lowest).
+      // CHECK: tilegpu.alloc {offset = 16384 : i64}
+      %out = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+      tilegpu.local_store %p, %out : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+      tilegpu.tma_store %out, %map[%c0, %c0] : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.tensor_map<64x64xbf16, #swz>
+      tilegpu.barrier_sync %c2, 128
+      // A TMA store's source stays alive to the role's end.
+      // CHECK: tilegpu.alloc {offset = 24576 : i64}
+      %late = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+      tilegpu.local_store %p, %late : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+    }
   return
 }

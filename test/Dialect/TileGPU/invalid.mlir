@@ -338,10 +338,11 @@ func.func @f(%m: !tilegpu.tensor_map<32x64xbf16, #tilegpu.swizzled<128>>, %s: !t
 
 // -----
 
-// Column blocks side by side are for loads only; a store moves one box.
-func.func @f(%m: !tilegpu.tensor_map<64x64xbf16, #tilegpu.swizzled<128>>, %s: !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, %i: i32) {
-  // expected-error @+1 {{'tilegpu.tma_store' op expected the box to have the buffer's shape up to unit dimensions, got 'tensor<64x64xbf16>' for '!tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>'}}
-  tilegpu.tma_store %s, %m[%i, %i] : !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, !tilegpu.tensor_map<64x64xbf16, #tilegpu.swizzled<128>>
+// A store from column blocks side by side: its boxes must still have the
+// buffer's rows.
+func.func @f(%m: !tilegpu.tensor_map<32x64xbf16, #tilegpu.swizzled<128>>, %s: !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, %i: i32) {
+  // expected-error @+1 {{'tilegpu.tma_store' op expected the box to have the buffer's shape up to unit dimensions, got 'tensor<32x128xbf16>' for '!tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>'}}
+  tilegpu.tma_store %s, %m[%i, %i] : !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, !tilegpu.tensor_map<32x64xbf16, #tilegpu.swizzled<128>>
   return
 }
 

@@ -56,6 +56,13 @@ mlir::Value rootBuffer(mlir::Value buffer);
 /// their root buffers.
 llvm::SmallVector<mlir::Value, 2> dotOperandBuffers(WarpgroupDotOp dot);
 
+/// Whether `op` synchronizes every thread of its group: the block barrier,
+/// or a named barrier of a constant id over all threads of its warp role
+/// (or any named barrier outside roles). A barrier whose id depends on the
+/// thread — tilegpu-ping-pong's turns, where one warpgroup waits for
+/// another's arrival — only orders some threads after others.
+bool isGroupBarrier(mlir::Operation &op);
+
 /// The distributed layout of a tile type, when its encoding is one.
 mlir::FailureOr<LinearLayout> getLinearLayout(mlir::RankedTensorType type);
 

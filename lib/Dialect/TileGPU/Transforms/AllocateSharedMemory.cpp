@@ -26,16 +26,99 @@ int64_t alignmentOf(SharedMemoryType type) {
   return padded && padded.getBytes() == 0 ? 128 : 16;
 }
 
-/// One buffer to place: the op that makes it, the ops of the kernel's body
+/// The blocks whose ops each thread runs in sequence and where a buffer's
+/// live range is measured: the kernel's body, and the body of each role of
+/// a `warp_specialize` in it (the roles run side by side, so buffers of two
+/// roles meet in the body, at the `warp_specialize`). A use nested deeper
+/// (in a loop, a branch) counts at the op of such a block that holds it.
+class Timeline {
+public:
+  explicit Timeline(Block &body) : body(body) {
+    number(body);
+    for (Operation &op : body)
+      if (auto roles = dyn_cast<WarpSpecializeOp>(op))
+        for (Region &role : roles->getRegions())
+          for (Block &block : role)
+            number(block);
+  }
+
+  /// The innermost such block that holds `op`.
+  Block *blockOf(Operation *op) const {
+    Block *block = op->getBlock();
+    while (!positions.count(block))
+      block = block->getParentOp()->getBlock();
+    return block;
+  }
+  /// The position in `block` of the op that is or holds `op`.
+  int64_t positionIn(Block *block, Operation *op) const {
+    return positions.lookup(block).lookup(block->findAncestorOpInBlock(*op));
+  }
+  bool isBody(Block *block) const { return block == &body; }
+  int64_t size(Block *block) const { return static_cast<int64_t>(block->getOperations().size()); }
+  Block *parentBlock(Block *block) const {
+    return block == &body ? nullptr : blockOf(block->getParentOp());
+  }
+  /// Whether an op of `block` after position `from` and before `to` waits
+  /// for every thread of its group (isGroupBarrier).
+  bool barrierBetween(Block *block, int64_t from, int64_t to) const {
+    for (auto [op, position] : positions.lookup(block))
+      if (position > from && position < to && isGroupBarrier(*op))
+        return true;
+    return false;
+  }
+
+private:
+  void number(Block &block) {
+    for (auto [i, op] : llvm::enumerate(block))
+      positions[&block][&op] = static_cast<int64_t>(i);
+  }
+  Block &body;
+  DenseMap<Block *, DenseMap<Operation *, int64_t>> positions;
+};
+
+/// One buffer to place: the op that makes it, the ops of its Timeline block
 /// during which it lives (inclusive), its size and alignment.
 struct Buffer {
   Operation *op;
+  Block *block;
   int64_t first, last;
   int64_t bytes, alignment;
   std::optional<int64_t> offset;
 
-  bool overlapsInTime(const Buffer &other) const {
-    return first <= other.last && other.first <= last;
+  /// The live range in `other`'s block (which holds this one's): the
+  /// position of the op holding it.
+  std::pair<int64_t, int64_t> rangeIn(Block *block, const Timeline &timeline) const {
+    if (block == this->block)
+      return {first, last};
+    int64_t at = timeline.positionIn(block, op);
+    return {at, at};
+  }
+
+  /// Whether the two may need their bytes at the same time: their ranges
+  /// meet in the innermost block holding both; or, in a role's block,
+  /// nothing between them waits for every thread of the role (the earlier
+  /// one's last readers may be behind the later one's first writers). In
+  /// the kernel's body ranges apart suffice, as they always have there:
+  /// tilegpu-insert-barriers publishes a loop's pending accesses at the end
+  /// of its body or right after it. (Asking for a barrier there too cost
+  /// the sliding window's dK/dV 33 KiB over the limit.)
+  bool overlapsInTime(const Buffer &other, const Timeline &timeline) const {
+    Block *common = other.block;
+    for (; common; common = timeline.parentBlock(common)) {
+      Block *mine = block;
+      while (mine && mine != common)
+        mine = timeline.parentBlock(mine);
+      if (mine)
+        break;
+    }
+    auto [first, last] = rangeIn(common, timeline);
+    auto [otherFirst, otherLast] = other.rangeIn(common, timeline);
+    if (first <= otherLast && otherFirst <= last)
+      return true;
+    if (timeline.isBody(common))
+      return false;
+    return last < otherFirst ? !timeline.barrierBetween(common, last, otherFirst)
+                             : !timeline.barrierBetween(common, otherLast, first);
   }
   bool overlapsInSpace(int64_t start, int64_t size) const {
     return *offset < start + size && start < *offset + bytes;
@@ -52,15 +135,15 @@ struct TileGPUAllocateSharedMemory
 
   static void allocate(FunctionOpInterface kernel) {
     Block &body = kernel.getFunctionBody().front();
-    DenseMap<Operation *, int64_t> position;
-    for (auto [i, op] : llvm::enumerate(body))
-      position[&op] = i;
-    // The op of the kernel's body that is or holds `op`.
-    auto positionOf = [&](Operation *op) { return position.lookup(body.findAncestorOpInBlock(*op)); };
+    Timeline timeline(body);
 
     SmallVector<Buffer> buffers;
     kernel.walk([&](Operation *op) {
-      Buffer buffer{op, positionOf(op), positionOf(op), 0, 8, std::nullopt};
+      if (!isa<AllocOp, MBarrierCreateOp>(op))
+        return;
+      Block *block = timeline.blockOf(op);
+      int64_t at = timeline.positionIn(block, op);
+      Buffer buffer{op, block, at, at, 0, 8, std::nullopt};
       IntegerAttr offset;
       if (auto alloc = dyn_cast<AllocOp>(op)) {
         SharedMemoryType type = alloc.getType();
@@ -75,12 +158,12 @@ struct TileGPUAllocateSharedMemory
       }
       if (offset)
         buffer.offset = offset.getInt();
-      buffer.last = std::max(buffer.last, lastUse(op->getResult(0), positionOf));
+      buffer.last = std::max(buffer.last, lastUse(op->getResult(0), block, timeline));
       // An initialized mbarrier owns its bytes until the kernel ends: PTX
       // allows no other use of them (another barrier, a buffer) before an
       // mbarrier.inval, which nothing emits.
       if (isa<MBarrierCreateOp>(op))
-        buffer.last = static_cast<int64_t>(body.getOperations().size());
+        buffer.last = timeline.size(block);
       buffers.push_back(buffer);
     });
 
@@ -101,7 +184,8 @@ struct TileGPUAllocateSharedMemory
       for (bool moved = true; moved;) {
         moved = false;
         for (Buffer *other : placed)
-          if (buffer.overlapsInTime(*other) && other->overlapsInSpace(start, buffer.bytes)) {
+          if (other->overlapsInSpace(start, buffer.bytes) &&
+              buffer.overlapsInTime(*other, timeline)) {
             start = llvm::alignTo(*other->offset + other->bytes, buffer.alignment);
             moved = true;
           }
@@ -114,19 +198,30 @@ struct TileGPUAllocateSharedMemory
     kernel->setAttr("tilegpu.shared_bytes", b.getI64IntegerAttr(total));
   }
 
-  /// The last position at which `value`, or a view of it (a slot, or any
-  /// shared buffer made from it), is used.
-  template <typename PositionOf>
-  static int64_t lastUse(Value value, PositionOf positionOf) {
+  /// The last position in `block` at which `value`, or a view of it (a
+  /// slot, or any shared buffer made from it), is used — or still read: a
+  /// wgmma reads its operands until the `dot_wait` of its token, a TMA
+  /// store its source until a `tma_store_wait` (taken as the block's end).
+  static int64_t lastUse(Value value, Block *block, const Timeline &timeline) {
     int64_t last = 0;
     SmallVector<Value> worklist{value};
+    llvm::SmallPtrSet<Value, 8> seen;
     while (!worklist.empty()) {
       Value current = worklist.pop_back_val();
+      if (!seen.insert(current).second)
+        continue;
       for (Operation *user : current.getUsers()) {
-        last = std::max(last, positionOf(user));
+        last = std::max(last, timeline.positionIn(block, user));
+        if (isa<TMAStoreOp>(user))
+          last = timeline.size(block);
         for (Value result : user->getResults())
-          if (isa<SharedMemoryType, MBarrierType>(result.getType()))
+          if (isa<SharedMemoryType, MBarrierType, DotTokenType>(result.getType()))
             worklist.push_back(result);
+        // A token carried by a loop: its results after the loop.
+        if (user->hasTrait<OpTrait::IsTerminator>() && isa<DotTokenType>(current.getType()))
+          for (Value result : user->getParentOp()->getResults())
+            if (isa<DotTokenType>(result.getType()))
+              worklist.push_back(result);
       }
     }
     return last;

@@ -116,25 +116,6 @@ static bool meetsNextIteration(const Hazards &pending, Block &body, const Kernel
                       [&](Value b) { return writes.contains(b) || reads.contains(b); });
 }
 
-/// Whether `op` synchronizes every thread of its group: the block barrier,
-/// or a named barrier of a constant id over all threads of its warp role
-/// (or any named barrier outside roles). A barrier whose id depends on the
-/// thread — tilegpu-ping-pong's turns, where one warpgroup waits for
-/// another's arrival — only orders some threads after others.
-static bool isGroupBarrier(Operation &op) {
-  if (isa<BarrierOp>(op))
-    return true;
-  auto sync = dyn_cast<BarrierSyncOp>(op);
-  if (!sync || !matchPattern(sync.getId(), m_Constant()))
-    return false;
-  for (Operation *parent = &op; parent; parent = parent->getParentOp())
-    if (auto roles = dyn_cast_or_null<WarpSpecializeOp>(parent->getParentOp())) {
-      unsigned index = parent->getParentRegion()->getRegionNumber();
-      return sync.getThreads() == 32 * roles.getWarps()[index];
-    }
-  return true;
-}
-
 class BarrierPlacer {
 public:
   explicit BarrierPlacer(KernelBuffers buffers) : buffers(std::move(buffers)) {}
