@@ -152,6 +152,30 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def TileGPUTMAStores : Pass<"tilegpu-tma-stores", "::mlir::ModuleOp"> {
+  let summary = "Write a kernel's closing block stores through shared memory and TMA";
+  let description = [{
+    A `tile.store_block` that every thread of a kernel, or of a warp role,
+    runs once (directly in the kernel's body or the role's: not in a loop
+    or a branch), of a tile that is 2-D but for unit dimensions, whose rows
+    are whole 128-byte column blocks and at most 256 of them, through a
+    descriptor of a tensor argument as the runtime passes it (sizes and
+    strides its own arguments, i32 coordinates), becomes: a 128-byte-swizzled
+    `tilegpu.alloc`, a `local_store` of the tile, and in the group's first
+    warp a `tma_store` (one box per column block; TMA writes no element
+    outside the tensor, so ragged edges need no masks) and a
+    `tma_store_wait` that keeps the kernel alive until the copy has read
+    the buffer. The fence and barrier between the shared stores and the
+    copy come from tilegpu-insert-barriers. The tensor maps are new
+    trailing arguments in `tilec.tensor_maps`; their tensors join
+    `tilec.aligned_args` (the runtime checks TMA's rules at launch). This
+    is FlashAttention-3's epilogue: per thread a few shared stores instead
+    of one predicated global store per pair of columns.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileGPULowerConversions : Pass<"tilegpu-lower-conversions", "::mlir::ModuleOp"> {
   let summary = "Make every layout change one that lowers: within threads, or through shared memory";
   let description = [{

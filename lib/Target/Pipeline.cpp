@@ -224,6 +224,8 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
   if (options.assumeAligned)
     pm.addPass(tilegpu::createTileGPUPipelineStreams(
         tilegpu::TileGPUPipelineStreamsOptions{options.pipelineStages, options.tma, options.warpSpecialize}));
+  if (options.tma)
+    pm.addPass(tilegpu::createTileGPUTMAStores());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPULowerConversions());

@@ -33,6 +33,8 @@
 #include "tilec/Dialect/TileGPU/Passes.h"
 #include "tilec/Dialect/TileGPU/TileGPU.h"
 
+#include "mlir/IR/Matchers.h"
+
 namespace tilec::tilegpu {
 #define GEN_PASS_DEF_TILEGPUPINGPONG
 #include "tilec/Dialect/TileGPU/Passes.h.inc"
@@ -75,9 +77,16 @@ static std::optional<Turn> openingDots(scf::ForOp loop) {
   return turn;
 }
 
-/// Whether the role's turns are already in place (a second run).
+/// Whether the role's turns are already in place (a second run): a named
+/// barrier whose id depends on the warpgroup. (A `warpgroup_id` alone is
+/// no sign: tilegpu-tma-stores picks the storing warp with one.)
 static bool hasTurns(Block &role) {
-  return role.walk([](WarpgroupIdOp) { return WalkResult::interrupt(); }).wasInterrupted();
+  return role
+      .walk([](BarrierSyncOp sync) {
+        return matchPattern(sync.getId(), m_Constant()) ? WalkResult::advance()
+                                                        : WalkResult::interrupt();
+      })
+      .wasInterrupted();
 }
 
 static Value constant(OpBuilder &b, Location loc, int64_t value) {

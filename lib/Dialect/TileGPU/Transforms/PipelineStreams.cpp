@@ -212,12 +212,10 @@ unsigned streams::baseArgument(Stream &stream) {
   return cast<BlockArgument>(make.getBase()).getArgNumber();
 }
 
-/// Whether `make` describes its base's tensor parameter as the runtime
-/// passes it (base pointer, then the sizes, then the strides, as kernel
-/// arguments): the tensor map is made from that argument, not from the
-/// descriptor's operands.
-static bool describesItsArgument(tile::MakeDescOp make) {
-  auto base = cast<BlockArgument>(make.getBase());
+bool streams::describesItsArgument(tile::MakeDescOp make) {
+  auto base = dyn_cast<BlockArgument>(make.getBase());
+  if (!base)
+    return false;
   Block *entry = base.getOwner();
   unsigned first = base.getArgNumber() + 1, rank = make.getShape().size();
   auto isArgument = [&](Value v, unsigned position) {
@@ -231,8 +229,7 @@ static bool describesItsArgument(tile::MakeDescOp make) {
   return true;
 }
 
-/// The bytes of one block of `desc`.
-static int64_t blockBytes(tile::TensorDescType desc) {
+int64_t streams::blockBytes(tile::TensorDescType desc) {
   int64_t elements = 1;
   for (int64_t d : desc.getBlockShape())
     elements *= d;
@@ -366,19 +363,21 @@ std::optional<SmallVector<int64_t>> streams::tmaBox(Stream &stream) {
 }
 
 Value TensorMaps::get(Stream &stream) {
+  auto make = stream.load.getDesc().getDefiningOp<tile::MakeDescOp>();
+  return get(make, *tmaBox(stream), ringEncoding(stream), stream.load.getLoc());
+}
+
+Value TensorMaps::get(tile::MakeDescOp make, ArrayRef<int64_t> box, Attribute encoding,
+                      Location loc) {
   MLIRContext *context = kernel->getContext();
-  Attribute encoding = ringEncoding(stream);
   auto swizzle = dyn_cast<SwizzledAttr>(encoding);
-  SmallVector<int64_t> box = *tmaBox(stream);
-  auto type = TensorMapType::get(context, box, stream.load.getDesc().getType().getElementType(),
-                                 encoding);
-  unsigned tensor = baseArgument(stream);
+  auto type = TensorMapType::get(context, box, make.getType().getElementType(), encoding);
+  unsigned tensor = cast<BlockArgument>(make.getBase()).getArgNumber();
   auto key = std::make_pair(tensor, Type(type));
   if (Value known = maps.lookup(key))
     return known;
   unsigned position = kernel.getNumArguments();
-  if (failed(kernel.insertArguments({position}, {type}, {DictionaryAttr::get(context)},
-                                    {stream.load.getLoc()})))
+  if (failed(kernel.insertArguments({position}, {type}, {DictionaryAttr::get(context)}, {loc})))
     return {};
   Builder b(context);
   SmallVector<Attribute> list;

@@ -65,6 +65,15 @@ llvm::SmallVector<Stream> collectStreams(mlir::scf::ForOp loop, mlir::FunctionOp
                                          const ReadOnlyArguments &readOnly,
                                          bool tileLoop = false);
 
+/// Whether `make` describes its base's tensor parameter as the runtime
+/// passes it (base pointer, then the sizes, then the strides, as kernel
+/// arguments): a tensor map is made from that argument, not from the
+/// descriptor's operands.
+bool describesItsArgument(tile::MakeDescOp make);
+
+/// The bytes of one block of `desc`.
+int64_t blockBytes(tile::TensorDescType desc);
+
 /// The kernel argument `stream`'s descriptor is made on.
 unsigned baseArgument(Stream &stream);
 
@@ -118,6 +127,10 @@ public:
 
   /// The map of `stream` (which has a tmaBox).
   mlir::Value get(Stream &stream);
+  /// The map of `make`'s tensor argument (describesItsArgument) moving
+  /// `box` into or out of shared memory in `encoding`.
+  mlir::Value get(tile::MakeDescOp make, llvm::ArrayRef<int64_t> box, mlir::Attribute encoding,
+                  mlir::Location loc);
 
 private:
   mlir::FunctionOpInterface kernel;

@@ -1,0 +1,113 @@
+// tilegpu-tma-stores: a kernel's closing block store of a whole tile goes
+// through a 128-byte-swizzled shared buffer and one TMA store (a box per
+// column block) issued by the first warp of the threads that run it, which
+// then waits until the copy has read the buffer. Stores in loops, through
+// descriptors that are not their argument's own, of rows that are not whole
+// 128-byte column blocks, or of one row stay as they are.
+// RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores | FileCheck %s
+// The output re-enters the passes that follow (the fence and the barrier
+// before the copy are tilegpu-insert-barriers'), down to NVVM:
+// RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores --tilegpu-insert-barriers | FileCheck %s --check-prefix=SYNC
+// RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores --tilegpu-insert-barriers --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm -o /dev/null
+
+#acc = #tilegpu.wgmma<warpgroups = 2>
+#l3 = #tilegpu.linear<reg = [[0, 0, 1], [0, 8, 0], [0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 0, 64]], lane = [[0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]], warp = [[0, 16, 0], [0, 32, 0], [0, 64, 0]]>
+#row = #tilegpu.linear<reg = [[0, 8]], lane = [[0, 0], [0, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>
+
+// O of attention, 128x128 bf16 from two warpgroups, stored in the kernel's
+// body: one map with a 1x128x64 box (one 128-byte column block) for O's
+// argument (#0), O marked aligned; the store through shared memory,
+// warp 0 (thread indices below 32) copying. The 1-row LSE store stays.
+// CHECK-LABEL: func.func @epilogue
+// CHECK-SAME: %[[MAP:[^:]*]]: !tilegpu.tensor_map<1x128x64xbf16, #tilegpu.swizzled<128>>)
+// CHECK-SAME: tilec.aligned_args = array<i64: 0>
+// CHECK-SAME: tilec.tensor_maps = [{box = array<i64: 1, 128, 64>, swizzle = 128 : i64, tensor = 0 : i64}]
+// CHECK: %[[BUF:.+]] = tilegpu.alloc : !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>
+// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[BUF]] : tensor<128x128xbf16, #tilegpu.wgmma<warpgroups = 2>>
+// CHECK-NEXT: %[[TID:.+]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[W0:.+]] = arith.cmpi ult, %[[TID]], %c32
+// CHECK-NEXT: scf.if %[[W0]] {
+// CHECK-NEXT: tilegpu.tma_store %[[BUF]], %[[MAP]][%{{.*}}, %{{.*}}, %c0{{.*}}] : !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>, !tilegpu.tensor_map<1x128x64xbf16, #tilegpu.swizzled<128>>
+// CHECK-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
+// CHECK-NEXT: }
+// CHECK-NOT: tile.reshape %{{.*}} : tensor<128x128xbf16
+// CHECK: tile.store_block %{{.*}} : !tile.desc<1x128xf32>
+// SYNC-LABEL: func.func @epilogue
+// SYNC: tilegpu.local_store
+// SYNC: arith.cmpi
+// SYNC-NEXT: tilegpu.fence async_proxy
+// SYNC-NEXT: tilegpu.barrier
+// SYNC-NEXT: scf.if
+// SYNC-NEXT: tilegpu.tma_store
+func.func @epilogue(%po: !tile.ptr<bf16>, %ob: i32, %on: i32, %od: i32, %obs: i64, %ons: i64, %ods: i64,
+                    %pl: !tile.ptr<f32>, %lb: i32, %ln: i32, %lbs: i64, %lns: i64,
+                    %o: tensor<128x128xbf16, #acc>, %lse: tensor<1x128xf32, #row>, %bh: i32, %m: i32) attributes {tilegpu.kernel} {
+  %c0 = arith.constant 0 : i32
+  %do = tile.make_desc %po, [%ob, %on, %od], [%obs, %ons, %ods] : !tile.ptr<bf16> -> !tile.desc<1x128x128xbf16>
+  %dl = tile.make_desc %pl, [%lb, %ln], [%lbs, %lns] : !tile.ptr<f32> -> !tile.desc<1x128xf32>
+  %o3 = tile.reshape %o : tensor<128x128xbf16, #acc> -> tensor<1x128x128xbf16, #l3>
+  tile.store_block %do[%bh, %m, %c0], %o3 : !tile.desc<1x128x128xbf16>, tensor<1x128x128xbf16, #l3>
+  tile.store_block %dl[%bh, %m], %lse : !tile.desc<1x128xf32>, tensor<1x128xf32, #row>
+  return
+}
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 2>
+// In the consumer role of a warp-specialized kernel: the first warp of the
+// role's first warpgroup copies (the role's thread indices start at 128).
+// CHECK-LABEL: func.func @in_role
+// CHECK: role warps = 8
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: %[[TID:.+]] = nvvm.read.ptx.sreg.tid.x
+// CHECK-NEXT: %[[WG:.+]] = tilegpu.warpgroup_id
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[WG]], %c0
+// CHECK: %[[IN:.+]] = arith.remui %[[TID]], %c128
+// CHECK: %[[W0:.+]] = arith.cmpi ult, %[[IN]], %c32
+// CHECK-NEXT: %[[BOTH:.+]] = arith.andi %[[FIRST]], %[[W0]]
+// CHECK-NEXT: scf.if %[[BOTH]] {
+// CHECK-NEXT: tilegpu.tma_store
+// SYNC-LABEL: func.func @in_role
+// SYNC: tilegpu.fence async_proxy
+// SYNC-NEXT: %[[ID:.+]] = arith.constant 2 : i32
+// SYNC-NEXT: tilegpu.barrier_sync %[[ID]], 256
+// SYNC-NEXT: scf.if
+// SYNC-NEXT: tilegpu.tma_store
+func.func @in_role(%po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i64,
+                   %o: tensor<128x128xbf16, #acc>, %m: i32) attributes {tilegpu.kernel} {
+  %c0 = arith.constant 0 : i32
+  %do = tile.make_desc %po, [%on, %od], [%ons, %ods] : !tile.ptr<bf16> -> !tile.desc<128x128xbf16>
+  tilegpu.warp_specialize
+    role warps = 4 registers = 24 {
+    }
+    role warps = 8 registers = 240 {
+      tile.store_block %do[%m, %c0], %o : !tile.desc<128x128xbf16>, tensor<128x128xbf16, #acc>
+    }
+  return
+}
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#acc32 = #tilegpu.wgmma<warpgroups = 1>
+// Left as they are: a store in a loop (the next iteration would need the
+// buffer back), a descriptor whose sizes are not its argument's (a packed
+// sequence's: TMA would write past its end), rows of 64 bytes.
+// CHECK-LABEL: func.func @kept
+// CHECK-NOT: tilegpu.tma_store
+// CHECK-COUNT-3: tile.store_block
+// CHECK-NOT: tilegpu.tma_store
+func.func @kept(%po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i64,
+                %o: tensor<64x128xbf16, #acc>, %narrow: tensor<64x32xbf16, #acc>, %len: i32, %n: i32) attributes {tilegpu.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %do = tile.make_desc %po, [%on, %od], [%ons, %ods] : !tile.ptr<bf16> -> !tile.desc<64x128xbf16>
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    tile.store_block %do[%i, %c0], %o : !tile.desc<64x128xbf16>, tensor<64x128xbf16, #acc>
+  }
+  %packed = tile.make_desc %po, [%len, %od], [%ons, %ods] : !tile.ptr<bf16> -> !tile.desc<64x128xbf16>
+  tile.store_block %packed[%c0, %c0], %o : !tile.desc<64x128xbf16>, tensor<64x128xbf16, #acc>
+  %dn = tile.make_desc %po, [%on, %od], [%ons, %ods] : !tile.ptr<bf16> -> !tile.desc<64x32xbf16>
+  tile.store_block %dn[%c0, %c0], %narrow : !tile.desc<64x32xbf16>, tensor<64x32xbf16, #acc>
+  return
+}
