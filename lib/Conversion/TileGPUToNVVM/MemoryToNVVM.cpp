@@ -93,7 +93,40 @@ private:
   SharedMemoryType buffer;
 };
 
-/// Each register read from its place in the buffer (replicas read the same).
+/// How many consecutive registers of a `tile` one shared access of
+/// `buffer` may move, as one vector of at most 16 bytes: the registers whose
+/// first bases step along the row one element each (LinearLayout::
+/// vectorWidth), when every other basis keeps a group's first column a
+/// multiple of the width and the buffer's rows keep groups aligned (a
+/// swizzled buffer moves whole 16-byte chunks; a padded row's bytes with
+/// their padding must be a multiple of the group's). 1: element by element.
+static int64_t sharedVectorWidth(const tilec::LinearLayout &layout, RankedTensorType tile,
+                                 SharedMemoryType buffer) {
+  Type element = tile.getElementType();
+  if (element != buffer.getElementType() || !element.isIntOrFloat())
+    return 1;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits % 8)
+    return 1;
+  int64_t width = layout.vectorWidth(bits);
+  int64_t last = layout.rank() - 1;
+  auto keepsGroups = [&](const std::vector<tilec::Coords> &bases, size_t from) {
+    for (size_t i = from; i < bases.size(); ++i)
+      if (bases[i][last] % width)
+        return false;
+    return true;
+  };
+  if (width == 1 || !keepsGroups(layout.regs(), llvm::Log2_64(width)) ||
+      !keepsGroups(layout.lanes(), 0) || !keepsGroups(layout.warps(), 0))
+    return 1;
+  if (auto padded = dyn_cast<PaddedAttr>(buffer.getEncoding());
+      padded && (buffer.getRowBytes() + padded.getBytes()) % (width * bits / 8))
+    return 1;
+  return width;
+}
+
+/// Each group of sharedVectorWidth registers read from its place in the
+/// buffer (replicas read the same).
 struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
@@ -102,29 +135,53 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     tilec::LinearLayout layout = *getLinearLayout(op.getType());
     SharedPlacement placement(rewriter, loc, layout, op.getSrc().getType());
     Type element = op.getType().getElementType();
+    int64_t width = sharedVectorWidth(layout, op.getType(), op.getSrc().getType());
+    unsigned bytes = width * element.getIntOrFloatBitWidth() / 8;
     SmallVector<Value> values;
-    for (int64_t r = 0; r < layout.numRegs(); ++r)
-      values.push_back(LLVM::LoadOp::create(
-          rewriter, loc, element, byteOffset(rewriter, loc, adaptor.getSrc(), placement.offset(r))));
+    for (int64_t r = 0; r < layout.numRegs(); r += width) {
+      Value address = byteOffset(rewriter, loc, adaptor.getSrc(), placement.offset(r));
+      if (width == 1) {
+        values.push_back(LLVM::LoadOp::create(rewriter, loc, element, address));
+        continue;
+      }
+      Value vector = LLVM::LoadOp::create(rewriter, loc, VectorType::get({width}, element),
+                                          address, bytes);
+      for (int64_t i = 0; i < width; ++i)
+        values.push_back(
+            LLVM::ExtractElementOp::create(rewriter, loc, vector, constI32(rewriter, loc, i)));
+    }
     rewriter.replaceOp(op, packRegisters(rewriter, loc,
                                          getTypeConverter()->convertType(op.getType()), values));
     return success();
   }
 };
 
-/// Each register written to its place in the buffer (replicas write the
-/// same value to the same place).
+/// Each group of sharedVectorWidth registers written to its place in the
+/// buffer (replicas write the same value to the same place).
 struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    tilec::LinearLayout layout = *getLinearLayout(op.getValue().getType());
+    RankedTensorType type = op.getValue().getType();
+    tilec::LinearLayout layout = *getLinearLayout(type);
     SharedPlacement placement(rewriter, loc, layout, op.getDst().getType());
-    for (int64_t r = 0; r < layout.numRegs(); ++r) {
+    int64_t width = sharedVectorWidth(layout, type, op.getDst().getType());
+    unsigned bytes = width * type.getElementType().getIntOrFloatBitWidth() / 8;
+    for (int64_t r = 0; r < layout.numRegs(); r += width) {
       Value address = byteOffset(rewriter, loc, adaptor.getDst(), placement.offset(r));
       Value value = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getValue(), r);
-      LLVM::StoreOp::create(rewriter, loc, value, address);
+      if (width > 1) {
+        Value vector =
+            LLVM::UndefOp::create(rewriter, loc, VectorType::get({width}, value.getType()));
+        for (int64_t i = 0; i < width; ++i)
+          vector = LLVM::InsertElementOp::create(
+              rewriter, loc, vector,
+              i ? LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getValue(), r + i) : value,
+              constI32(rewriter, loc, i));
+        value = vector;
+      }
+      LLVM::StoreOp::create(rewriter, loc, value, address, width > 1 ? bytes : 0);
     }
     rewriter.eraseOp(op);
     return success();

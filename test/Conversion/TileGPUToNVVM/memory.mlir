@@ -121,3 +121,36 @@ func.func @unplaced() {
   %a = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.padded<0>>
   return
 }
+
+// -----
+
+// Registers that hold consecutive elements of a row move as one vector of
+// up to 16 bytes: the wgmma accumulator's column pairs as 4 bytes (32
+// registers of a 64x64 tile, 16 stores and 16 loads), a blocked layout's 8
+// elements a thread as 16 bytes into padded rows; threads along the row
+// (no two consecutive elements in one thread) move one element each.
+#swz = #tilegpu.swizzled<128>
+#pad = #tilegpu.padded<16>
+#wgmma = #tilegpu.wgmma<warpgroups = 1>
+#rows8 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+#lanes = #tilegpu.blocked<size_per_thread = [1, 1], threads = [1, 32], warps = [4, 1], order = [1, 0]>
+// CHECK-LABEL: func.func @shared_vectors
+func.func @shared_vectors(%acc: tensor<64x64xbf16, #wgmma>, %x: tensor<16x64xbf16, #rows8>,
+                          %y: tensor<4x32xbf16, #lanes>) -> tensor<64x64xbf16, #wgmma> {
+  %s = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x64xbf16, #swz>
+  // CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  tilegpu.local_store %acc, %s : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+  // CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> vector<2xbf16>
+  // CHECK-NOT: llvm.load
+  %r = tilegpu.local_load %s : !tilegpu.smem<64x64xbf16, #swz> -> tensor<64x64xbf16, #wgmma>
+  %p = tilegpu.alloc {offset = 8192 : i64} : !tilegpu.smem<16x64xbf16, #pad>
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store %{{.*}} vector
+  tilegpu.local_store %x, %p : tensor<16x64xbf16, #rows8>, !tilegpu.smem<16x64xbf16, #pad>
+  %q = tilegpu.alloc {offset = 12288 : i64} : !tilegpu.smem<4x32xbf16, #pad>
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : bf16, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  tilegpu.local_store %y, %q : tensor<4x32xbf16, #lanes>, !tilegpu.smem<4x32xbf16, #pad>
+  return %r : tensor<64x64xbf16, #wgmma>
+}

@@ -20,7 +20,7 @@
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // CHECK: wgmma.wait_group.sync.aligned 0
-// CHECK: st.shared.b32
+// CHECK: st.shared.v2.b32
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta
 
 #swz = #tilegpu.swizzled<128>

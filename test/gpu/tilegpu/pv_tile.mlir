@@ -36,7 +36,7 @@
 // CHECK: wgmma.wait_group.sync.aligned 0
 // CHECK: shfl.sync.bfly.b32
 // CHECK: div.rn.f32
-// CHECK: st.shared.b32
+// CHECK: st.shared.v2.b32
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta
 
 #swz = #tilegpu.swizzled<128>
