@@ -156,8 +156,9 @@ def TileGPUTMAStores : Pass<"tilegpu-tma-stores", "::mlir::ModuleOp"> {
   let summary = "Write a kernel's closing block stores through shared memory and TMA";
   let description = [{
     A `tile.store_block` that every thread of a kernel, or of a warp role,
-    runs once (directly in the kernel's body or the role's: not in a loop
-    or a branch), of a tile that is 2-D but for unit dimensions, whose rows
+    runs once (directly in the kernel's body or the role's, or directly in
+    a loop there: a persistent kernel's tile loop; not in a branch), of a
+    tile that is 2-D but for unit dimensions, whose rows
     are whole 128-byte column blocks and at most 256 of them, through a
     descriptor of a tensor argument as the runtime passes it (sizes and
     strides its own arguments, i32 coordinates), becomes: a 128-byte-swizzled
@@ -165,8 +166,13 @@ def TileGPUTMAStores : Pass<"tilegpu-tma-stores", "::mlir::ModuleOp"> {
     warp a `tma_store` (one box per column block; TMA writes no element
     outside the tensor, so ragged edges need no masks) and a
     `tma_store_wait` that keeps the kernel alive until the copy has read
-    the buffer. The fence and barrier between the shared stores and the
-    copy come from tilegpu-insert-barriers. The tensor maps are new
+    the buffer. In a tile loop that wait moves before the next tile's
+    writes instead (the storing warp waits, then a barrier of the group),
+    the last copy is waited for after the loop, and the pass leaves the
+    store alone unless the buffer fits beside every other buffer of the
+    kernel (in the loop their live ranges do not end). The fence and
+    barrier between the shared stores and the copy come from
+    tilegpu-insert-barriers. The tensor maps are new
     trailing arguments in `tilec.tensor_maps`; their tensors join
     `tilec.aligned_args` (the runtime checks TMA's rules at launch). This
     is FlashAttention-3's epilogue: per thread a few shared stores instead

@@ -69,11 +69,13 @@
 // element moves alone.
 // --persistent: the metadata says so; the grid (three i32) comes after the
 // parameters (lse's i64 strides last) and before the tensor maps, of which
-// Q's is new (the producer loads each tile's Q; K and V as before).
+// Q's is new (the producer loads each tile's Q; K and V as before), and O's
+// (each tile's O leaves by a TMA store, tilegpu-tma-stores).
 // PERSIST: "persistent": true,
-// PERSIST: "function_args": [{{.*}}"i64","i64","i32","i32","i32","!llvm.ptr","!llvm.ptr","!llvm.ptr"]
+// PERSIST: "function_args": [{{.*}}"i64","i64","i32","i32","i32","!llvm.ptr","!llvm.ptr","!llvm.ptr","!llvm.ptr"]
 // PERSIST-DAG: {"param":"k","box":[1,128,64],"swizzle":128}
 // PERSIST-DAG: {"param":"q","box":[1,128,64],"swizzle":128}
+// PERSIST-DAG: {"param":"o","box":[1,128,64],"swizzle":128}
 // PERSISTPTX: .entry flash_attention_fwd(
 // PERSISTPTX: setmaxnreg
 // PERSISTPTX: cp.async.bulk.tensor

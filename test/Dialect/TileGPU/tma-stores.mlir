@@ -1,7 +1,8 @@
 // tilegpu-tma-stores: a kernel's closing block store of a whole tile goes
 // through a 128-byte-swizzled shared buffer and one TMA store (a box per
 // column block) issued by the first warp of the threads that run it, which
-// then waits until the copy has read the buffer. Stores in loops, through
+// then waits until the copy has read the buffer (in a tile loop: before the
+// next tile writes it). Stores in nested loops or branches, through
 // descriptors that are not their argument's own, of rows that are not whole
 // 128-byte column blocks, or of one row stay as they are.
 // RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores | FileCheck %s
@@ -89,21 +90,59 @@ func.func @in_role(%po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i6
 // -----
 
 #acc = #tilegpu.wgmma<warpgroups = 1>
-#acc32 = #tilegpu.wgmma<warpgroups = 1>
-// Left as they are: a store in a loop (the next iteration would need the
-// buffer back), a descriptor whose sizes are not its argument's (a packed
-// sequence's: TMA would write past its end), rows of 64 bytes.
-// CHECK-LABEL: func.func @kept
-// CHECK-NOT: tilegpu.tma_store
-// CHECK-COUNT-3: tile.store_block
-// CHECK-NOT: tilegpu.tma_store
-func.func @kept(%po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i64,
-                %o: tensor<64x128xbf16, #acc>, %narrow: tensor<64x32xbf16, #acc>, %len: i32, %n: i32) attributes {tilegpu.kernel} {
+// In a loop directly in the kernel's body (a persistent kernel's tile loop)
+// the buffer is written again a tile later: the first warp waits for the
+// last tile's copy before a barrier of the block (added: the loop has none
+// yet), the copy itself is not waited for in the loop, and after the loop
+// the last one is.
+// CHECK-LABEL: func.func @tile_loop
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
+// CHECK: tilegpu.barrier
+// CHECK-NEXT: tilegpu.alloc
+// CHECK-NEXT: tilegpu.local_store
+// CHECK: scf.if
+// CHECK-NEXT: tilegpu.tma_store
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK: scf.if
+// CHECK-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
+// CHECK: return
+func.func @tile_loop(%po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i64,
+                     %o: tensor<64x128xbf16, #acc>, %n: i32) attributes {tilegpu.kernel} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %do = tile.make_desc %po, [%on, %od], [%ons, %ods] : !tile.ptr<bf16> -> !tile.desc<64x128xbf16>
   scf.for %i = %c0 to %n step %c64 : i32 {
     tile.store_block %do[%i, %c0], %o : !tile.desc<64x128xbf16>, tensor<64x128xbf16, #acc>
+  }
+  return
+}
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+// Left as they are: a store in a loop in a loop, one in a branch, a
+// descriptor whose sizes are not its argument's (a packed sequence's: TMA
+// would write past its end), rows of 64 bytes.
+// CHECK-LABEL: func.func @kept
+// CHECK-NOT: tilegpu.tma_store
+// CHECK-COUNT-4: tile.store_block
+// CHECK-NOT: tilegpu.tma_store
+func.func @kept(%po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i64,
+                %o: tensor<64x128xbf16, #acc>, %narrow: tensor<64x32xbf16, #acc>, %len: i32, %n: i32,
+                %flag: i1) attributes {tilegpu.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %do = tile.make_desc %po, [%on, %od], [%ons, %ods] : !tile.ptr<bf16> -> !tile.desc<64x128xbf16>
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    scf.for %j = %c0 to %n step %c64 : i32 {
+      tile.store_block %do[%j, %c0], %o : !tile.desc<64x128xbf16>, tensor<64x128xbf16, #acc>
+    }
+  }
+  scf.if %flag {
+    tile.store_block %do[%c0, %c0], %o : !tile.desc<64x128xbf16>, tensor<64x128xbf16, #acc>
   }
   %packed = tile.make_desc %po, [%len, %od], [%ons, %ods] : !tile.ptr<bf16> -> !tile.desc<64x128xbf16>
   tile.store_block %packed[%c0, %c0], %o : !tile.desc<64x128xbf16>, tensor<64x128xbf16, #acc>

@@ -40,20 +40,48 @@ struct Plan {
   /// The stored tile without its unit dimensions (rows x columns).
   Value tile;
   llvm::SmallVector<int64_t> box;
-  /// In a warp role (else the kernel's body, all of whose threads store).
-  bool inRole;
+  /// The warp role whose threads store (else the kernel's: all threads).
+  std::optional<unsigned> role;
+  /// The loop over a persistent kernel's tiles that runs the store once a
+  /// tile (directly in the kernel's or the role's body), if it is in one.
+  scf::ForOp tileLoop;
 };
+
+/// The most dynamic shared memory a block may have on sm_90 (227 KiB).
+constexpr int64_t kSharedLimit = 232448;
+
+/// Whether a buffer of `bytes` surely fits beside every buffer the kernel
+/// already has alive at once; in a tile loop everything may be (the
+/// allocator's live ranges do not end inside it), so all of them count,
+/// each rounded up to the 1024-byte alignment of a swizzled buffer.
+static bool fitsBesideAll(FunctionOpInterface kernel, int64_t bytes) {
+  int64_t total = llvm::alignTo(bytes, 1024);
+  kernel.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<AllocOp>(op))
+      total += llvm::alignTo(alloc.getType().getSizeInBytes(), 1024);
+    else if (auto barriers = dyn_cast<MBarrierCreateOp>(op))
+      total += 8 * int64_t{barriers.getType().getCount()};
+  });
+  return total <= kSharedLimit;
+}
 
 /// Whether `store` ends up by TMA, and how: a store of a whole 2-D tile
 /// (unit dimensions aside) whose rows are whole 128-byte column blocks,
 /// through a descriptor of a tensor argument as the runtime passes it, run
 /// once by every thread of the kernel or of a warp role (directly in its
-/// body: not in a loop, whose next iteration would need the buffer back,
-/// nor in a branch).
+/// body, or directly in a loop there — a persistent kernel's tile loop —
+/// when the buffer surely fits beside all others; not in a branch).
 static std::optional<Plan> planOf(tile::StoreBlockOp store, FunctionOpInterface kernel) {
   Operation *parent = store->getParentOp();
-  bool inRole = isa<WarpSpecializeOp>(parent) && parent->getParentOp() == kernel.getOperation();
-  if (parent != kernel.getOperation() && !inRole)
+  scf::ForOp tileLoop = dyn_cast<scf::ForOp>(parent);
+  if (tileLoop)
+    parent = tileLoop->getParentOp();
+  std::optional<unsigned> role;
+  if (isa<WarpSpecializeOp>(parent) && parent->getParentOp() == kernel.getOperation())
+    role = store->getParentRegion()->getRegionNumber();
+  if (tileLoop && role)
+    role = tileLoop->getParentRegion()->getRegionNumber();
+  if (parent != kernel.getOperation() && !role)
     return std::nullopt;
   auto make = store.getDesc().getDefiningOp<tile::MakeDescOp>();
   if (!make || !describesItsArgument(make) ||
@@ -75,9 +103,11 @@ static std::optional<Plan> planOf(tile::StoreBlockOp store, FunctionOpInterface 
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   if (shape[1] * elementBytes % 128 || shape[0] > 256)
     return std::nullopt;
+  if (tileLoop && !fitsBesideAll(kernel, shape[0] * shape[1] * elementBytes))
+    return std::nullopt;
   llvm::SmallVector<int64_t> box(desc.getBlockShape());
   box.back() = 128 / elementBytes;
-  return Plan{make, tile, box, inRole};
+  return Plan{make, tile, box, role, tileLoop};
 }
 
 /// Whether this thread is in the first warp of the threads that run `at`:
@@ -96,8 +126,48 @@ static Value firstWarp(OpBuilder &b, Location loc, bool inRole) {
   return arith::AndIOp::create(b, loc, first, warp0);
 }
 
+/// `body` run by the first warp of the group only (firstWarp).
+static void inFirstWarp(OpBuilder &b, Location loc, bool inRole,
+                        llvm::function_ref<void(OpBuilder &)> body) {
+  auto branch = scf::IfOp::create(b, loc, TypeRange{}, firstWarp(b, loc, inRole),
+                                  /*withElseRegion=*/false);
+  OpBuilder inside = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
+  body(inside);
+}
+
+/// In a tile loop the buffer is written again a tile later: before that,
+/// the storing warp waits until the last tile's copy has read it, and a
+/// barrier of the group holds the other threads until then. The wait goes
+/// just before the last barrier of the group that the loop body already
+/// has ahead of `store` (as late as possible: the copy runs meanwhile),
+/// else a barrier is added; after the loop, the last copy is waited for.
+static void waitForLastTile(tile::StoreBlockOp store, const Plan &plan) {
+  Location loc = store.getLoc();
+  bool inRole = plan.role.has_value();
+  Operation *barrier = nullptr;
+  for (Operation *op = store->getPrevNode(); op && !barrier; op = op->getPrevNode())
+    if (isGroupBarrier(*op))
+      barrier = op;
+  OpBuilder b(barrier ? barrier : store.getOperation());
+  inFirstWarp(b, loc, inRole, [&](OpBuilder &inside) { TMAStoreWaitOp::create(inside, loc, 0); });
+  if (!barrier) {
+    if (inRole) {
+      auto roles = cast<WarpSpecializeOp>(plan.tileLoop->getParentOp());
+      Value id = arith::ConstantIntOp::create(b, loc, *plan.role + 1, 32);
+      BarrierSyncOp::create(b, loc, id, 32 * roles.getWarps()[*plan.role]);
+    } else {
+      BarrierOp::create(b, loc);
+    }
+  }
+  OpBuilder after(plan.tileLoop->getContext());
+  after.setInsertionPointAfter(plan.tileLoop);
+  inFirstWarp(after, loc, inRole, [&](OpBuilder &inside) { TMAStoreWaitOp::create(inside, loc, 0); });
+}
+
 static void storeByTMA(tile::StoreBlockOp store, const Plan &plan, TensorMaps &maps) {
   Location loc = store.getLoc();
+  if (plan.tileLoop)
+    waitForLastTile(store, plan);
   OpBuilder b(store);
   MLIRContext *context = b.getContext();
   auto type = cast<RankedTensorType>(plan.tile.getType());
@@ -107,11 +177,12 @@ static void storeByTMA(tile::StoreBlockOp store, const Plan &plan, TensorMaps &m
       SharedMemoryType::get(context, type.getShape(), type.getElementType(), swizzled);
   Value buffer = AllocOp::create(b, loc, bufferType, IntegerAttr());
   LocalStoreOp::create(b, loc, plan.tile, buffer);
-  auto branch = scf::IfOp::create(b, loc, TypeRange{}, firstWarp(b, loc, plan.inRole),
-                                  /*withElseRegion=*/false);
-  OpBuilder inside = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
-  TMAStoreOp::create(inside, loc, buffer, map, store.getOffsets(), /*add=*/false);
-  TMAStoreWaitOp::create(inside, loc, 0);
+  inFirstWarp(b, loc, plan.role.has_value(), [&](OpBuilder &inside) {
+    TMAStoreOp::create(inside, loc, buffer, map, store.getOffsets(), /*add=*/false);
+    // Outside a tile loop the kernel (or role) ends soon: wait here.
+    if (!plan.tileLoop)
+      TMAStoreWaitOp::create(inside, loc, 0);
+  });
   Value stored = store.getValue();
   store.erase();
   if (auto reshape = stored.getDefiningOp<tile::ReshapeOp>(); reshape && reshape->use_empty())
