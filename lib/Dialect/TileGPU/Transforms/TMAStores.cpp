@@ -195,21 +195,24 @@ struct TileGPUTMAStores : public tilec::tilegpu::impl::TileGPUTMAStoresBase<Tile
       auto kernel = dyn_cast<FunctionOpInterface>(op);
       if (!kernel || kernel.isExternal() || !kernel->hasAttr(kKernelAttrName))
         continue;
-      SmallVector<std::pair<tile::StoreBlockOp, Plan>> planned;
-      kernel.walk([&](tile::StoreBlockOp store) {
-        if (std::optional<Plan> plan = planOf(store, kernel))
-          planned.push_back({store, *plan});
-      });
-      if (planned.empty())
-        continue;
+      SmallVector<tile::StoreBlockOp> stores;
+      kernel.walk([&](tile::StoreBlockOp store) { stores.push_back(store); });
       TensorMaps maps(kernel);
       llvm::SmallSetVector<int64_t, 4> aligned;
       if (auto previous = kernel->getAttrOfType<DenseI64ArrayAttr>("tilec.aligned_args"))
         aligned.insert(previous.asArrayRef().begin(), previous.asArrayRef().end());
-      for (auto &[store, plan] : planned) {
-        aligned.insert(cast<BlockArgument>(plan.make.getBase()).getArgNumber());
-        storeByTMA(store, plan, maps);
+      bool changed = false;
+      // One at a time: a store's plan counts the buffers of those before it.
+      for (tile::StoreBlockOp store : stores) {
+        std::optional<Plan> plan = planOf(store, kernel);
+        if (!plan)
+          continue;
+        aligned.insert(cast<BlockArgument>(plan->make.getBase()).getArgNumber());
+        storeByTMA(store, *plan, maps);
+        changed = true;
       }
+      if (!changed)
+        continue;
       SmallVector<int64_t> sorted(aligned.begin(), aligned.end());
       llvm::sort(sorted);
       kernel->setAttr("tilec.aligned_args", DenseI64ArrayAttr::get(&getContext(), sorted));
