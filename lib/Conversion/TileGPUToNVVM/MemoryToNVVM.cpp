@@ -144,8 +144,8 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
         values.push_back(LLVM::LoadOp::create(rewriter, loc, element, address));
         continue;
       }
-      Value vector = LLVM::LoadOp::create(rewriter, loc, VectorType::get({width}, element),
-                                          address, bytes);
+      Value vector =
+          LLVM::LoadOp::create(rewriter, loc, VectorType::get({width}, element), address, bytes);
       for (int64_t i = 0; i < width; ++i)
         values.push_back(
             LLVM::ExtractElementOp::create(rewriter, loc, vector, constI32(rewriter, loc, i)));
@@ -415,9 +415,8 @@ struct TMAStoreLowering : OpConversionPattern<TMAStoreOp> {
       if (k)
         coords.back() = LLVM::AddOp::create(b, loc, coords.back(),
                                             constI32(b, loc, k * map.getBoxShape().back()));
-      Value block =
-          k ? byteOffset(b, loc, adaptor.getSrc(), constI32(b, loc, k * blockBytes))
-            : adaptor.getSrc();
+      Value block = k ? byteOffset(b, loc, adaptor.getSrc(), constI32(b, loc, k * blockBytes))
+                      : adaptor.getSrc();
       if (op.getAdd())
         NVVM::CpAsyncBulkTensorReduceOp::create(b, loc, adaptor.getMap(), block,
                                                 NVVM::TMAReduxKind::ADD, NVVM::TMAStoreMode::TILE,

@@ -114,15 +114,16 @@ static std::optional<Plan> planOf(tile::StoreBlockOp store, FunctionOpInterface 
 /// of the kernel's block, or of its warp role (whose first warpgroup's
 /// thread indices are not the block's).
 static Value firstWarp(OpBuilder &b, Location loc, bool inRole) {
-  auto constant = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
+  };
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
   if (!inRole)
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, constant(32));
   Value warpgroup = WarpgroupIdOp::create(b, loc, b.getI32Type());
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpgroup, constant(0));
   Value inWarpgroup = arith::RemUIOp::create(b, loc, tid, constant(128));
-  Value warp0 =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, inWarpgroup, constant(32));
+  Value warp0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, inWarpgroup, constant(32));
   return arith::AndIOp::create(b, loc, first, warp0);
 }
 
@@ -161,7 +162,8 @@ static void waitForLastTile(tile::StoreBlockOp store, const Plan &plan) {
   }
   OpBuilder after(plan.tileLoop->getContext());
   after.setInsertionPointAfter(plan.tileLoop);
-  inFirstWarp(after, loc, inRole, [&](OpBuilder &inside) { TMAStoreWaitOp::create(inside, loc, 0); });
+  inFirstWarp(after, loc, inRole,
+              [&](OpBuilder &inside) { TMAStoreWaitOp::create(inside, loc, 0); });
 }
 
 static void storeByTMA(tile::StoreBlockOp store, const Plan &plan, TensorMaps &maps) {
