@@ -33,7 +33,7 @@ int64_t alignmentOf(SharedMemoryType type) {
 /// (in a loop, a branch) counts at the op of such a block that holds it.
 class Timeline {
 public:
-  explicit Timeline(Block &body) : body(body) {
+  explicit Timeline(Block &body) : bodyBlock(body) {
     number(body);
     for (Operation &op : body)
       if (auto roles = dyn_cast<WarpSpecializeOp>(op))
@@ -53,27 +53,31 @@ public:
   int64_t positionIn(Block *block, Operation *op) const {
     return positions.lookup(block).lookup(block->findAncestorOpInBlock(*op));
   }
-  bool isBody(Block *block) const { return block == &body; }
+  bool isBody(Block *block) const { return block == &bodyBlock; }
   int64_t size(Block *block) const { return static_cast<int64_t>(block->getOperations().size()); }
-  Block *parentBlock(Block *block) const {
-    return block == &body ? nullptr : blockOf(block->getParentOp());
-  }
+  Block *body() const { return &bodyBlock; }
   /// Whether an op of `block` after position `from` and before `to` waits
   /// for every thread of its group (isGroupBarrier).
   bool barrierBetween(Block *block, int64_t from, int64_t to) const {
-    for (auto [op, position] : positions.lookup(block))
-      if (position > from && position < to && isGroupBarrier(*op))
-        return true;
-    return false;
+    auto found = barriers.find(block);
+    if (found == barriers.end())
+      return false;
+    auto next = llvm::upper_bound(found->second, from);
+    return next != found->second.end() && *next < to;
   }
 
 private:
   void number(Block &block) {
-    for (auto [i, op] : llvm::enumerate(block))
+    for (auto [i, op] : llvm::enumerate(block)) {
       positions[&block][&op] = static_cast<int64_t>(i);
+      if (isGroupBarrier(op))
+        barriers[&block].push_back(static_cast<int64_t>(i));
+    }
   }
-  Block &body;
+  Block &bodyBlock;
   DenseMap<Block *, DenseMap<Operation *, int64_t>> positions;
+  /// The positions of each block's isGroupBarrier ops, in order.
+  DenseMap<Block *, SmallVector<int64_t>> barriers;
 };
 
 /// One buffer to place: the op that makes it, the ops of its Timeline block
@@ -103,14 +107,8 @@ struct Buffer {
   /// of its body or right after it. (Asking for a barrier there too cost
   /// the sliding window's dK/dV 33 KiB over the limit.)
   bool overlapsInTime(const Buffer &other, const Timeline &timeline) const {
-    Block *common = other.block;
-    for (; common; common = timeline.parentBlock(common)) {
-      Block *mine = block;
-      while (mine && mine != common)
-        mine = timeline.parentBlock(mine);
-      if (mine)
-        break;
-    }
+    // The Timeline's blocks are the body and role bodies just inside it.
+    Block *common = block == other.block ? block : timeline.body();
     auto [first, last] = rangeIn(common, timeline);
     auto [otherFirst, otherLast] = other.rangeIn(common, timeline);
     if (first <= otherLast && otherFirst <= last)
