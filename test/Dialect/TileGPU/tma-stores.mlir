@@ -6,10 +6,10 @@
 // descriptors that are not their argument's own, of rows that are not whole
 // 128-byte column blocks, or of one row stay as they are.
 // RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores | FileCheck %s
-// The output re-enters the passes that follow (the fence and the barrier
-// before the copy are tilegpu-insert-barriers'), down to NVVM:
+// The output prints, parses and re-enters the passes that follow (the fence
+// and the barrier before the copy are tilegpu-insert-barriers'), down to NVVM:
 // RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores --tilegpu-insert-barriers | FileCheck %s --check-prefix=SYNC
-// RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores --tilegpu-insert-barriers --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm -o /dev/null
+// RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores | tilec-opt -split-input-file --tilegpu-insert-barriers --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm -o /dev/null
 
 #acc = #tilegpu.wgmma<warpgroups = 2>
 #l3 = #tilegpu.linear<reg = [[0, 0, 1], [0, 8, 0], [0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 0, 64]], lane = [[0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]], warp = [[0, 16, 0], [0, 32, 0], [0, 64, 0]]>
