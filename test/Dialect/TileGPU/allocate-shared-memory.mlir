@@ -157,3 +157,51 @@ func.func @roles(%p: tensor<64x64xbf16, #wgmma>, %o: tensor<64x64xf32, #wgmma>,
     }
   return
 }
+
+// A buffer of the kernel's body that one role fills once by TMA (a
+// program's Q or last V block, from the producer) and one other role reads
+// lives in the reader as its own from the reader's start: a buffer made
+// there after its last use and a barrier of the role takes its bytes; one
+// made before that (while the copy may still land) does not. Filled in a
+// loop, or read by two roles, it keeps the whole warp_specialize.
+// CHECK-LABEL: func.func @once_filled
+func.func @once_filled(%p: tensor<64x64xbf16, #wgmma>, %o: tensor<64x64xf32, #wgmma>,
+                       %map: !tilegpu.tensor_map<64x64xbf16, #swz>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  // CHECK: tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<1x64x64xbf16
+  %q = tilegpu.alloc : !tilegpu.smem<1x64x64xbf16, #swz>
+  // CHECK: tilegpu.alloc {offset = 8192 : i64} : !tilegpu.smem<1x64x64xbf16
+  %ring = tilegpu.alloc : !tilegpu.smem<1x64x64xbf16, #swz>
+  // CHECK: tilegpu.mbarrier_create {offset = 16384 : i64}
+  %full = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<1>
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+      %qs = tilegpu.slot %q[%c0] : !tilegpu.smem<1x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+      tilegpu.tma_load %map[%c0, %c0], %qs, %full[%c0] : !tilegpu.tensor_map<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.mbarrier<1>
+      scf.for %i = %c0 to %n step %c1 : i32 {
+        %rs = tilegpu.slot %ring[%c0] : !tilegpu.smem<1x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+        tilegpu.tma_load %map[%i, %c0], %rs, %full[%c0] : !tilegpu.tensor_map<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.mbarrier<1>
+      }
+    }
+    role warps = 4 registers = 232 {
+      // Made before %q's last use: not its bytes.
+      // CHECK: tilegpu.alloc {offset = 17408 : i64}
+      %early = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+      tilegpu.local_store %p, %early : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+      %qs = tilegpu.slot %q[%c0] : !tilegpu.smem<1x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+      %rs = tilegpu.slot %ring[%c0] : !tilegpu.smem<1x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+      %t = tilegpu.warpgroup_dot %qs, %rs, %o transpose_b
+          : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+      %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+      tilegpu.barrier_sync %c2, 128
+      // After %q's last read and a barrier of the role: %q's bytes, not the
+      // ring's (filled in a loop) nor %early's (still in use below).
+      // CHECK: tilegpu.alloc {offset = 0 : i64}
+      %out = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+      tilegpu.local_store %p, %out : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+      tilegpu.local_store %p, %early : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+    }
+  return
+}

@@ -3,6 +3,7 @@
 #include "tilec/Dialect/TileGPU/Passes.h"
 #include "tilec/Dialect/TileGPU/TileGPU.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -89,12 +90,12 @@ struct Buffer {
   int64_t bytes, alignment;
   std::optional<int64_t> offset;
 
-  /// The live range in `other`'s block (which holds this one's): the
-  /// position of the op holding it.
+  /// The live range in `block` (which holds this one's): the position of
+  /// the op holding this one's block (its warp_specialize).
   std::pair<int64_t, int64_t> rangeIn(Block *block, const Timeline &timeline) const {
     if (block == this->block)
       return {first, last};
-    int64_t at = timeline.positionIn(block, op);
+    int64_t at = timeline.positionIn(block, this->block->getParentOp());
     return {at, at};
   }
 
@@ -156,6 +157,13 @@ struct TileGPUAllocateSharedMemory
       }
       if (offset)
         buffer.offset = offset.getInt();
+      if (Block *reader = readerOfOnceFilled(op, timeline)) {
+        // Live from the start (the copy may land any time before the
+        // reader's wait) to the reader's last use.
+        buffer.block = reader;
+        buffer.first = 0;
+        block = reader;
+      }
       buffer.last = std::max(buffer.last, lastUse(op->getResult(0), block, timeline));
       // An initialized mbarrier owns its bytes until the kernel ends: PTX
       // allows no other use of them (another barrier, a buffer) before an
@@ -194,6 +202,34 @@ struct TileGPUAllocateSharedMemory
       total = std::max(total, start + buffer.bytes);
     }
     kernel->setAttr("tilegpu.shared_bytes", b.getI64IntegerAttr(total));
+  }
+
+  /// For a buffer made in the kernel's body that one warp role fills once
+  /// by TMA (its copy in no loop: a program's Q or last V block, from the
+  /// producer) and one other role uses: that role's block, where it then
+  /// lives as if it were its own, from the role's start (the copy lands
+  /// when it lands, before the role's wait on its mbarrier) to its last use
+  /// there, after which nothing writes it again. Null for any other.
+  static Block *readerOfOnceFilled(Operation *op, const Timeline &timeline) {
+    if (!isa<AllocOp>(op) || !timeline.isBody(op->getBlock()))
+      return nullptr;
+    Block *filler = nullptr, *reader = nullptr;
+    for (Operation *user : op->getUsers()) {
+      Block *role = timeline.blockOf(user);
+      if (timeline.isBody(role))
+        return nullptr;
+      auto slot = dyn_cast<SlotOp>(user);
+      bool onceCopied =
+          slot && llvm::all_of(slot->getUsers(), [&](Operation *copy) {
+            auto tma = dyn_cast<TMALoadOp>(copy);
+            return tma && tma.getDst() == slot.getResult() && !copy->getParentOfType<scf::ForOp>();
+          });
+      Block *&side = onceCopied ? filler : reader;
+      if (side && side != role)
+        return nullptr;
+      side = role;
+    }
+    return filler && reader && filler != reader ? reader : nullptr;
   }
 
   /// The last position in `block` at which `value`, or a view of it (a

@@ -301,7 +301,7 @@ static void readSlot(Stream &stream, Value slot) {
   stream.load.erase();
 }
 
-void streams::readSlots(OpBuilder &b, MutableArrayRef<Stream> streams, Value slot) {
+SmallVector<Value> streams::readSlots(OpBuilder &b, MutableArrayRef<Stream> streams, Value slot) {
   // All slots first: `b` may insert before one of the loads replaced.
   SmallVector<Value> slots;
   for (Stream &stream : streams) {
@@ -310,6 +310,7 @@ void streams::readSlots(OpBuilder &b, MutableArrayRef<Stream> streams, Value slo
   }
   for (auto [stream, view] : llvm::zip(streams, slots))
     readSlot(stream, view);
+  return slots;
 }
 
 Position streams::positionOf(OpBuilder &b, Location loc, Value iv, Value lower, Value step,

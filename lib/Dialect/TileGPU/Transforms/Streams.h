@@ -96,8 +96,10 @@ llvm::SmallVector<mlir::Value> outsideInputs(Stream &stream, mlir::scf::ForOp lo
 
 /// At the top of a loop body (`b`): each stream's readers read slot `slot`
 /// of its ring instead (or the slot replaces the filled buffer); the loads,
-/// their reshapes and the filling stores go.
-void readSlots(mlir::OpBuilder &b, mlir::MutableArrayRef<Stream> streams, mlir::Value slot);
+/// their reshapes and the filling stores go (`b` may then point at an
+/// erased op). Returns the slots, one per stream.
+llvm::SmallVector<mlir::Value> readSlots(mlir::OpBuilder &b, mlir::MutableArrayRef<Stream> streams,
+                                         mlir::Value slot);
 
 /// The rings' iteration, slot and round of induction variable `iv` of a
 /// loop from `lower` by `step` whose first iteration is the rings'

@@ -43,7 +43,9 @@
 
 #include "Streams.h"
 
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -358,8 +360,7 @@ void consumeTile(TileStream &ts, scf::ForOp tiles) {
   OpBuilder top = OpBuilder::atBlockBegin(tile);
   Position at = positionOf(top, loc, tiles.getInductionVar(), tiles.getLowerBound(),
                            tiles.getStep(), Value(), 1);
-  readSlots(top, MutableArrayRef<Stream>(ts.stream), at.slot);
-  Value view = std::prev(top.getInsertionPoint())->getResult(0); // the slot readSlots made
+  Value view = readSlots(top, MutableArrayRef<Stream>(ts.stream), at.slot).front();
   auto [first, last] = useSpan(tile, view);
   if (!first)
     return;
@@ -381,21 +382,34 @@ scf::ForOp persistentLoop(Block &body, MutableArrayRef<StreamedLoop> loops) {
   return tiles;
 }
 
-} // namespace
+/// A one-iteration loop around the ops of a kernel's `body` (what does not
+/// depend on it hoisted above it: descriptors, coordinates), so that the
+/// blocks a program loads once (Q; the last V block, read after the loops)
+/// are the producer's tile streams, as a persistent kernel's are per tile.
+scf::ForOp wrapInOneIteration(Block &body, Location loc) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
+  auto once = scf::ForOp::create(b, loc, c(0), c(1), c(1));
+  for (Operation *op : ops)
+    op->moveBefore(once.getBody()->getTerminator());
+  moveLoopInvariantCode(cast<LoopLikeOpInterface>(once.getOperation()));
+  return once;
+}
 
-bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<StreamedLoop> loops,
-                                    int64_t slots, TensorMaps &maps, int32_t producerRegisters,
-                                    int32_t consumerRegisters) {
-  Block &body = kernel.getFunctionBody().front();
-  if (loops.empty())
-    return false; // nothing to produce (vector add, row softmax)
-  scf::ForOp tiles = persistentLoop(body, loops);
-  ProducerValues producer(body, tiles, kernel);
-  if (std::optional<std::string> why =
-          whyNot(kernel, body, tiles, loops, producer, producerRegisters, consumerRegisters)) {
-    kernel.emitWarning("not warp-specialized: ") << *why;
-    return false;
-  }
+/// The producer's and the consumers' loops over the tiles (the persistent
+/// loop, or the one-iteration loop of wrapInOneIteration).
+struct TileLoops {
+  scf::ForOp producer, consumers;
+};
+
+/// Warp-specializes `kernel` (whyNot found nothing against it).
+TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles,
+                     MutableArrayRef<StreamedLoop> loops, ProducerValues &producer, int64_t slots,
+                     TensorMaps &maps, int32_t producerRegisters, int32_t consumerRegisters) {
+  TileLoops tileLoops;
   MLIRContext *context = kernel->getContext();
   Location loc = kernel.getLoc();
   auto threads = kernel->getAttrOfType<DenseI32ArrayAttr>("nvvm.reqntid");
@@ -458,6 +472,7 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
           scf::YieldOp::create(b, loc, carried);
         });
     producer.mapTiles(producerTiles);
+    tileLoops.producer = producerTiles;
     OpBuilder inTile(producerTiles.getBody()->getTerminator());
     Value base = producerTiles.getRegionIterArg(0);
     // The copies in the order the consumers' tile needs them: a tile
@@ -494,6 +509,7 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
     yield->setOperand(yield->getNumOperands() - 1, base);
     for (TileStream &ts : tileStreams)
       consumeTile(ts, carried);
+    tileLoops.consumers = carried;
   } else {
     Value base = consumerStart;
     for (auto [streamed, ring, goesOn] : llvm::zip(loops, rings, continues))
@@ -503,5 +519,42 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
   SmallVector<int32_t> grown(threads.asArrayRef());
   grown[0] += 128;
   kernel->setAttr("nvvm.reqntid", DenseI32ArrayAttr::get(context, grown));
+  return tileLoops;
+}
+
+} // namespace
+
+bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<StreamedLoop> loops,
+                                    int64_t slots, TensorMaps &maps, int32_t producerRegisters,
+                                    int32_t consumerRegisters) {
+  Block &body = kernel.getFunctionBody().front();
+  if (loops.empty())
+    return false; // nothing to produce (vector add, row softmax)
+  scf::ForOp tiles = persistentLoop(body, loops);
+  IRRewriter rewriter(kernel->getContext());
+  if (!tiles && llvm::all_of(loops, [&](StreamedLoop &l) { return l.loop->getBlock() == &body; })) {
+    // A program's once-loaded blocks go by the producer too, through its
+    // tile streams over one tile; the loops then go again.
+    scf::ForOp once = wrapInOneIteration(body, kernel.getLoc());
+    ProducerValues producer(body, once, kernel);
+    if (!whyNot(kernel, body, once, loops, producer, producerRegisters, consumerRegisters)) {
+      TileLoops tileLoops = specialize(kernel, body, once, loops, producer, slots, maps,
+                                       producerRegisters, consumerRegisters);
+      for (scf::ForOp loop : {tileLoops.producer, tileLoops.consumers})
+        if (failed(loop.promoteIfSingleIteration(rewriter)))
+          llvm_unreachable("a loop from 0 to 1 by 1 runs once");
+      return true;
+    }
+    if (failed(once.promoteIfSingleIteration(rewriter)))
+      llvm_unreachable("a loop from 0 to 1 by 1 runs once");
+  }
+  ProducerValues producer(body, tiles, kernel);
+  if (std::optional<std::string> why =
+          whyNot(kernel, body, tiles, loops, producer, producerRegisters, consumerRegisters)) {
+    kernel.emitWarning("not warp-specialized: ") << *why;
+    return false;
+  }
+  specialize(kernel, body, tiles, loops, producer, slots, maps, producerRegisters,
+             consumerRegisters);
   return true;
 }
