@@ -568,7 +568,7 @@ std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature
   // The most dynamic shared memory one block may use (cudaDevAttr-
   // MaxSharedMemoryPerBlockOptin): 163 KiB on the A100, 227 KiB on the H100
   // and H200.
-  int64_t sharedLimit = target->arch == "sm_90a" ? 227 * 1024 : 163 * 1024;
+  int64_t sharedLimit = maxSharedBytesPerBlock(target->arch);
   if (kernel.sharedBytes > sharedLimit) {
     printError(fmt::format("kernel '{}' needs {} bytes of shared memory; {} allows at most {} "
                            "({} KiB) per block (smaller tiles or fewer --pipeline-stages)",

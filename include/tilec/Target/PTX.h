@@ -10,6 +10,12 @@
 
 namespace tilec {
 
+/// The most dynamic shared memory one block may have on `arch` (the opt-in
+/// maximum: 227 KiB on sm_90a, 163 KiB on sm_80).
+inline int64_t maxSharedBytesPerBlock(llvm::StringRef arch) {
+  return arch == "sm_90a" ? 227 * 1024 : 163 * 1024;
+}
+
 struct GpuTarget {
   std::string arch = "sm_80";   ///< sm_80 or sm_90a
   std::string features = "+ptx80";

@@ -114,15 +114,12 @@ static LogicalResult verifyLayoutEncoding(DistributedLayoutAttr layout, ArrayRef
 /// `minRows` x `minCols`.
 static LogicalResult checkMatrixShape(ArrayRef<int64_t> shape, int64_t minRows, int64_t minCols,
                                       std::string *whyNot) {
-  if (shape.size() != 2) {
-    notPlaced(whyNot, "mma layouts hold 2-D tiles");
-    return failure();
-  }
-  if (!allPowersOfTwo(shape) || shape[0] < minRows || shape[1] < minCols) {
-    notPlaced(whyNot, "sides must be powers of two, at least " + std::to_string(minRows) + "x" +
-                          std::to_string(minCols));
-    return failure();
-  }
+  if (shape.size() != 2)
+    return LogicalResult(notPlaced(whyNot, "mma layouts hold 2-D tiles"));
+  if (!allPowersOfTwo(shape) || shape[0] < minRows || shape[1] < minCols)
+    return LogicalResult(notPlaced(whyNot, "sides must be powers of two, at least " +
+                                               std::to_string(minRows) + "x" +
+                                               std::to_string(minCols)));
   return success();
 }
 

@@ -18,6 +18,8 @@
 
 #include "Streams.h"
 
+#include "tilec/Target/PTX.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -47,9 +49,6 @@ struct Plan {
   scf::ForOp tileLoop;
 };
 
-/// The most dynamic shared memory a block may have on sm_90 (227 KiB).
-constexpr int64_t kSharedLimit = 232448;
-
 /// Whether a buffer of `bytes` surely fits beside every buffer the kernel
 /// already has alive at once; in a tile loop everything may be (the
 /// allocator's live ranges do not end inside it), so all of them count,
@@ -62,7 +61,7 @@ static bool fitsBesideAll(FunctionOpInterface kernel, int64_t bytes) {
     else if (auto barriers = dyn_cast<MBarrierCreateOp>(op))
       total += 8 * int64_t{barriers.getType().getCount()};
   });
-  return total <= kSharedLimit;
+  return total <= tilec::maxSharedBytesPerBlock("sm_90a"); // TMA: sm_90a
 }
 
 /// Whether `store` ends up by TMA, and how: a store of a whole 2-D tile
