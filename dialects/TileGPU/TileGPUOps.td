@@ -205,8 +205,8 @@ def TileGPU_MBarrierCreateOp : TileGPU_Op<"mbarrier_create", [MemoryEffects<[Mem
   let description = [{
     Allocates `count` mbarriers in shared memory and initializes each to expect
     `arrivals` arrivals per phase (one thread initializes, then the init is
-    fenced and published to the block by a block barrier, so it is not
-    allowed inside a warp role), all in phase 0. `offset` is set by
+    fenced and published to the block by a block barrier — one for creates
+    in a row — so it is not allowed inside a warp role), all in phase 0. `offset` is set by
     shared-memory allocation like `tilegpu.alloc`'s.
 
     Example:

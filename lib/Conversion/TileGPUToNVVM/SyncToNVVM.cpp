@@ -101,9 +101,16 @@ struct MBarrierCreateLowering : OpConversionPattern<MBarrierCreateOp> {
       NVVM::MBarrierInitOp::create(rewriter, loc,
                                    barrierAddress(rewriter, loc, base, constI32(rewriter, loc, i)),
                                    arrivals, leader);
-    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
-    fenceProxyAsync(rewriter, loc);
-    NVVM::Barrier0Op::create(rewriter, loc);
+    // The inits are published once, after the last of consecutive creates
+    // (buffers between them only name addresses).
+    Operation *next = op->getNextNode();
+    while (next && isa<AllocOp>(next))
+      next = next->getNextNode();
+    if (!next || !isa<MBarrierCreateOp>(next)) {
+      NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+      fenceProxyAsync(rewriter, loc);
+      NVVM::Barrier0Op::create(rewriter, loc);
+    }
     rewriter.replaceOp(op, base);
     return success();
   }

@@ -45,6 +45,27 @@ func.func @mbarriers(%i: i32, %phase: i32) {
   return
 }
 
+// CHECK-LABEL: func.func @consecutive_mbarriers
+func.func @consecutive_mbarriers() {
+  // Creates in a row (buffers between them aside) publish their inits once,
+  // after the last.
+  // CHECK: nvvm.mbarrier.init
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: nvvm.mbarrier.init
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: nvvm.mbarrier.init
+  // CHECK: nvvm.fence.mbarrier.init
+  // CHECK-NEXT: nvvm.fence.proxy
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: return
+  %full = tilegpu.mbarrier_create {arrivals = 1 : i32, offset = 0 : i64} : !tilegpu.mbarrier<1>
+  %ring = tilegpu.alloc {offset = 1024 : i64} : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+  %empty = tilegpu.mbarrier_create {arrivals = 128 : i32, offset = 8 : i64} : !tilegpu.mbarrier<1>
+  %other = tilegpu.mbarrier_create {arrivals = 1 : i32, offset = 16 : i64} : !tilegpu.mbarrier<1>
+  return
+}
+
 // CHECK-LABEL: func.func @roles
 // CHECK-SAME: nvvm.minctasm = 1 : i32
 func.func @roles(%id: i32) {

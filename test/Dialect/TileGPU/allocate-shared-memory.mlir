@@ -174,7 +174,7 @@ func.func @once_filled(%p: tensor<64x64xbf16, #wgmma>, %o: tensor<64x64xf32, #wg
   %q = tilegpu.alloc : !tilegpu.smem<1x64x64xbf16, #swz>
   // CHECK: tilegpu.alloc {offset = 8192 : i64} : !tilegpu.smem<1x64x64xbf16
   %ring = tilegpu.alloc : !tilegpu.smem<1x64x64xbf16, #swz>
-  // CHECK: tilegpu.mbarrier_create {offset = 16384 : i64}
+  // CHECK: tilegpu.mbarrier_create {arrivals = 1 : i32, offset = 16384 : i64}
   %full = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<1>
   tilegpu.warp_specialize
     role warps = 4 registers = 40 {

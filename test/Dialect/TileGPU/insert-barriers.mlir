@@ -251,3 +251,52 @@ func.func @read_only_loop(%q: tensor<64x64xbf16, #blocked>, %a: !tilegpu.smem<64
   tilegpu.local_store %q, %a : tensor<64x64xbf16, #blocked>, !tilegpu.smem<64x64xbf16, #swz>
   return %r : tensor<64x64xf32, #wgmma>
 }
+
+// In a warp role, reads of a buffer only another role writes (a ring the
+// producer fills by TMA, ordered by mbarriers) are no hazard: no thread of
+// the role overwrites them, so a loop that only reads it needs no barrier
+// after it, and neither does the next loop. A buffer the role writes
+// itself still gets one.
+// CHECK-LABEL: func.func @read_what_another_role_fills
+// CHECK: role warps = 4 registers = 232 {
+// CHECK: scf.for
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.for
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[ID:.+]] = arith.constant 2 : i32
+// CHECK-NEXT: tilegpu.barrier_sync %[[ID]], 128
+// CHECK-NEXT: tilegpu.local_store
+func.func @read_what_another_role_fills(%map: !tilegpu.tensor_map<64x64xbf16, #swz>, %n: i32,
+                                         %acc0: tensor<64x64xf32, #wgmma>, %q: tensor<64x64xbf16, #blocked>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ring = tilegpu.alloc : !tilegpu.smem<2x64x64xbf16, #swz>
+  %a = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %full = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<2>
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+      scf.for %i = %c0 to %n step %c1 : i32 {
+        %s = tilegpu.slot %ring[%c0] : !tilegpu.smem<2x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+        tilegpu.tma_load %map[%i, %c0], %s, %full[%c0] : !tilegpu.tensor_map<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.mbarrier<2>
+      }
+    }
+    role warps = 4 registers = 232 {
+      %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #wgmma>) : i32 {
+        tilegpu.mbarrier_wait %full[%c0], %i : !tilegpu.mbarrier<2>
+        %s = tilegpu.slot %ring[%c0] : !tilegpu.smem<2x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+        %t = tilegpu.warpgroup_dot %s, %s, %acc transpose_b : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+        %d = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+        scf.yield %d : tensor<64x64xf32, #wgmma>
+      }
+      %r2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r) -> (tensor<64x64xf32, #wgmma>) : i32 {
+        %s = tilegpu.slot %ring[%c1] : !tilegpu.smem<2x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+        %t = tilegpu.warpgroup_dot %s, %a, %acc transpose_b : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+        %d = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+        scf.yield %d : tensor<64x64xf32, #wgmma>
+      }
+      tilegpu.local_store %q, %a : tensor<64x64xbf16, #blocked>, !tilegpu.smem<64x64xbf16, #swz>
+    }
+  return
+}

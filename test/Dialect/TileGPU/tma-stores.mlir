@@ -55,11 +55,16 @@ func.func @epilogue(%po: !tile.ptr<bf16>, %ob: i32, %on: i32, %od: i32, %obs: i6
 // -----
 
 #acc = #tilegpu.wgmma<warpgroups = 2>
-// In the consumer role of a warp-specialized kernel: the first warp of the
-// role's first warpgroup copies (the role's thread indices start at 128).
+// In the consumer role of a warp-specialized kernel: a barrier of the role
+// first (the staging buffer may take the bytes of blocks the role has read,
+// which the allocator gives only across one); the first warp of the role's
+// first warpgroup copies (the role's thread indices start at 128).
 // CHECK-LABEL: func.func @in_role
 // CHECK: role warps = 8
-// CHECK: tilegpu.local_store
+// CHECK: %[[RID:.+]] = arith.constant 2 : i32
+// CHECK-NEXT: tilegpu.barrier_sync %[[RID]], 256
+// CHECK-NEXT: tilegpu.alloc
+// CHECK-NEXT: tilegpu.local_store
 // CHECK-NEXT: %[[TID:.+]] = nvvm.read.ptx.sreg.tid.x
 // CHECK-NEXT: %[[WG:.+]] = tilegpu.warpgroup_id
 // CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[WG]], %c0

@@ -3,6 +3,7 @@
 #include "tilec/Dialect/TileGPU/Passes.h"
 #include "tilec/Dialect/TileGPU/TileGPU.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -151,7 +152,8 @@ public:
         hazards.fenced = false;
       }
       for (Value b : access.reads)
-        hazards.read.insert(b);
+        if (!unwritten.contains(b))
+          hazards.read.insert(b);
     }
   }
 
@@ -173,7 +175,11 @@ private:
     for (Region &region : op.getRegions())
       for (Block &block : region) {
         Hazards pending = canSync ? Hazards() : hazards;
+        llvm::SmallDenseSet<Value> outer = unwritten;
+        if (isa<WarpSpecializeOp>(op))
+          unwritten = unwrittenIn(block);
         placeIn(block, pending, inside);
+        unwritten = std::move(outer);
         if (pending.empty())
           continue;
         if (publishAtEnd && isa<scf::ForOp>(op) && !meetsNextIteration(pending, block, buffers)) {
@@ -182,7 +188,7 @@ private:
           // last use is the loop to another one right after it, which the
           // hazards, kept per buffer, would not see.)
           Operation *next = op.getNextNode();
-          while (next && isa<FenceOp>(next))
+          while (next && isa<FenceOp, arith::ConstantOp>(next)) // a barrier's id
             next = next->getNextNode();
           if (next && isGroupBarrier(*next))
             continue; // already there (a second run of the pass)
@@ -237,7 +243,20 @@ private:
     BarrierOp::create(b, loc);
   }
 
+  /// The buffers a warp role reads but never writes (another role's TMA
+  /// fills them, ordered by mbarriers): no thread of the role overwrites
+  /// what another still reads, so their reads are no hazard in it.
+  llvm::SmallDenseSet<Value> unwrittenIn(Block &role) {
+    auto [writes, reads] = touchedIn(role, buffers);
+    llvm::SmallDenseSet<Value> result;
+    for (Value b : reads)
+      if (!writes.contains(b))
+        result.insert(b);
+    return result;
+  }
+
   KernelBuffers buffers;
+  llvm::SmallDenseSet<Value> unwritten; ///< in the role being placed
 };
 
 struct TileGPUInsertBarriers
