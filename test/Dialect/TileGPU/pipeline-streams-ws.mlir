@@ -450,34 +450,38 @@ func.func @scanned_bound_stats(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i
 
 // -----
 
-// Not persistent: a block the program loads once (Q, into the swizzled
-// buffer the loop's wgmma reads) is the producer's too, by TMA on its own
-// one-slot ring, before the K blocks; no loop is left around either role's
-// code (the program's one tile runs once).
+// Not persistent: a block the program loads once before its loops (Q, into
+// the swizzled buffer the loop's wgmma reads) is the producer's too, by TMA
+// on its own one-slot ring (never refilled: no "empty" barrier), before the
+// K blocks; no loop is left around either role's code (the program's one
+// tile runs once). A block read after the loops (the last V) stays the
+// consumers' load.
 #swz = #tilegpu.swizzled<128>
 #acc = #tilegpu.mma<warps = [4, 1]>
 #b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
 // CHECK-LABEL: func.func @once_q
 // CHECK: %[[QRING:.*]] = tilegpu.alloc : !tilegpu.smem<1x64x64xbf16, #tilegpu.swizzled<128>>
-// CHECK: %[[QFULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<1>
+// CHECK-NEXT: %[[QFULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<1>
+// CHECK-NEXT: tilegpu.warp_specialize
 // CHECK: role warps = 4 registers = 24 {
 // CHECK: scf.if
 // CHECK-NOT: scf.for
+// CHECK-NOT: tilegpu.mbarrier_wait
 // CHECK: %[[ROW:.*]] = tile.program_id 0
 // CHECK: tilegpu.mbarrier_arrive %[[QFULL]][%{{.*}}] expect_tx 8192
 // CHECK: tilegpu.tma_load %{{.*}}[%[[ROW]], %{{.*}}], %{{.*}}, %[[QFULL]]
 // CHECK: scf.for
 // CHECK: tilegpu.tma_load
 // CHECK: role warps = 4 registers = 240 {
-// CHECK-NOT: tile.load_block
 // CHECK: %[[QSLOT:.*]] = tilegpu.slot %[[QRING]]
 // CHECK: tilegpu.mbarrier_wait %[[QFULL]]
 // CHECK-NEXT: scf.for
 // CHECK: tilegpu.warpgroup_dot %[[QSLOT]], %{{.*}}
 // CHECK: scf.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: tilegpu.mbarrier_arrive
-// CHECK-NEXT: }
+// CHECK-NEXT: tile.load_block
+// CHECK-NOT: tilegpu.mbarrier_arrive
+// CHECK: return
 // WARN-NOT: warning
 func.func @once_q(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64, %pq: !tile.ptr<bf16>, %qn: i32, %qd: i32, %qns: i64, %qds: i64) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
   %c0 = arith.constant 0 : i32
@@ -485,6 +489,7 @@ func.func @once_q(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64
   %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
   %kbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
   %qbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %lbuf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
   %dk = tile.make_desc %pk, [%kn, %kd], [%kns, %kds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
   %dq = tile.make_desc %pq, [%qn, %qd], [%qns, %qds] : !tile.ptr<bf16> -> !tile.desc<64x64xbf16>
   %row = tile.program_id 0
@@ -497,5 +502,9 @@ func.func @once_q(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64
     %s = tilegpu.dot_wait %tk {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #acc>>
     scf.yield %s : tensor<64x64xf32, #acc>
   }
+  %last = tile.load_block %dk[%kn, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #b2>
+  tilegpu.local_store %last, %lbuf : tensor<64x64xbf16, #b2>, !tilegpu.smem<64x64xbf16, #swz>
+  %tl = tilegpu.warpgroup_dot %qbuf, %lbuf, %r transpose_b : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #acc>
+  %sl = tilegpu.dot_wait %tl {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #acc>>
   return
 }

@@ -269,7 +269,8 @@ Value consume(StreamedLoop &streamed, const LoopRings &rings, Value base, int64_
 /// A block a persistent kernel loads once per tile (Q; the last V block,
 /// read after the loops) and its own one-slot ring and barriers: the
 /// producer loads the next tile's as soon as the consumers are done with
-/// this one's, while they finish the tile.
+/// this one's, while they finish the tile. Over one tile (a kernel that is
+/// not persistent) the slot is never refilled: no "empty" barrier.
 struct TileStream {
   Stream stream;
   LoopRings rings;
@@ -278,13 +279,22 @@ struct TileStream {
 /// The blocks of the persistent loop `tiles` that the producer can load
 /// (TMA boxes, coordinates it can compute), with their rings made at `top`.
 SmallVector<TileStream> tileStreamsOf(OpBuilder &top, scf::ForOp tiles, FunctionOpInterface kernel,
-                                      ProducerValues &producer, TensorMaps &maps,
-                                      int32_t consumers) {
+                                      ProducerValues &producer, TensorMaps &maps, int32_t consumers,
+                                      bool once) {
   SmallVector<TileStream> tileStreams;
   for (Stream &stream :
        collectStreams(tiles, kernel, producer.readOnlyArguments(), /*tileLoop=*/true)) {
     if (!tmaBox(stream) || !llvm::all_of(outsideInputs(stream, tiles),
                                          [&](Value v) { return producer.computable(v); }))
+      continue;
+    // Over one tile, a block read after the loops (the last V block) stays
+    // the consumers': from the producer, its ring's use after the loops cost
+    // the d = 128 forward's loop 15 % more instructions (ptxas moved the
+    // wgmma descriptors out of uniform registers) and 3 % at N = 16k
+    // (bench/RESULTS.md, session 23, call E).
+    if (once && llvm::any_of(*tiles.getBody(), [&](Operation &op) {
+          return isa<scf::ForOp>(op) && op.isBeforeInBlock(stream.load);
+        }))
       continue;
     TileStream ts{stream, {}};
     Location loc = stream.load.getLoc();
@@ -292,8 +302,9 @@ SmallVector<TileStream> tileStreamsOf(OpBuilder &top, scf::ForOp tiles, Function
     ts.rings.copies = tmaCopies(MutableArrayRef<Stream>(ts.stream), maps);
     auto type = MBarrierType::get(top.getContext(), 1);
     ts.rings.full = MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(1), IntegerAttr());
-    ts.rings.empty =
-        MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(consumers), IntegerAttr());
+    if (!once)
+      ts.rings.empty =
+          MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(consumers), IntegerAttr());
     tileStreams.push_back(ts);
   }
   return tileStreams;
@@ -309,8 +320,9 @@ void produceTile(OpBuilder &b, Value tid, TileStream &ts, scf::ForOp tiles,
   Position at = positionOf(b, loc, producerTiles.getInductionVar(), producerTiles.getLowerBound(),
                            producerTiles.getStep(), Value(), 1);
   Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
-  MBarrierWaitOp::create(b, loc, ts.rings.empty, at.slot,
-                         arith::AddIOp::create(b, loc, at.round, one));
+  if (ts.rings.empty)
+    MBarrierWaitOp::create(b, loc, ts.rings.empty, at.slot,
+                           arith::AddIOp::create(b, loc, at.round, one));
   Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
   Value thread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero);
   auto announce = scf::IfOp::create(b, loc, TypeRange{}, thread0, /*withElse=*/false);
@@ -366,6 +378,8 @@ void consumeTile(TileStream &ts, scf::ForOp tiles) {
     return;
   OpBuilder before(first);
   MBarrierWaitOp::create(before, loc, ts.rings.full, at.slot, at.round);
+  if (!ts.rings.empty)
+    return;
   OpBuilder after(last->getBlock(), std::next(last->getIterator()));
   MBarrierArriveOp::create(after, loc, ts.rings.empty, at.slot, IntegerAttr());
 }
@@ -384,8 +398,8 @@ scf::ForOp persistentLoop(Block &body, MutableArrayRef<StreamedLoop> loops) {
 
 /// A one-iteration loop around the ops of a kernel's `body` (what does not
 /// depend on it hoisted above it: descriptors, coordinates), so that the
-/// blocks a program loads once (Q; the last V block, read after the loops)
-/// are the producer's tile streams, as a persistent kernel's are per tile.
+/// blocks a program loads once before its loops (Q) are the producer's
+/// tile streams, as a persistent kernel's are per tile.
 scf::ForOp wrapInOneIteration(Block &body, Location loc) {
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
@@ -406,7 +420,7 @@ struct TileLoops {
 };
 
 /// Warp-specializes `kernel` (whyNot found nothing against it).
-TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles,
+TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, bool once,
                      MutableArrayRef<StreamedLoop> loops, ProducerValues &producer, int64_t slots,
                      TensorMaps &maps, int32_t producerRegisters, int32_t consumerRegisters) {
   TileLoops tileLoops;
@@ -440,7 +454,7 @@ TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles,
   }
   SmallVector<TileStream> tileStreams;
   if (tiles)
-    tileStreams = tileStreamsOf(top, tiles, kernel, producer, maps, consumers);
+    tileStreams = tileStreamsOf(top, tiles, kernel, producer, maps, consumers, once);
   auto roles = WarpSpecializeOp::create(top, loc, ArrayRef<int32_t>{4, consumers / 32},
                                         ArrayRef<int32_t>{producerRegisters, consumerRegisters},
                                         /*rolesCount=*/2);
@@ -533,13 +547,13 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
   scf::ForOp tiles = persistentLoop(body, loops);
   IRRewriter rewriter(kernel->getContext());
   if (!tiles && llvm::all_of(loops, [&](StreamedLoop &l) { return l.loop->getBlock() == &body; })) {
-    // A program's once-loaded blocks go by the producer too, through its
-    // tile streams over one tile; the loops then go again.
+    // A program's once-loaded blocks (those read before its loops: Q) go
+    // by the producer too, through its tile streams over one tile.
     scf::ForOp once = wrapInOneIteration(body, kernel.getLoc());
     ProducerValues producer(body, once, kernel);
     if (!whyNot(kernel, body, once, loops, producer, producerRegisters, consumerRegisters)) {
-      TileLoops tileLoops = specialize(kernel, body, once, loops, producer, slots, maps,
-                                       producerRegisters, consumerRegisters);
+      TileLoops tileLoops = specialize(kernel, body, once, /*once=*/true, loops, producer, slots,
+                                       maps, producerRegisters, consumerRegisters);
       for (scf::ForOp loop : {tileLoops.producer, tileLoops.consumers})
         if (failed(loop.promoteIfSingleIteration(rewriter)))
           llvm_unreachable("a loop from 0 to 1 by 1 runs once");
@@ -554,7 +568,7 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
     kernel.emitWarning("not warp-specialized: ") << *why;
     return false;
   }
-  specialize(kernel, body, tiles, loops, producer, slots, maps, producerRegisters,
+  specialize(kernel, body, tiles, /*once=*/false, loops, producer, slots, maps, producerRegisters,
              consumerRegisters);
   return true;
 }
