@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
-"""Times the forward kernels of two or more PTX directories (each made by
-bench/compile-variants.sh: e.g. main's compiler and a change's) in one
-device call, alternating between them so that clock and thermal drift fall
-on all alike, and prints each row's TFLOP/s per directory and the ratio of
-each directory's median to the first's. Every timing is bench/variants.py's
-(output checked against double precision first).
+"""Times the kernels of two or more PTX directories (e.g. main's compiler
+and a change's) in one device call, alternating between them so that clock
+and thermal drift fall on all alike, and prints each row's TFLOP/s per
+directory and the ratio of each directory's median to the first's.
+
+--pass fwd (default): the forward kernels of directories made by
+bench/compile-variants.sh, timed by bench/variants.py (output checked
+against double precision first). --pass bwd: the backward sets of
+bench/compile-bwd.sh, timed by `tilec-bench --pass=bwd` (prep + dK/dV +
+dQ; the fused backward as "dense_fused", "causal_fused"; --bench names the binary,
+built by scripts/gpu-check.sh or cmake -DTILEC_ENABLE_MLIR=OFF into
+build-gpu/); --variants and --dims do not apply.
 
   python3 bench/compare.py --dirs main=carry/v-main,tma=carry/v-tma \\
       --variants dense,causal --dims 64,128,256 --seqlens 1024,4096,16384 \\
       --reps 2 --out $OUT/r
+  python3 bench/compare.py --pass bwd --dirs main=carry/b-main,new=carry/b-new \\
+      --seqlens 1024,4096,16384 --out $OUT/r/bwd
 """
 import argparse
 import collections
@@ -23,6 +31,9 @@ import time
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pass", dest="direction", choices=["fwd", "bwd"], default="fwd")
+    ap.add_argument("--bench", default="build-gpu/bin/tilec-bench",
+                    help="tilec-bench, for --pass bwd")
     ap.add_argument("--dirs", required=True,
                     help="NAME=DIR,... (the first is the baseline of the ratios)")
     ap.add_argument("--variants", default="dense,causal")
@@ -47,9 +58,13 @@ def main():
     for rep in range(1, args.reps + 1):
         for name, path in dirs:
             stem = os.path.join(args.out, f"{name}-{rep}")
-            command = [sys.executable, os.path.join(here, "variants.py"), "--ptx-dir", path,
-                       "--variants", args.variants, "--dims", args.dims,
-                       "--seqlens", args.seqlens, "--json", stem + ".json"]
+            if args.direction == "bwd":
+                command = [args.bench, "--pass=bwd", "--ptx-dir=" + path,
+                           "--seqlens=" + args.seqlens, "--json=" + stem + ".json"]
+            else:
+                command = [sys.executable, os.path.join(here, "variants.py"), "--ptx-dir", path,
+                           "--variants", args.variants, "--dims", args.dims,
+                           "--seqlens", args.seqlens, "--json", stem + ".json"]
             with open(stem + ".txt", "w") as log:
                 try:
                     rc = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT,
@@ -60,7 +75,7 @@ def main():
             if rc != 0 or not os.path.exists(stem + ".json"):
                 continue
             for row in json.load(open(stem + ".json"))["rows"]:
-                tflops[(row["variant"], row["d"], row["N"], name)].append(row["tflops"])
+                tflops[(variantOf(row), row["d"], row["N"], name)].append(row["tflops"])
 
     names = [name for name, _ in dirs]
     print("variant d N " + " | ".join(names) + " | " +
@@ -74,6 +89,15 @@ def main():
         ratios = [f"{medians[n] / medians[names[0]]:.3f}"
                   if medians[n] and medians[names[0]] else "-" for n in names[1:]]
         print(*key, " | ".join(cells), "|", " ".join(ratios))
+
+
+def variantOf(row):
+    """The row's variant: variants.py names it; tilec-bench's backward rows
+    say causal or not, and fused by the kernel's name."""
+    if "variant" in row:
+        return row["variant"]
+    name = ("causal" if row["causal"] else "dense")
+    return name + ("_fused" if row["kernel"].endswith("_fused") else "")
 
 
 if __name__ == "__main__":
