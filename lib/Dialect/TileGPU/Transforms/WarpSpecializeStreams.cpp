@@ -39,6 +39,13 @@
 // producer fills the rings for the next tile while the consumers finish
 // this one (its last P·V, the epilogue, the next Q).
 //
+// A kernel that is not persistent runs as one such tile (a loop from 0 to
+// 1, promoted away afterwards): the blocks it loads once before its loops
+// (Q; the dK/dV kernel's K and V) come from the producer on one-slot rings
+// that are never refilled (no "empty" barrier), instead of each consumer
+// thread loading and storing its share. A block read after the loops (the
+// last V block) stays the consumers' (see tileStreamsOf).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Streams.h"
