@@ -48,6 +48,19 @@ bool tilec::tilegpu::isGroupBarrier(Operation &op) {
   return true;
 }
 
+void tilec::tilegpu::createGroupBarrier(OpBuilder &b, Location loc, Operation *at) {
+  for (Operation *parent = at; parent; parent = parent->getParentOp()) {
+    auto roles = dyn_cast_or_null<WarpSpecializeOp>(parent->getParentOp());
+    if (!roles)
+      continue;
+    unsigned index = parent->getParentRegion()->getRegionNumber();
+    Value id = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(index + 1));
+    BarrierSyncOp::create(b, loc, id, 32 * roles.getWarps()[index]);
+    return;
+  }
+  BarrierOp::create(b, loc);
+}
+
 SmallVector<int64_t> tilec::tilegpu::withoutUnitDims(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> kept;
   for (int64_t d : shape)

@@ -63,6 +63,11 @@ llvm::SmallVector<mlir::Value, 2> dotOperandBuffers(WarpgroupDotOp dot);
 /// another's arrival — only orders some threads after others.
 bool isGroupBarrier(mlir::Operation &op);
 
+/// A barrier of every thread that runs `at`, made at `b`: the named barrier
+/// of its warp role (id = role + 1, the role's threads), or the block's
+/// outside roles. isGroupBarrier holds for it.
+void createGroupBarrier(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *at);
+
 /// The distributed layout of a tile type, when its encoding is one.
 mlir::FailureOr<LinearLayout> getLinearLayout(mlir::RankedTensorType type);
 

@@ -205,8 +205,8 @@ struct TileGPUAllocateSharedMemory
   }
 
   /// For a buffer made in the kernel's body that one warp role fills once
-  /// by TMA (its copy in no loop: a program's Q or last V block, from the
-  /// producer) and one other role uses: that role's block, where it then
+  /// by TMA (its copy in no loop: a program's Q, from the producer) and
+  /// one other role uses: that role's block, where it then
   /// lives as if it were its own, from the role's start (the copy lands
   /// when it lands, before the role's wait on its mbarrier) to its last use
   /// there, after which nothing writes it again. Null for any other.

@@ -231,16 +231,7 @@ private:
   void emitSync(OpBuilder &b, Location loc, Operation *at, bool fenceAsync) {
     if (fenceAsync)
       FenceOp::create(b, loc, FenceKind::async_proxy);
-    for (Operation *parent = at; parent; parent = parent->getParentOp()) {
-      auto roles = dyn_cast_or_null<WarpSpecializeOp>(parent->getParentOp());
-      if (!roles)
-        continue;
-      unsigned index = parent->getParentRegion()->getRegionNumber();
-      Value id = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(index + 1));
-      BarrierSyncOp::create(b, loc, id, 32 * roles.getWarps()[index]);
-      return;
-    }
-    BarrierOp::create(b, loc);
+    createGroupBarrier(b, loc, at);
   }
 
   /// The buffers a warp role reads but never writes (another role's TMA

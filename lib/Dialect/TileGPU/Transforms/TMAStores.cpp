@@ -135,17 +135,6 @@ static void inFirstWarp(OpBuilder &b, Location loc, bool inRole,
   body(inside);
 }
 
-/// A barrier of the threads that run the store: the kernel's block, or
-/// role `role` of `roles`.
-static void groupBarrier(OpBuilder &b, Location loc, const Plan &plan, WarpSpecializeOp roles) {
-  if (!plan.role) {
-    BarrierOp::create(b, loc);
-    return;
-  }
-  Value id = arith::ConstantIntOp::create(b, loc, *plan.role + 1, 32);
-  BarrierSyncOp::create(b, loc, id, 32 * roles.getWarps()[*plan.role]);
-}
-
 /// In a tile loop the buffer is written again a tile later: before that,
 /// the storing warp waits until the last tile's copy has read it, and a
 /// barrier of the group holds the other threads until then. The wait goes
@@ -162,7 +151,7 @@ static void waitForLastTile(tile::StoreBlockOp store, const Plan &plan) {
   OpBuilder b(barrier ? barrier : store.getOperation());
   inFirstWarp(b, loc, inRole, [&](OpBuilder &inside) { TMAStoreWaitOp::create(inside, loc, 0); });
   if (!barrier)
-    groupBarrier(b, loc, plan, dyn_cast<WarpSpecializeOp>(plan.tileLoop->getParentOp()));
+    createGroupBarrier(b, loc, store);
   OpBuilder after(plan.tileLoop->getContext());
   after.setInsertionPointAfter(plan.tileLoop);
   inFirstWarp(after, loc, inRole,
@@ -175,10 +164,10 @@ static void storeByTMA(tile::StoreBlockOp store, const Plan &plan, TensorMaps &m
   if (plan.tileLoop)
     waitForLastTile(store, plan);
   else if (plan.role)
-    // The role's threads stop reading what they have read (Q, the last V
-    // block) before the stores: only across a barrier of the role may the
-    // staging buffer take those bytes (tilegpu-allocate-shared-memory).
-    groupBarrier(b, loc, plan, cast<WarpSpecializeOp>(store->getParentOp()));
+    // The role's threads stop reading what they have read (Q) before the
+    // stores: only across a barrier of the role may the staging buffer take
+    // those bytes (tilegpu-allocate-shared-memory).
+    createGroupBarrier(b, loc, store);
   MLIRContext *context = b.getContext();
   auto type = cast<RankedTensorType>(plan.tile.getType());
   auto swizzled = SwizzledAttr::get(context, 128);
