@@ -402,11 +402,16 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
   // d = 256 on wgmma: 128x64 tiles on two consumer warpgroups (64 rows
   // each, the O accumulator alone is 128 registers a thread), Q in shared
   // memory, K/V rings filled by TMA from a producer warpgroup, ping-pong:
-  // 2.2x the mma.sync-sized tiles below (bench/RESULTS.md, session 8).
-  // The heavy variants stay there: ALiBi's bias goes through three 32 KiB
+  // 2.2x the mma.sync-sized tiles below (bench/RESULTS.md, session 8);
+  // with Q·Kᵀ beside the previous block's P·V (overlap; it spilled in
+  // session 8, no more): +2-9 % more (session 24). The heavy
+  // variants stay below: ALiBi's bias goes through three 32 KiB
   // shared-memory exchanges that do not fit beside the rings.
-  if (target.tma && !heavyScores)
-    return AttentionSchedule{128, 64, 8, true, 2, /*rowGroups=*/1, Sm90Pipeline::WarpSpecialized};
+  if (target.tma && !heavyScores) {
+    AttentionSchedule s{128, 64, 8, true, 2, /*rowGroups=*/1, Sm90Pipeline::WarpSpecialized};
+    s.overlap = true;
+    return s;
+  }
   return {64, 16, 4, false};
 }
 

@@ -183,6 +183,11 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   };
   auto config = [=](const Params &p) {
     AttentionConfig cfg = configFrom(p, schedule(p));
+    // Over a block mask's lists at d = 256 the overlapped loop was 5 %
+    // slower than one dot a step (document masks, N = 4k-16k; bench/RESULTS.md
+    // session 24); key ranges gain 3-8 % from it.
+    if (p.get("overlap") == "auto" && cfg.headDim > 128 && variant(p).blockMask)
+      cfg.overlap = false;
     if (tune)
       tune(cfg, p);
     return cfg;
