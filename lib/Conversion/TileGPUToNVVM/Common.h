@@ -126,6 +126,17 @@ inline Value threadIndex(OpBuilder &b, Location loc, bool own = false) {
   return tid;
 }
 
+/// `v` (the same in every lane of a warp, e.g. the warpgroup index) read
+/// from lane 0 by a shuffle: ptxas then knows it is warp-uniform and keeps
+/// what is computed from it (wgmma descriptors) in uniform registers, as
+/// CUTLASS's canonical_warp_group_idx does. Without it a descriptor that
+/// lives across a loop sat in vector registers, moved into uniform ones
+/// (R2UR) before every wgmma.
+inline Value warpUniform(OpBuilder &b, Location loc, Value v) {
+  return NVVM::ShflOp::create(b, loc, v.getType(), constI32(b, loc, -1), v, constI32(b, loc, 0),
+                              constI32(b, loc, 31), NVVM::ShflKind::idx, UnitAttr());
+}
+
 /// The coordinates of this thread's registers of a distributed tile: each
 /// register's are its register bits' part XOR this thread's lane and warp
 /// bits' part (computed once, as i32 values).

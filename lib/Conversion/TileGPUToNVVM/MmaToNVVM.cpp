@@ -223,12 +223,14 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     // offset is the warpgroup's index (runtime) times 64 rows of 128 bytes.
     Value aRow;
     if (aBuffer)
-      aRow = warpgroups > 1 ? Value(LLVM::MulOp::create(
-                                  rewriter, loc,
-                                  LLVM::LShrOp::create(rewriter, loc, threadIndex(rewriter, loc),
-                                                       constI32(rewriter, loc, 7)),
-                                  constI32(rewriter, loc, 64 * 128)))
-                            : constI32(rewriter, loc, 0);
+      aRow = warpgroups > 1
+                 ? Value(LLVM::MulOp::create(
+                       rewriter, loc,
+                       warpUniform(rewriter, loc,
+                                   LLVM::LShrOp::create(rewriter, loc, threadIndex(rewriter, loc),
+                                                        constI32(rewriter, loc, 7))),
+                       constI32(rewriter, loc, 64 * 128)))
+                 : constI32(rewriter, loc, 0);
     // From registers: four words of each m16k16 fragment (as mma.sync's A).
     SmallVector<Value> aRegs;
     std::optional<RegisterAt> aAt;

@@ -98,3 +98,25 @@ func.func @from_zero(%q: !tilegpu.smem<64x64xbf16, #swz>, %k: !tilegpu.smem<64x6
       : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
   return %t : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
 }
+
+// -----
+
+#swz = #tilegpu.swizzled<128>
+#wgmma2 = #tilegpu.wgmma<warpgroups = 2>
+// Two warpgroups read their own 64 rows of A: the row offset is the
+// warpgroup index (%tid.x >> 7) read from lane 0 by a shuffle, so that ptxas
+// knows it is warp-uniform and keeps A's descriptors in uniform registers
+// (without it: one R2UR per wgmma in the attention loops, 6-13 % more
+// instructions there).
+// CHECK-LABEL: func.func @two_warpgroups
+// CHECK: %[[TID:.+]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[WG:.+]] = llvm.lshr %[[TID]], %{{.+}} : i32
+// CHECK: %[[UNIFORM:.+]] = nvvm.shfl.sync idx %{{.+}}, %[[WG]], %{{.+}}, %{{.+}} : i32 -> i32
+// CHECK: llvm.mul %[[UNIFORM]], %{{.+}} : i32
+// CHECK: nvvm.wgmma.mma_async
+func.func @two_warpgroups(%q: !tilegpu.smem<128x64xbf16, #swz>, %k: !tilegpu.smem<64x64xbf16, #swz>,
+                          %s: tensor<128x64xf32, #wgmma2>) -> !tilegpu.dot_token<tensor<128x64xf32, #wgmma2>> {
+  %t = tilegpu.warpgroup_dot %q, %k, %s transpose_b
+      : !tilegpu.smem<128x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<128x64xf32, #wgmma2>
+  return %t : !tilegpu.dot_token<tensor<128x64xf32, #wgmma2>>
+}
