@@ -990,16 +990,17 @@ int emitStages(MLIRContext &context, ModuleOp module, const KernelDef *def,
     llvm::sys::path::replace_extension(path, "ptx");
     ptxPath = path.str().str();
   }
-  if (writeText(ptxPath, *ptx))
-    return 1;
-  // The metadata is always made (its checks, e.g. the shared-memory limit,
-  // are errors), and written next to a PTX file, not next to stdout or a
-  // device such as /dev/null.
+  // The metadata is always made, before any output is written: its checks
+  // (e.g. the shared-memory limit) are errors, and a kernel that cannot be
+  // launched leaves no PTX behind. It is written next to a PTX file, not
+  // next to stdout or a device such as /dev/null.
   std::optional<GridRule> grid;
   if (!kernelGrid(def, params, signature, grid))
     return 1;
   std::optional<std::string> metadata = launchMetadata(module, signature, grid);
   if (!metadata)
+    return 1;
+  if (writeText(ptxPath, *ptx))
     return 1;
   if (ptxPath != "-" && llvm::sys::fs::is_regular_file(ptxPath)) {
     llvm::SmallString<256> meta(ptxPath);

@@ -20,6 +20,12 @@
 // RUN: mkdir -p %t.dev && ln -sf /dev/null %t.dev/k.ptx && rm -f %t.dev/k.json
 // RUN: tilec --kernel=vector_add --emit=ptx -o %t.dev/k.ptx
 // RUN: not ls %t.dev/k.json
+// A kernel over the shared-memory limit is an error that leaves no PTX (or
+// metadata) behind.
+// RUN: rm -f %t.big.ptx %t.big.json
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=256 --set block_n=128 --emit=ptx -o %t.big.ptx 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: not ls %t.big.ptx
+// RUN: not ls %t.big.json
 
 // UNKNOWN: tilec: error: unknown kernel 'flash_attention'; registered kernels: {{.*}}flash_attention_bwd_dkdv, {{.*}}flash_attention_fwd, {{.*}}matmul
 // PARAM: tilec: error: kernel 'matmul': unknown parameter 'block_q'; accepted: block_m, block_n, block_k
@@ -39,3 +45,4 @@
 // EMPTY: tilec: error: {{.*}}.empty.mlir defines no kernel (no func.func)
 // TWO: tilec: error: {{.*}}two-kernels.mlir defines 2 kernels (a, b); tilec compiles one per file
 // MISSING: tilec: error: cannot open input file '{{.*}}missing.mlir'
+// SMEM: tilec: error: kernel 'flash_attention_fwd' needs {{[0-9]+}} bytes of shared memory; sm_90a allows at most 232448 (227 KiB) per block (smaller tiles or fewer --pipeline-stages)

@@ -109,27 +109,10 @@ static std::optional<Plan> planOf(tile::StoreBlockOp store, FunctionOpInterface 
   return Plan{make, tile, box, role, tileLoop};
 }
 
-/// Whether this thread is in the first warp of the threads that run `at`:
-/// of the kernel's block, or of its warp role (whose first warpgroup's
-/// thread indices are not the block's).
-static Value firstWarp(OpBuilder &b, Location loc, bool inRole) {
-  auto constant = [&](int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
-  };
-  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-  if (!inRole)
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, constant(32));
-  Value warpgroup = WarpgroupIdOp::create(b, loc, b.getI32Type());
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpgroup, constant(0));
-  Value inWarpgroup = arith::RemUIOp::create(b, loc, tid, constant(128));
-  Value warp0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, inWarpgroup, constant(32));
-  return arith::AndIOp::create(b, loc, first, warp0);
-}
-
 /// `body` run by the first warp of the group only (firstWarp).
 static void inFirstWarp(OpBuilder &b, Location loc, bool inRole,
                         llvm::function_ref<void(OpBuilder &)> body) {
-  auto branch = scf::IfOp::create(b, loc, TypeRange{}, firstWarp(b, loc, inRole),
+  auto branch = scf::IfOp::create(b, loc, TypeRange{}, streams::firstWarp(b, loc, inRole),
                                   /*withElseRegion=*/false);
   OpBuilder inside = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
   body(inside);
