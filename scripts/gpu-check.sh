@@ -129,4 +129,6 @@ for c in gpu-cases-infer/sm90a_decode_g4:k gpu-cases-infer/decode_combine:o gpu-
   [ "$rc" -eq 0 ] || status=1
 done
 grep -E "^== |ERROR SUMMARY|RACECHECK SUMMARY|^exit|^PASS .*refused" "$out/memcheck.log"
+echo "== summary ($out/summary.txt)"
+bash "$root/scripts/gpu-summary.sh" "$out" | tee "$out/summary.txt"
 exit "$status"
