@@ -18,6 +18,11 @@ def instructions(path):
     return out
 
 
+def is_r2ur(text):
+    """An R2UR, predicated or not."""
+    return "R2UR" in text.split()[:2]
+
+
 def loops(ins):
     index = {address: i for i, (address, _) in enumerate(ins)}
     found = []
@@ -37,7 +42,7 @@ def loops(ins):
             continue
         hgmma = sum("HGMMA" in t for t in body)
         if hgmma:
-            r2ur = sum(t.split()[0] == "R2UR" or " R2UR " in t for t in body)
+            r2ur = sum(is_r2ur(t) for t in body)
             found.append((target, address, len(body), hgmma, r2ur))
     return found
 
@@ -49,7 +54,7 @@ def main():
     args = ap.parse_args()
     ins = instructions(args.sass)
     print(f"{args.name or args.sass}: {len(ins)} instructions, "
-          f"{sum('R2UR' in t for _, t in ins)} R2UR")
+          f"{sum(is_r2ur(t) for _, t in ins)} R2UR")
     # Innermost first: a loop nested in another is printed before it.
     for start, end, size, hgmma, r2ur in sorted(loops(ins), key=lambda l: l[2]):
         print(f"  loop {start:#06x}-{end:#06x}: {size} instructions, {hgmma} HGMMA, {r2ur} R2UR")
