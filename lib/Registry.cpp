@@ -14,7 +14,10 @@ namespace tilec {
 
 std::string ParamSpec::typeName() const {
   switch (type) {
-  case Type::Int: return powerOfTwo ? "int (power of 2)" : "int";
+  case Type::Int:
+    if (multipleOf > 1)
+      return fmt::format("int (multiple of {})", multipleOf);
+    return powerOfTwo ? "int (power of 2)" : "int";
   case Type::Bool: return "bool";
   case Type::Float: return "float";
   case Type::Choice: return fmt::format("one of {}", fmt::join(choices, "|"));
@@ -48,8 +51,11 @@ std::string ParamSpec::check(const std::string &value) const {
     std::optional<int64_t> v = parseInt(value);
     if (!v)
       return fmt::format("'{}' expects an integer, got '{}'", name, value);
-    if ((min && *v < *min) || (max && *v > *max))
-      return fmt::format("'{}' must be in [{}, {}], got {}", name,
+    bool inRange = !(min && *v < *min) && !(max && *v > *max);
+    bool multiple = multipleOf <= 1 || *v % multipleOf == 0;
+    if (!inRange || !multiple)
+      return fmt::format("'{}' must be {}in [{}, {}], got {}", name,
+                         multipleOf > 1 ? fmt::format("a multiple of {} ", multipleOf) : "",
                          min ? std::to_string(*min) : "-inf", max ? std::to_string(*max) : "inf",
                          *v);
     if (powerOfTwo && *v != 0 && (*v < 0 || (*v & (*v - 1)) != 0))

@@ -18,13 +18,28 @@ double AttentionConfig::softmaxScale() const {
   return scale > 0 ? scale : 1.0 / std::sqrt(static_cast<double>(headDim));
 }
 
+int64_t AttentionConfig::tileColumns(int64_t headDim) {
+  int64_t columns = 16;
+  while (columns < headDim)
+    columns *= 2;
+  return columns;
+}
+
+TensorArg headDimTensor(KernelBuilder &k, const std::string &name, DType dtype, unsigned rank,
+                        int64_t columns) {
+  TensorArg t = k.tensor(name, dtype, rank);
+  t.requireSize(rank - 1, columns);
+  return t;
+}
+
 std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cfg,
                                      const AttentionVariant &variant,
                                      const std::vector<QueryRows> &queries,
                                      const KeyBlocks &keys, Tile seqQ, Tile seqK,
                                      const KeyRange &relative, const KernelInputs *inputs,
                                      const BlockList *list) {
-  const int64_t d = cfg.headDim, bn = cfg.blockN, groups = static_cast<int64_t>(queries.size());
+  const int64_t dv = cfg.vColumns(), bn = cfg.blockN;
+  const int64_t groups = static_cast<int64_t>(queries.size());
   const bool overlap = cfg.overlap;
   const int64_t gm = queries.empty() ? 0 : queries[0].q.shape()[0];
   // The loops run over the keys' rows in the tensors (so the loads' offsets
@@ -93,7 +108,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   Tile c = min(max(range.fullHi, b), range.hi);
   std::vector<Tile> state;
   for (int64_t g = 0; g < groups; ++g) {
-    state.insert(state.end(), {k.zeros({gm, d}, DType::F32), k.full({gm}, -kInf, DType::F32),
+    state.insert(state.end(), {k.zeros({gm, dv}, DType::F32), k.full({gm}, -kInf, DType::F32),
                                k.zeros({gm}, DType::F32)});
     if (overlap)
       state.push_back(k.zeros({gm, bn}, cfg.dtype)); // P of the previous block: none yet
@@ -196,15 +211,17 @@ BlockList listedBlocks(KernelBuilder &k, const TensorArg &counts, const TensorAr
 
 void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
                          const AttentionVariant &variant) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
+  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bm = cfg.blockM, bn = cfg.blockN;
   // The program's rows in `groups` independent groups of `gm` rows that share
   // each K and V block: one group's softmax runs while the next group's
   // Q·Kᵀ (or the previous one's P·V) is still on the tensor cores.
   const int64_t groups = cfg.rowGroups, gm = rowGroupRows(k, cfg);
   if (!gm)
     return;
-  TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
-  TensorArg v = k.tensor("v", cfg.dtype, 3), o = k.tensor("o", cfg.dtype, 3);
+  TensorArg q = headDimTensor(k, "q", cfg.dtype, 3, cfg.headDim),
+            key = headDimTensor(k, "k", cfg.dtype, 3, cfg.headDim);
+  TensorArg v = headDimTensor(k, "v", cfg.dtype, 3, cfg.valueDim()),
+            o = headDimTensor(k, "o", cfg.dtype, 3, cfg.valueDim());
   TensorArg lse = k.tensor("lse", DType::F32, 2);
   TensorArg counts, blocks;
   if (variant.blockMask) {
@@ -216,8 +233,8 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
                                     std::to_string(bm) + " and " + std::to_string(bn));
   }
   KernelInputs inputs = declareInputs(k, variant, q.dim(0));
-  TensorDesc qBlocks = q.desc({1, gm, d}), kBlocks = key.desc({1, bn, d});
-  TensorDesc vBlocks = v.desc({1, bn, d}), oBlocks = o.desc({1, gm, d});
+  TensorDesc qBlocks = q.desc({1, gm, dqk}), kBlocks = key.desc({1, bn, dqk});
+  TensorDesc vBlocks = v.desc({1, bn, dv}), oBlocks = o.desc({1, gm, dv});
   TensorDesc lseBlocks = lse.desc({1, gm});
 
   Tile seqQ = q.dim(1), seqK = key.dim(1);
@@ -333,20 +350,49 @@ bool causalMaskRef(int64_t row, int64_t col, int64_t seqQ, int64_t seqK,
 std::vector<ParamSpec> attentionParams() {
   using T = ParamSpec::Type;
   return {
-      {.name = "head_dim", .type = T::Choice, .defaultValue = "64", .help = "d",
-       .choices = {"16", "32", "64", "128", "256"}},
-      {.name = "block_m", .type = T::Int, .defaultValue = "0",
-       .help = "query rows per program (0: by head_dim)", .min = 0, .max = 256,
+      {.name = "head_dim",
+       .type = T::Int,
+       .defaultValue = "64",
+       .help = "d: columns of Q and K (and of V and O unless head_dim_v), 8 to 256",
+       .min = 8,
+       .max = 256,
+       .multipleOf = 8},
+      {.name = "head_dim_v",
+       .type = T::Int,
+       .defaultValue = "0",
+       .help = "d of V and O (DeepSeek-style MLA: 192 beside 128; 0: head_dim)",
+       .min = 0,
+       .max = 256,
+       .multipleOf = 8},
+      {.name = "block_m",
+       .type = T::Int,
+       .defaultValue = "0",
+       .help = "query rows per program (0: by head_dim)",
+       .min = 0,
+       .max = 256,
        .powerOfTwo = true},
-      {.name = "block_n", .type = T::Int, .defaultValue = "0",
-       .help = "keys per loop step (0: by head_dim)", .min = 0, .max = 256, .powerOfTwo = true},
-      {.name = "dtype", .type = T::Choice, .defaultValue = "bf16", .help = "Q, K, V, O type",
+      {.name = "block_n",
+       .type = T::Int,
+       .defaultValue = "0",
+       .help = "keys per loop step (0: by head_dim)",
+       .min = 0,
+       .max = 256,
+       .powerOfTwo = true},
+      {.name = "dtype",
+       .type = T::Choice,
+       .defaultValue = "bf16",
+       .help = "Q, K, V, O type",
        .choices = {"bf16", "f16"}},
-      {.name = "row_groups", .type = T::Int, .defaultValue = "0",
+      {.name = "row_groups",
+       .type = T::Int,
+       .defaultValue = "0",
        .help = "independent row groups per program sharing each K/V block, whose softmax "
                "overlaps the other groups' MMAs (0: by target and head_dim)",
-       .min = 0, .max = 4},
-      {.name = "overlap", .type = T::Choice, .defaultValue = "auto",
+       .min = 0,
+       .max = 4},
+      {.name = "overlap",
+       .type = T::Choice,
+       .defaultValue = "auto",
        .help = "issue each step's Q·Kᵀ with the previous block's P·V, so the softmax runs "
                "while P·V is on the tensor cores (auto: by target and head_dim)",
        .choices = {"auto", "on", "off"}},
@@ -417,7 +463,8 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
 
 AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &schedule) {
   AttentionConfig cfg;
-  cfg.headDim = std::stoll(params.get("head_dim"));
+  cfg.headDim = params.getInt("head_dim");
+  cfg.headDimV = params.getInt("head_dim_v");
   cfg.blockM = params.getInt("block_m") ? params.getInt("block_m") : schedule.blockM;
   cfg.blockN = params.getInt("block_n") ? params.getInt("block_n") : schedule.blockN;
   cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
@@ -425,6 +472,13 @@ AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &sc
   cfg.groupsInOneLoop = schedule.groupsInOneLoop;
   cfg.statisticsAtUse = schedule.statisticsAtUse;
   return cfg;
+}
+
+int64_t scheduleHeadDim(const Params &params) {
+  AttentionConfig cfg;
+  cfg.headDim = params.getInt("head_dim");
+  cfg.headDimV = params.getInt("head_dim_v");
+  return std::max(cfg.qkColumns(), cfg.vColumns());
 }
 
 AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule) {
@@ -439,7 +493,8 @@ RunPlan planAttention(const AttentionConfig &cfg, const AttentionVariant &varian
                       const Params &sizes, uint64_t seed) {
   const int64_t batch = sizes.getInt("batch"), heads = sizes.getInt("heads");
   const int64_t seqQ = sizes.getInt("seq_q"), seqK = sizes.getInt("seq_k");
-  const int64_t d = cfg.headDim, kvHeads = std::max<int64_t>(1, heads / cfg.group);
+  const int64_t d = cfg.headDim, dv = cfg.valueDim();
+  const int64_t kvHeads = std::max<int64_t>(1, heads / cfg.group);
   const int64_t bhQ = batch * heads, bhK = batch * kvHeads;
   const double amplitude = sizes.getFloat("amplitude");
   std::mt19937_64 rng(seed);
@@ -447,19 +502,20 @@ RunPlan planAttention(const AttentionConfig &cfg, const AttentionVariant &varian
   RunPlan plan;
   plan.memory = {examples::randomBuffer("q", cfg.dtype, bhQ * seqQ * d, rng, amplitude),
                  examples::randomBuffer("k", cfg.dtype, bhK * seqK * d, rng, amplitude),
-                 examples::randomBuffer("v", cfg.dtype, bhK * seqK * d, rng),
-                 examples::outputBuffer("o", cfg.dtype, bhQ * seqQ * d),
+                 examples::randomBuffer("v", cfg.dtype, bhK * seqK * dv, rng),
+                 examples::outputBuffer("o", cfg.dtype, bhQ * seqQ * dv),
                  examples::outputBuffer("lse", DType::F32, bhQ * seqQ)};
-  auto tensor3 = [&](int buffer, int64_t bh, int64_t seq) {
-    return TensorBinding{buffer, {bh, seq, d}, {seq * d, d, 1}};
+  auto tensor3 = [&](int buffer, int64_t bh, int64_t seq, int64_t columns) {
+    return TensorBinding{buffer, {bh, seq, columns}, {seq * columns, columns, 1}};
   };
-  plan.args = {tensor3(0, bhQ, seqQ), tensor3(1, bhK, seqK), tensor3(2, bhK, seqK),
-               tensor3(3, bhQ, seqQ), TensorBinding{4, {bhQ, seqQ}, {seqQ, 1}}};
+  plan.args = {tensor3(0, bhQ, seqQ, d), tensor3(1, bhK, seqK, d), tensor3(2, bhK, seqK, dv),
+               tensor3(3, bhQ, seqQ, dv), TensorBinding{4, {bhQ, seqQ}, {seqQ, 1}}};
   std::vector<InputValues> inputs = inputValues(variant, {batch, heads, seqQ, seqK}, rng);
   plan.grid = {examples::ceilDiv(seqQ, cfg.blockM), bhQ, 1};
 
   // The reference, in double precision from the same (rounded) inputs.
-  ReferenceAttention ref{bhQ, seqQ, seqK, d, cfg.group, cfg.softmaxScale(), &variant};
+  ReferenceAttention ref{bhQ, seqQ, seqK, d, cfg.group, cfg.scale, &variant};
+  ref.headDimV = dv;
   ref.headsPerBatch = heads;
   ref.inputs = &inputs;
   if (variant.blockMask)

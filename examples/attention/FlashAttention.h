@@ -39,7 +39,10 @@ namespace tilec::attention {
 
 /// The tuning side: block sizes and types, apart from the math.
 struct AttentionConfig {
+  /// d_qk: the columns of Q and K (and dQ, dK), a multiple of 8 up to 256.
   int64_t headDim = 64;
+  /// d_v: the columns of V and O (and dV, dO); 0: headDim.
+  int64_t headDimV = 0;
   int64_t blockM = 64;   ///< query rows per program
   int64_t blockN = 64;   ///< keys per loop step
   DType dtype = DType::BF16;
@@ -65,7 +68,24 @@ struct AttentionConfig {
   /// Softmax scale; 0 means 1/sqrt(headDim).
   double scale = 0;
   double softmaxScale() const;
+  int64_t valueDim() const { return headDimV ? headDimV : headDim; }
+  /// The columns of the Q and K tiles, and of the V and O tiles
+  /// (tileColumns of the head dims).
+  int64_t qkColumns() const { return tileColumns(headDim); }
+  int64_t vColumns() const { return tileColumns(valueDim()); }
+  /// A tile's columns for a head dim: rounded up to a power of two of at
+  /// least 16 (the GPU lowering's tile shapes are powers of two; the MMAs
+  /// take k = 16 at a time). The tensors keep their d columns: a block load
+  /// reads the columns past d as 0 (adding nothing to Q·Kᵀ, making O's and
+  /// the gradients' extra columns 0) and a block store drops them.
+  static int64_t tileColumns(int64_t headDim);
 };
+
+/// A tensor parameter whose last dimension is a head dim, `columns`
+/// (AttentionConfig::headDim or valueDim()): launches must pass exactly
+/// that many (TensorArg::requireSize; the kernel's tiles may have more).
+dsl::TensorArg headDimTensor(dsl::KernelBuilder &k, const std::string &name, DType dtype,
+                             unsigned rank, int64_t columns);
 
 /// One dimension of a variant's runtime input: a size of the run (the
 /// batch, the query heads per batch, seq_q, seq_k) or a fixed count.
@@ -393,8 +413,11 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
 /// The config for `params`, tiles from the schedule unless block_m/block_n say.
 AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule);
 /// Only what every attention kernel (forward or backward) takes: head_dim,
-/// block_m, block_n (from the schedule unless set) and dtype.
+/// head_dim_v, block_m, block_n (from the schedule unless set) and dtype.
 AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &schedule);
+/// The head dim the default schedules are chosen by: the wider tile's
+/// columns (AttentionConfig::tileColumns of head_dim and head_dim_v).
+int64_t scheduleHeadDim(const Params &params);
 
 //===----------------------------------------------------------------------===//
 // Backward
@@ -495,8 +518,14 @@ dsl::Tile log2Lse(dsl::Tile lse);
 /// variant's scoreModRef / maskRef: the reference of every CPU run.
 struct ReferenceAttention {
   int64_t bhQ, seqQ, seqK, headDim, group;
+  /// The softmax scale; 0: 1/sqrt(headDim) (worked out here, apart from
+  /// the kernels' AttentionConfig::softmaxScale).
   double scale;
+  double softmaxScale() const;
   const AttentionVariant *variant;
+  /// The columns of V and O; 0: headDim.
+  int64_t headDimV = 0;
+  int64_t valueDim() const { return headDimV ? headDimV : headDim; }
   /// Only keys in [keyLo, keyHi) are seen (one split of a decoding step);
   /// the others count as masked.
   int64_t keyLo = 0, keyHi = INT64_MAX;

@@ -68,21 +68,25 @@ Tile log2Lse(Tile lse) { return where(lse == -kInf, kInf, lse * M_LOG2E); }
 int64_t backwardStatRows(int64_t seqQ) { return (seqQ + 3) / 4 * 4; }
 
 void buildAttentionBackwardPrep(KernelBuilder &k, const AttentionConfig &cfg) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM;
-  TensorArg o = k.tensor("o", cfg.dtype, 3), dO = k.tensor("do", cfg.dtype, 3);
+  const int64_t dv = cfg.vColumns(), bm = cfg.blockM;
+  TensorArg o = headDimTensor(k, "o", cfg.dtype, 3, cfg.valueDim()),
+            dO = headDimTensor(k, "do", cfg.dtype, 3, cfg.valueDim());
   TensorArg lse = k.tensor("lse", DType::F32, 2), delta = k.tensor("delta", DType::F32, 2);
   TensorArg lseLog2 = k.tensor("lse_log2", DType::F32, 2);
   Tile head = k.programId(1), row0 = k.programId(0) * bm;
-  Tile oBlock = o.desc({1, bm, d}).load({head, row0, 0}).to(DType::F32);
-  Tile dOBlock = dO.desc({1, bm, d}).load({head, row0, 0}).to(DType::F32);
+  Tile oBlock = o.desc({1, bm, dv}).load({head, row0, 0}).to(DType::F32);
+  Tile dOBlock = dO.desc({1, bm, dv}).load({head, row0, 0}).to(DType::F32);
   delta.desc({1, bm}).store({head, row0}, rowSum(oBlock * dOBlock));
   lseLog2.desc({1, bm}).store({head, row0}, log2Lse(lse.desc({1, bm}).load({head, row0})));
 }
 
 BackwardInputs backwardInputs(KernelBuilder &k, const AttentionConfig &cfg) {
-  return {k.tensor("q", cfg.dtype, 3),           k.tensor("k", cfg.dtype, 3),
-          k.tensor("v", cfg.dtype, 3),           k.tensor("do", cfg.dtype, 3),
-          k.tensor("lse_log2", DType::F32, 2), k.tensor("delta", DType::F32, 2)};
+  return {headDimTensor(k, "q", cfg.dtype, 3, cfg.headDim),
+          headDimTensor(k, "k", cfg.dtype, 3, cfg.headDim),
+          headDimTensor(k, "v", cfg.dtype, 3, cfg.valueDim()),
+          headDimTensor(k, "do", cfg.dtype, 3, cfg.valueDim()),
+          k.tensor("lse_log2", DType::F32, 2),
+          k.tensor("delta", DType::F32, 2)};
 }
 
 BackwardSequence denseSequence(KernelBuilder &k, const BackwardInputs &in) {
@@ -119,13 +123,13 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
                                        const AttentionVariant &variant, const BackwardInputs &in,
                                        const BackwardSequence &seq, Tile kvHead, Tile col0,
                                        const TensorDesc *dqAcc) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
-  TensorDesc qBlocks = in.q.desc({1, bm, d}), dOBlocks = in.dO.desc({1, bm, d});
+  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bm = cfg.blockM, bn = cfg.blockN;
+  TensorDesc qBlocks = in.q.desc({1, bm, dqk}), dOBlocks = in.dO.desc({1, bm, dv});
   TensorDesc lseBlocks = in.lse2.desc({1, bm}), deltaBlocks = in.delta.desc({1, bm});
   const Tile seqQ = seq.seqQ, seqK = seq.seqK;
 
-  Tile kBlock = in.key.desc({1, bn, d}).load({kvHead, seq.kFirst + col0, 0});
-  Tile vBlock = in.v.desc({1, bn, d}).load({kvHead, seq.kFirst + col0, 0});
+  Tile kBlock = in.key.desc({1, bn, dqk}).load({kvHead, seq.kFirst + col0, 0});
+  Tile vBlock = in.v.desc({1, bn, dv}).load({kvHead, seq.kFirst + col0, 0});
   Tile kT = kBlock.t(), vT = vBlock.t(), cols = col0 + k.iota(bn);
 
   // The query blocks whose key range meets this key block, [first, end), and
@@ -247,7 +251,7 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
     Tile pairHi = hi / bm * group;
     return aroundUnmasked(k, pairLo, pairB, pairC, pairHi, 1, grads, step);
   };
-  std::vector<Tile> grads = {k.zeros({bn, d}, DType::F32), k.zeros({bn, d}, DType::F32)};
+  std::vector<Tile> grads = {k.zeros({bn, dqk}, DType::F32), k.zeros({bn, dv}, DType::F32)};
   if (cfg.group == 1)
     grads = overQueries(kvHead, grads);
   else if (cfg.groupsInOneLoop && !seq.blocks)
@@ -262,12 +266,12 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
 Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
                         const AttentionVariant &variant, const BackwardInputs &in,
                         const BackwardSequence &seq, Tile head, Tile row0) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
-  TensorDesc kBlocks = in.key.desc({1, bn, d}), vBlocks = in.v.desc({1, bn, d});
+  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bm = cfg.blockM, bn = cfg.blockN;
+  TensorDesc kBlocks = in.key.desc({1, bn, dqk}), vBlocks = in.v.desc({1, bn, dv});
   const Tile seqQ = seq.seqQ, seqK = seq.seqK;
   Tile kvHead = cfg.group == 1 ? head : head / cfg.group;
-  Tile qBlock = in.q.desc({1, bm, d}).load({head, seq.qFirst + row0, 0});
-  Tile dOBlock = in.dO.desc({1, bm, d}).load({head, seq.qFirst + row0, 0});
+  Tile qBlock = in.q.desc({1, bm, dqk}).load({head, seq.qFirst + row0, 0});
+  Tile dOBlock = in.dO.desc({1, bm, dv}).load({head, seq.qFirst + row0, 0});
   Tile lse2 = in.lse2.desc({1, bm}).load({head, seq.statFirst + row0});
   Tile dlt = in.delta.desc({1, bm}).load({head, seq.statFirst + row0});
   Tile rows = row0 + k.iota(bm);
@@ -290,7 +294,7 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
       return {dot(ds.to(cfg.dtype), kBlock, st[0])};
     };
   };
-  std::vector<Tile> acc = {k.zeros({bm, d}, DType::F32)};
+  std::vector<Tile> acc = {k.zeros({bm, dqk}, DType::F32)};
   if (seq.blocks) { // the key blocks the block mask lists
     acc = overListedBlocks(k, listedBlocks(k, *seq.blockCounts, *seq.blocks, head,
                                            in.q.dim(0), row0 / kMaskBlock),
@@ -313,12 +317,13 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
 /// The dK/dV kernel, and with `fuseDQ` its dQ shares into dq_acc.
 static void buildKeyBlockKernel(KernelBuilder &k, const AttentionConfig &cfg,
                                 const AttentionVariant &variant, bool fuseDQ) {
-  const int64_t d = cfg.headDim, bn = cfg.blockN;
+  const int64_t dqk = cfg.qkColumns(), dvCols = cfg.vColumns(), bn = cfg.blockN;
   BackwardInputs in = backwardInputs(k, cfg);
-  TensorArg dk = k.tensor("dk", cfg.dtype, 3), dv = k.tensor("dv", cfg.dtype, 3);
+  TensorArg dk = headDimTensor(k, "dk", cfg.dtype, 3, cfg.headDim),
+            dv = headDimTensor(k, "dv", cfg.dtype, 3, cfg.valueDim());
   std::optional<TensorDesc> dqAcc;
   if (fuseDQ)
-    dqAcc = k.tensor("dq_acc", DType::F32, 3).desc({1, cfg.blockM, d});
+    dqAcc = headDimTensor(k, "dq_acc", DType::F32, 3, cfg.headDim).desc({1, cfg.blockM, dqk});
   BackwardSequence seq = denseSequence(k, in);
   BlockMaskArgs lists;
   declareBlockMask(k, cfg, variant, lists, seq);
@@ -327,8 +332,8 @@ static void buildKeyBlockKernel(KernelBuilder &k, const AttentionConfig &cfg,
   seq.inputs = &inputs;
   auto [dK, dV] = backwardKeyBlock(k, cfg, variant, in, seq, kvHead, col0,
                                    dqAcc ? &*dqAcc : nullptr);
-  dk.desc({1, bn, d}).store({kvHead, col0, 0}, dK.to(cfg.dtype));
-  dv.desc({1, bn, d}).store({kvHead, col0, 0}, dV.to(cfg.dtype));
+  dk.desc({1, bn, dqk}).store({kvHead, col0, 0}, dK.to(cfg.dtype));
+  dv.desc({1, bn, dvCols}).store({kvHead, col0, 0}, dV.to(cfg.dtype));
 }
 
 void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
@@ -342,8 +347,9 @@ void buildAttentionBackwardFused(KernelBuilder &k, const AttentionConfig &cfg,
 }
 
 void buildAttentionBackwardConvertDQ(KernelBuilder &k, const AttentionConfig &cfg) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM;
-  TensorArg acc = k.tensor("dq_acc", DType::F32, 3), dq = k.tensor("dq", cfg.dtype, 3);
+  const int64_t d = cfg.qkColumns(), bm = cfg.blockM;
+  TensorArg acc = headDimTensor(k, "dq_acc", DType::F32, 3, cfg.headDim),
+            dq = headDimTensor(k, "dq", cfg.dtype, 3, cfg.headDim);
   Tile head = k.programId(1), row0 = k.programId(0) * bm;
   TensorDesc accBlocks = acc.desc({1, bm, d});
   Tile block = accBlocks.load({head, row0, 0});
@@ -353,9 +359,9 @@ void buildAttentionBackwardConvertDQ(KernelBuilder &k, const AttentionConfig &cf
 
 void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
                              const AttentionVariant &variant) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM;
+  const int64_t d = cfg.qkColumns(), bm = cfg.blockM;
   BackwardInputs in = backwardInputs(k, cfg);
-  TensorArg dq = k.tensor("dq", cfg.dtype, 3);
+  TensorArg dq = headDimTensor(k, "dq", cfg.dtype, 3, cfg.headDim);
   BackwardSequence seq = denseSequence(k, in);
   BlockMaskArgs lists;
   declareBlockMask(k, cfg, variant, lists, seq);
@@ -440,7 +446,7 @@ namespace {
 
 /// Random inputs of a backward run, the reference forward and gradients.
 struct BackwardProblem {
-  int64_t bhQ, bhK, seqQ, seqK, d;
+  int64_t bhQ, bhK, seqQ, seqK, d, dValue; ///< d: Q's and K's columns, dValue: V's and O's
   std::vector<HostBuffer> inputs; ///< q, k, v, do, lse_log2, delta
   std::vector<InputValues> variantInputs; ///< after the kernels' own parameters
   BlockLists byQueries, byKeys; ///< the block mask (variant.blockMask)
@@ -454,16 +460,18 @@ BackwardProblem makeProblem(const AttentionConfig &cfg, const AttentionVariant &
   p.seqQ = sizes.getInt("seq_q");
   p.seqK = sizes.getInt("seq_k");
   p.d = cfg.headDim;
+  p.dValue = cfg.valueDim();
   p.bhQ = batch * heads;
   p.bhK = batch * std::max<int64_t>(1, heads / cfg.group);
   const double amplitude = sizes.getFloat("amplitude");
   std::mt19937_64 rng(seed);
   p.inputs = {examples::randomBuffer("q", cfg.dtype, p.bhQ * p.seqQ * p.d, rng, amplitude),
               examples::randomBuffer("k", cfg.dtype, p.bhK * p.seqK * p.d, rng, amplitude),
-              examples::randomBuffer("v", cfg.dtype, p.bhK * p.seqK * p.d, rng),
-              examples::randomBuffer("do", cfg.dtype, p.bhQ * p.seqQ * p.d, rng)};
+              examples::randomBuffer("v", cfg.dtype, p.bhK * p.seqK * p.dValue, rng),
+              examples::randomBuffer("do", cfg.dtype, p.bhQ * p.seqQ * p.dValue, rng)};
   p.variantInputs = inputValues(variant, {batch, heads, p.seqQ, p.seqK}, rng);
-  ReferenceAttention ref{p.bhQ, p.seqQ, p.seqK, p.d, cfg.group, cfg.softmaxScale(), &variant};
+  ReferenceAttention ref{p.bhQ, p.seqQ, p.seqK, p.d, cfg.group, cfg.scale, &variant};
+  ref.headDimV = p.dValue;
   ref.headsPerBatch = heads;
   ref.inputs = &p.variantInputs;
   if (variant.blockMask) {
@@ -481,8 +489,8 @@ BackwardProblem makeProblem(const AttentionConfig &cfg, const AttentionVariant &
   for (int64_t h = 0; h < p.bhQ; ++h)
     for (int64_t i = 0; i < p.seqQ; ++i) {
       const int64_t r = h * p.seqQ + i;
-      for (int64_t t = 0; t < p.d; ++t)
-        delta[h * rows + i] += dO[r * p.d + t] * o[r * p.d + t];
+      for (int64_t t = 0; t < p.dValue; ++t)
+        delta[h * rows + i] += dO[r * p.dValue + t] * o[r * p.dValue + t];
       lse2[h * rows + i] = lse[r] == -kInf ? kInf : lse[r] * M_LOG2E;
     }
   for (std::vector<double> *stat : {&lse2, &delta})
@@ -502,9 +510,12 @@ TensorBinding tensor2(int buffer, int64_t bh, int64_t seq) {
 
 /// q, k, v, do, lse_log2, delta as the first six arguments.
 std::vector<ArgBinding> inputArgs(const BackwardProblem &p) {
-  return {tensor3(0, p.bhQ, p.seqQ, p.d), tensor3(1, p.bhK, p.seqK, p.d),
-          tensor3(2, p.bhK, p.seqK, p.d), tensor3(3, p.bhQ, p.seqQ, p.d),
-          tensor2(4, p.bhQ, backwardStatRows(p.seqQ)), tensor2(5, p.bhQ, backwardStatRows(p.seqQ))};
+  return {tensor3(0, p.bhQ, p.seqQ, p.d),
+          tensor3(1, p.bhK, p.seqK, p.d),
+          tensor3(2, p.bhK, p.seqK, p.dValue),
+          tensor3(3, p.bhQ, p.seqQ, p.dValue),
+          tensor2(4, p.bhQ, backwardStatRows(p.seqQ)),
+          tensor2(5, p.bhQ, backwardStatRows(p.seqQ))};
 }
 
 /// Gradients through bf16/f16 P and dS, accumulated in f32: 1 % of the
@@ -515,7 +526,7 @@ constexpr double kGradientTolerance = 1e-2;
 
 RunPlan planAttentionBackwardPrep(const AttentionConfig &cfg, const Params &sizes, uint64_t seed) {
   const int64_t bh = sizes.getInt("batch") * sizes.getInt("heads");
-  const int64_t seqQ = sizes.getInt("seq_q"), d = cfg.headDim, rows = backwardStatRows(seqQ);
+  const int64_t seqQ = sizes.getInt("seq_q"), d = cfg.valueDim(), rows = backwardStatRows(seqQ);
   std::mt19937_64 rng(seed);
   RunPlan plan;
   plan.memory = {examples::randomBuffer("o", cfg.dtype, bh * seqQ * d, rng),
@@ -548,10 +559,10 @@ static RunPlan keyBlockPlan(const AttentionConfig &cfg, const AttentionVariant &
   RunPlan plan;
   plan.memory = p.inputs;
   plan.memory.push_back(examples::outputBuffer("dk", cfg.dtype, p.bhK * p.seqK * p.d));
-  plan.memory.push_back(examples::outputBuffer("dv", cfg.dtype, p.bhK * p.seqK * p.d));
+  plan.memory.push_back(examples::outputBuffer("dv", cfg.dtype, p.bhK * p.seqK * p.dValue));
   plan.args = inputArgs(p);
   plan.args.push_back(tensor3(6, p.bhK, p.seqK, p.d));
-  plan.args.push_back(tensor3(7, p.bhK, p.seqK, p.d));
+  plan.args.push_back(tensor3(7, p.bhK, p.seqK, p.dValue));
   if (variant.blockMask)
     bindBlockLists(plan, p.byKeys, p.bhQ, p.seqQ, p.seqK, /*byKeys=*/true);
   bindInputs(plan, p.variantInputs);

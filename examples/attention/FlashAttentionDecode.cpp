@@ -50,7 +50,8 @@ void decodeBody(KernelBuilder &k, const AttentionConfig &cfg, const AttentionVar
                 const TensorArg &q, const DecodeOutputs &out,
                 const std::function<Tile(Tile kvHead)> &seqKOf,
                 const std::function<KeyBlocks(Tile kvHead)> &keysOf) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN, group = cfg.group;
+  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns();
+  const int64_t bm = cfg.blockM, bn = cfg.blockN, group = cfg.group;
   Tile split = k.programId(0), splits = k.numPrograms(0);
   Tile kvHead = k.programId(1), row0 = k.programId(2) * bm;
   Tile seqK = seqKOf(kvHead);
@@ -58,7 +59,7 @@ void decodeBody(KernelBuilder &k, const AttentionConfig &cfg, const AttentionVar
   // within the group (seq_q = 0 only for an empty q, whose rows are none).
   Tile seqQ = max(q.dim(1) / group, k.constant(1, DType::I32));
   Tile rows = row0 + k.iota(bm);
-  QueryRows queries{q.desc({1, bm, d}).load({kvHead, row0, 0}), rows % seqQ,
+  QueryRows queries{q.desc({1, bm, dqk}).load({kvHead, row0, 0}), rows % seqQ,
                     (kvHead * group + rows / seqQ).col()};
 
   // The variant's keys for every query position at once: positions lie in
@@ -90,18 +91,19 @@ void decodeBody(KernelBuilder &k, const AttentionConfig &cfg, const AttentionVar
   Tile result = normalizeRows(state.acc, state.l);
   Tile resultLse = (state.m + log2(state.l)) * M_LN2;
   k.ifThen(splits == 1, [&] {
-    out.o.desc({1, bm, d}).store({kvHead, row0, 0}, result.to(cfg.dtype));
+    out.o.desc({1, bm, dv}).store({kvHead, row0, 0}, result.to(cfg.dtype));
     out.lse.desc({1, bm}).store({kvHead, row0}, resultLse);
   });
   k.ifThen(splits > 1, [&] {
-    out.oPart.desc({1, 1, bm, d}).store({split, kvHead, row0, 0}, result);
+    out.oPart.desc({1, 1, bm, dv}).store({split, kvHead, row0, 0}, result);
     out.lsePart.desc({1, 1, bm}).store({split, kvHead, row0}, resultLse);
   });
 }
 
 DecodeOutputs decodeOutputs(KernelBuilder &k, const AttentionConfig &cfg) {
-  TensorArg o = k.tensor("o", cfg.dtype, 3), lse = k.tensor("lse", DType::F32, 2);
-  TensorArg oPart = k.tensor("o_part", DType::F32, 4);
+  TensorArg o = headDimTensor(k, "o", cfg.dtype, 3, cfg.valueDim()),
+            lse = k.tensor("lse", DType::F32, 2);
+  TensorArg oPart = headDimTensor(k, "o_part", DType::F32, 4, cfg.valueDim());
   return {o, lse, oPart, k.tensor("lse_part", DType::F32, 3)};
 }
 
@@ -109,16 +111,17 @@ DecodeOutputs decodeOutputs(KernelBuilder &k, const AttentionConfig &cfg) {
 
 void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
                           const AttentionVariant &variant) {
-  const int64_t d = cfg.headDim, bn = cfg.blockN;
-  TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
-  TensorArg v = k.tensor("v", cfg.dtype, 3);
+  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bn = cfg.blockN;
+  TensorArg q = headDimTensor(k, "q", cfg.dtype, 3, cfg.headDim),
+            key = headDimTensor(k, "k", cfg.dtype, 3, cfg.headDim);
+  TensorArg v = headDimTensor(k, "v", cfg.dtype, 3, cfg.valueDim());
   DecodeOutputs out = decodeOutputs(k, cfg);
   TensorDesc kBlocks, vBlocks;
   decodeBody(
       k, cfg, variant, q, out, [&](Tile) { return key.dim(1); },
       [&](Tile kvHead) {
-        kBlocks = key.desc({1, bn, d});
-        vBlocks = v.desc({1, bn, d});
+        kBlocks = key.desc({1, bn, dqk});
+        vBlocks = v.desc({1, bn, dv});
         return KeyBlocks{[&, kvHead](Tile j) { return kBlocks.load({kvHead, j, 0}); },
                          [&, kvHead](Tile j) { return vBlocks.load({kvHead, j, 0}); }};
       });
@@ -126,15 +129,16 @@ void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
 
 void buildAttentionDecodePaged(KernelBuilder &k, const AttentionConfig &cfg,
                                const AttentionVariant &variant, int64_t pageSize) {
-  const int64_t d = cfg.headDim, bn = cfg.blockN;
+  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bn = cfg.blockN;
   if (pageSize < bn || pageSize % bn != 0) {
     k.error(Where::current(), "page_size = " + std::to_string(pageSize) +
                                   " must be a multiple of block_n = " + std::to_string(bn) +
                                   " (a key block lies in one page)");
     return;
   }
-  TensorArg q = k.tensor("q", cfg.dtype, 3);
-  TensorArg kCache = k.tensor("k_cache", cfg.dtype, 3), vCache = k.tensor("v_cache", cfg.dtype, 3);
+  TensorArg q = headDimTensor(k, "q", cfg.dtype, 3, cfg.headDim);
+  TensorArg kCache = headDimTensor(k, "k_cache", cfg.dtype, 3, cfg.headDim),
+            vCache = headDimTensor(k, "v_cache", cfg.dtype, 3, cfg.valueDim());
   TensorArg table = k.tensor("block_table", DType::I32, 2);
   TensorArg lens = k.tensor("seq_lens", DType::I32, 1);
   DecodeOutputs out = decodeOutputs(k, cfg);
@@ -162,18 +166,19 @@ void buildAttentionDecodePaged(KernelBuilder &k, const AttentionConfig &cfg,
                            known && slot < table.dim(1), 0);
           return max(min(page, lastPage), zero) * pageSize + j % pageSize;
         };
-        kBlocks = kCache.desc({1, bn, d});
-        vBlocks = vCache.desc({1, bn, d});
+        kBlocks = kCache.desc({1, bn, dqk});
+        vBlocks = vCache.desc({1, bn, dv});
         return KeyBlocks{[&, h, cacheRow](Tile j) { return kBlocks.load({h, cacheRow(j), 0}); },
                          [&, h, cacheRow](Tile j) { return vBlocks.load({h, cacheRow(j), 0}); }};
       });
 }
 
 void buildAttentionDecodeCombine(KernelBuilder &k, const AttentionConfig &cfg) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM;
-  TensorArg oPart = k.tensor("o_part", DType::F32, 4);
+  const int64_t d = cfg.vColumns(), bm = cfg.blockM;
+  TensorArg oPart = headDimTensor(k, "o_part", DType::F32, 4, cfg.valueDim());
   TensorArg lsePart = k.tensor("lse_part", DType::F32, 3);
-  TensorArg o = k.tensor("o", cfg.dtype, 3), lse = k.tensor("lse", DType::F32, 2);
+  TensorArg o = headDimTensor(k, "o", cfg.dtype, 3, cfg.valueDim()),
+            lse = k.tensor("lse", DType::F32, 2);
   TensorDesc oRuns = oPart.desc({1, 1, bm, d}), lseRuns = lsePart.desc({1, 1, bm});
   Tile head = k.programId(1), row0 = k.programId(0) * bm, splits = oPart.dim(0);
 
@@ -218,20 +223,20 @@ namespace {
 /// The problem of a decoding run: B sequences, kv_heads K/V heads of
 /// `group` query heads each, seq_q query tokens against seq_k keys.
 struct DecodeShape {
-  int64_t batch, kvHeads, group, seqQ, seqK, splits, headDim;
+  int64_t batch, kvHeads, group, seqQ, seqK, splits, headDim, headDimV;
   int64_t bhQ() const { return batch * kvHeads * group; }
   int64_t bhK() const { return batch * kvHeads; }
   int64_t rows() const { return group * seqQ; } ///< packed rows per K/V head
 };
 
 DecodeShape decodeShape(const AttentionConfig &cfg, const Params &sizes) {
-  return {sizes.getInt("batch"), sizes.getInt("kv_heads"), cfg.group, sizes.getInt("seq_q"),
-          sizes.getInt("seq_k"), sizes.getInt("splits"), cfg.headDim};
+  return {sizes.getInt("batch"), sizes.getInt("kv_heads"), cfg.group,   sizes.getInt("seq_q"),
+          sizes.getInt("seq_k"), sizes.getInt("splits"),   cfg.headDim, cfg.valueDim()};
 }
 
 /// The split outputs as [splits, B·Hkv, rows(, d)] tensors.
 std::vector<ArgBinding> partBindings(const DecodeShape &s, int oBuffer, int lseBuffer) {
-  const int64_t r = s.rows(), d = s.headDim, bh = s.bhK();
+  const int64_t r = s.rows(), d = s.headDimV, bh = s.bhK();
   return {TensorBinding{oBuffer, {s.splits, bh, r, d}, {bh * r * d, r * d, d, 1}},
           TensorBinding{lseBuffer, {s.splits, bh, r}, {bh * r, r, 1}}};
 }
@@ -241,24 +246,24 @@ std::vector<ArgBinding> partBindings(const DecodeShape &s, int oBuffer, int lseB
 RunPlan planAttentionDecode(const AttentionConfig &cfg, const AttentionVariant &variant,
                             const Params &sizes, uint64_t seed) {
   const DecodeShape s = decodeShape(cfg, sizes);
-  const int64_t d = s.headDim, r = s.rows();
+  const int64_t d = s.headDim, dv = s.headDimV, r = s.rows();
   std::mt19937_64 rng(seed);
   const double amplitude = sizes.getFloat("amplitude");
 
   RunPlan plan;
   plan.memory = {examples::randomBuffer("q", cfg.dtype, s.bhQ() * s.seqQ * d, rng, amplitude),
                  examples::randomBuffer("k", cfg.dtype, s.bhK() * s.seqK * d, rng, amplitude),
-                 examples::randomBuffer("v", cfg.dtype, s.bhK() * s.seqK * d, rng),
-                 examples::outputBuffer("o", cfg.dtype, s.bhK() * r * d),
+                 examples::randomBuffer("v", cfg.dtype, s.bhK() * s.seqK * dv, rng),
+                 examples::outputBuffer("o", cfg.dtype, s.bhK() * r * dv),
                  examples::outputBuffer("lse", DType::F32, s.bhK() * r),
-                 examples::outputBuffer("o_part", DType::F32, s.splits * s.bhK() * r * d),
+                 examples::outputBuffer("o_part", DType::F32, s.splits * s.bhK() * r * dv),
                  examples::outputBuffer("lse_part", DType::F32, s.splits * s.bhK() * r)};
   // The queries [B·Hq, seq_q, d] as [B·Hkv, group·seq_q, d]: the same memory
   // (and O, LSE as the forward's, alike).
   plan.args = {TensorBinding{0, {s.bhK(), r, d}, {r * d, d, 1}},
                TensorBinding{1, {s.bhK(), s.seqK, d}, {s.seqK * d, d, 1}},
-               TensorBinding{2, {s.bhK(), s.seqK, d}, {s.seqK * d, d, 1}},
-               TensorBinding{3, {s.bhK(), r, d}, {r * d, d, 1}},
+               TensorBinding{2, {s.bhK(), s.seqK, dv}, {s.seqK * dv, dv, 1}},
+               TensorBinding{3, {s.bhK(), r, dv}, {r * dv, dv, 1}},
                TensorBinding{4, {s.bhK(), r}, {r, 1}}};
   for (ArgBinding &part : partBindings(s, 5, 6))
     plan.args.push_back(part);
@@ -268,7 +273,8 @@ RunPlan planAttentionDecode(const AttentionConfig &cfg, const AttentionVariant &
   const int64_t runKeys = decodeSplitKeys(s.seqK, s.splits, cfg.blockN);
   std::vector<double> oWant, lseWant;
   for (int64_t split = 0; split < s.splits; ++split) {
-    ReferenceAttention ref{s.bhQ(), s.seqQ, s.seqK, d, s.group, cfg.softmaxScale(), &variant};
+    ReferenceAttention ref{s.bhQ(), s.seqQ, s.seqK, d, s.group, cfg.scale, &variant};
+    ref.headDimV = dv;
     ref.keyLo = split * runKeys;
     ref.keyHi = std::min(ref.keyLo + runKeys, s.seqK);
     std::vector<double> out, lse;
@@ -286,7 +292,8 @@ RunPlan planAttentionDecode(const AttentionConfig &cfg, const AttentionVariant &
 RunPlan planAttentionDecodePaged(const AttentionConfig &cfg, const AttentionVariant &variant,
                                  int64_t pageSize, const Params &sizes, uint64_t seed) {
   const DecodeShape s = decodeShape(cfg, sizes);
-  const int64_t d = s.headDim, r = s.rows(), hkv = s.kvHeads, hq = hkv * s.group;
+  const int64_t d = s.headDim, dv = s.headDimV, r = s.rows(), hkv = s.kvHeads;
+  const int64_t hq = hkv * s.group;
   const int64_t batch = s.batch, P = pageSize;
   std::mt19937_64 rng(seed);
   // Ragged lengths: the longest, none, one key, and between.
@@ -312,23 +319,23 @@ RunPlan planAttentionDecodePaged(const AttentionConfig &cfg, const AttentionVari
   plan.memory = {
       examples::randomBuffer("q", cfg.dtype, batch * hq * s.seqQ * d, rng, amplitude),
       examples::randomBuffer("k_cache", cfg.dtype, numPages * P * hkv * d, rng, amplitude),
-      examples::randomBuffer("v_cache", cfg.dtype, numPages * P * hkv * d, rng),
+      examples::randomBuffer("v_cache", cfg.dtype, numPages * P * hkv * dv, rng),
       HostBuffer{"block_table", DType::I32, table},
       HostBuffer{"seq_lens", DType::I32, std::vector<double>(lengths.begin(), lengths.end())},
-      examples::outputBuffer("o", cfg.dtype, batch * hkv * r * d),
+      examples::outputBuffer("o", cfg.dtype, batch * hkv * r * dv),
       examples::outputBuffer("lse", DType::F32, batch * hkv * r),
-      examples::outputBuffer("o_part", DType::F32, s.splits * batch * hkv * r * d),
+      examples::outputBuffer("o_part", DType::F32, s.splits * batch * hkv * r * dv),
       examples::outputBuffer("lse_part", DType::F32, s.splits * batch * hkv * r)};
   // The caches [num_pages, page_size, Hkv, d] as [Hkv, num_pages·page_size, d].
-  auto cache = [&](int buffer) {
-    return TensorBinding{buffer, {hkv, numPages * P, d}, {d, hkv * d, 1}};
+  auto cache = [&](int buffer, int64_t columns) {
+    return TensorBinding{buffer, {hkv, numPages * P, columns}, {columns, hkv * columns, 1}};
   };
   plan.args = {TensorBinding{0, {batch * hkv, r, d}, {r * d, d, 1}},
-               cache(1),
-               cache(2),
+               cache(1, d),
+               cache(2, dv),
                TensorBinding{3, {batch, maxPages}, {maxPages, 1}},
                TensorBinding{4, {batch}, {1}},
-               TensorBinding{5, {batch * hkv, r, d}, {r * d, d, 1}},
+               TensorBinding{5, {batch * hkv, r, dv}, {r * dv, dv, 1}},
                TensorBinding{6, {batch * hkv, r}, {r, 1}}};
   for (ArgBinding &part : partBindings(s, 7, 8))
     plan.args.push_back(part);
@@ -336,30 +343,31 @@ RunPlan planAttentionDecodePaged(const AttentionConfig &cfg, const AttentionVari
 
   // Per sequence and split: the reference over that sequence's keys,
   // gathered from its pages.
-  std::vector<double> oWant(s.splits * batch * hkv * r * d), lseWant(s.splits * batch * hkv * r);
+  std::vector<double> oWant(s.splits * batch * hkv * r * dv), lseWant(s.splits * batch * hkv * r);
   for (int64_t b = 0; b < batch; ++b) {
     const int64_t n = lengths[b];
     std::vector<double> q(plan.memory[0].data.begin() + b * hq * s.seqQ * d,
                           plan.memory[0].data.begin() + (b + 1) * hq * s.seqQ * d);
-    std::vector<double> k(hkv * n * d), v(hkv * n * d);
+    std::vector<double> k(hkv * n * d), v(hkv * n * dv);
     for (int64_t h = 0; h < hkv; ++h)
       for (int64_t i = 0; i < n; ++i) {
         int64_t row = static_cast<int64_t>(table[b * maxPages + i / P]) * P + i % P;
-        for (int64_t t = 0; t < d; ++t) {
+        for (int64_t t = 0; t < d; ++t)
           k[(h * n + i) * d + t] = plan.memory[1].data[(row * hkv + h) * d + t];
-          v[(h * n + i) * d + t] = plan.memory[2].data[(row * hkv + h) * d + t];
-        }
+        for (int64_t t = 0; t < dv; ++t)
+          v[(h * n + i) * dv + t] = plan.memory[2].data[(row * hkv + h) * dv + t];
       }
     const int64_t runKeys = decodeSplitKeys(n, s.splits, cfg.blockN);
     for (int64_t split = 0; split < s.splits; ++split) {
-      ReferenceAttention ref{hq, s.seqQ, n, d, s.group, cfg.softmaxScale(), &variant};
+      ReferenceAttention ref{hq, s.seqQ, n, d, s.group, cfg.scale, &variant};
+      ref.headDimV = dv;
       ref.keyLo = split * runKeys;
       ref.keyHi = std::min(ref.keyLo + runKeys, n);
       ref.firstHead = b * hq;
       std::vector<double> out, lse;
       ref.forward(q, k, v, out, lse);
       const int64_t at = (split * batch + b) * hkv * r; // [hq, seq_q] = [hkv, rows]
-      std::copy(out.begin(), out.end(), oWant.begin() + at * d);
+      std::copy(out.begin(), out.end(), oWant.begin() + at * dv);
       std::copy(lse.begin(), lse.end(), lseWant.begin() + at);
     }
   }
@@ -372,7 +380,7 @@ RunPlan planAttentionDecodePaged(const AttentionConfig &cfg, const AttentionVari
 RunPlan planAttentionDecodeCombine(const AttentionConfig &cfg, const Params &sizes,
                                    uint64_t seed) {
   const DecodeShape s = decodeShape(cfg, sizes);
-  const int64_t d = s.headDim, r = s.rows(), bh = s.bhK();
+  const int64_t d = s.headDimV, r = s.rows(), bh = s.bhK();
   std::mt19937_64 rng(seed);
   RunPlan plan;
   HostBuffer oPart = examples::randomBuffer("o_part", DType::F32, s.splits * bh * r * d, rng);

@@ -63,12 +63,14 @@ BackwardSequence packedSequence(KernelBuilder &k, const BackwardInputs &in, cons
 
 void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
                           const AttentionVariant &variant) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM, bn = cfg.blockN;
+  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bm = cfg.blockM, bn = cfg.blockN;
   const int64_t groups = cfg.rowGroups, gm = rowGroupRows(k, cfg);
   if (!gm)
     return;
-  TensorArg q = k.tensor("q", cfg.dtype, 3), key = k.tensor("k", cfg.dtype, 3);
-  TensorArg v = k.tensor("v", cfg.dtype, 3), o = k.tensor("o", cfg.dtype, 3);
+  TensorArg q = headDimTensor(k, "q", cfg.dtype, 3, cfg.headDim),
+            key = headDimTensor(k, "k", cfg.dtype, 3, cfg.headDim);
+  TensorArg v = headDimTensor(k, "v", cfg.dtype, 3, cfg.valueDim()),
+            o = headDimTensor(k, "o", cfg.dtype, 3, cfg.valueDim());
   TensorArg lse = k.tensor("lse", DType::F32, 2);
   TensorArg cuQ = k.tensor("cu_seqlens_q", DType::I32, 1);
   TensorArg cuK = k.tensor("cu_seqlens_k", DType::I32, 1);
@@ -86,8 +88,8 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
   // The K/V descriptors before Q's load, as the dense kernel makes them: the
   // tile-to-llvm lowering decides Q's shared-memory layout when it meets the
   // load, from the streams of descriptors it has seen.
-  TensorDesc kBlocks = key.desc({1, bn, d}), vBlocks = v.desc({1, bn, d});
-  TensorDesc qBlocks = q.desc({1, gm, d});
+  TensorDesc kBlocks = key.desc({1, bn, dqk}), vBlocks = v.desc({1, bn, dv});
+  TensorDesc qBlocks = q.desc({1, gm, dqk});
   std::vector<QueryRows> queries;
   for (int64_t g = 0; g < groups; ++g) {
     Tile rows = row0 + g * gm + k.iota(gm);
@@ -103,7 +105,7 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
   std::vector<KeyLoopState> state = attendKeys(k, cfg, variant, queries, keys, seqQ, seqK, range);
 
   // The sequence's own rows of O and LSE: rows past its end are dropped.
-  TensorDesc oBlocks = o.slice(1, qFirst, seqQ).desc({1, gm, d});
+  TensorDesc oBlocks = o.slice(1, qFirst, seqQ).desc({1, gm, dv});
   TensorDesc lseBlocks = lse.slice(1, qFirst, seqQ).desc({1, gm});
   for (int64_t g = 0; g < groups; ++g) {
     const KeyLoopState &s = state[g];
@@ -119,8 +121,9 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
 int64_t varlenStatRows(int64_t totalQ, int64_t batch) { return 4 * (totalQ / 4 + batch); }
 
 void buildAttentionVarlenBackwardPrep(KernelBuilder &k, const AttentionConfig &cfg) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM;
-  TensorArg o = k.tensor("o", cfg.dtype, 3), dO = k.tensor("do", cfg.dtype, 3);
+  const int64_t d = cfg.vColumns(), bm = cfg.blockM;
+  TensorArg o = headDimTensor(k, "o", cfg.dtype, 3, cfg.valueDim()),
+            dO = headDimTensor(k, "do", cfg.dtype, 3, cfg.valueDim());
   TensorArg lse = k.tensor("lse", DType::F32, 2), delta = k.tensor("delta", DType::F32, 2);
   TensorArg lseLog2 = k.tensor("lse_log2", DType::F32, 2);
   TensorArg cuQ = k.tensor("cu_seqlens_q", DType::I32, 1);
@@ -141,9 +144,10 @@ void buildAttentionVarlenBackwardPrep(KernelBuilder &k, const AttentionConfig &c
 
 void buildAttentionVarlenBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
                                     const AttentionVariant &variant) {
-  const int64_t d = cfg.headDim, bn = cfg.blockN;
+  const int64_t dqk = cfg.qkColumns(), dvCols = cfg.vColumns(), bn = cfg.blockN;
   BackwardInputs in = backwardInputs(k, cfg);
-  TensorArg dk = k.tensor("dk", cfg.dtype, 3), dv = k.tensor("dv", cfg.dtype, 3);
+  TensorArg dk = headDimTensor(k, "dk", cfg.dtype, 3, cfg.headDim),
+            dv = headDimTensor(k, "dv", cfg.dtype, 3, cfg.valueDim());
   TensorArg cuQ = k.tensor("cu_seqlens_q", DType::I32, 1);
   TensorArg cuK = k.tensor("cu_seqlens_k", DType::I32, 1);
   k.scalar("max_seqlen_k", DType::I32); // sizes the grid only
@@ -152,15 +156,19 @@ void buildAttentionVarlenBackwardKV(KernelBuilder &k, const AttentionConfig &cfg
   BackwardSequence seq = packedSequence(k, in, cuQ, cuK, k.programId(2));
   auto [dK, dV] = backwardKeyBlock(k, cfg, variant, in, seq, kvHead, col0);
   // The sequence's own rows of dK and dV: rows past its end are dropped.
-  rowsInside(k, dk, seq.kFirst, seq.seqK).desc({1, bn, d}).store({kvHead, col0, 0}, dK.to(cfg.dtype));
-  rowsInside(k, dv, seq.kFirst, seq.seqK).desc({1, bn, d}).store({kvHead, col0, 0}, dV.to(cfg.dtype));
+  rowsInside(k, dk, seq.kFirst, seq.seqK)
+      .desc({1, bn, dqk})
+      .store({kvHead, col0, 0}, dK.to(cfg.dtype));
+  rowsInside(k, dv, seq.kFirst, seq.seqK)
+      .desc({1, bn, dvCols})
+      .store({kvHead, col0, 0}, dV.to(cfg.dtype));
 }
 
 void buildAttentionVarlenBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
                                    const AttentionVariant &variant) {
-  const int64_t d = cfg.headDim, bm = cfg.blockM;
+  const int64_t d = cfg.qkColumns(), bm = cfg.blockM;
   BackwardInputs in = backwardInputs(k, cfg);
-  TensorArg dq = k.tensor("dq", cfg.dtype, 3);
+  TensorArg dq = headDimTensor(k, "dq", cfg.dtype, 3, cfg.headDim);
   TensorArg cuQ = k.tensor("cu_seqlens_q", DType::I32, 1);
   TensorArg cuK = k.tensor("cu_seqlens_k", DType::I32, 1);
   k.scalar("max_seqlen_q", DType::I32); // sizes the grid only
@@ -197,15 +205,15 @@ std::vector<int64_t> varlenLengths(int64_t batch, int64_t longest, bool keys) {
 namespace {
 
 /// A packed batch of ragged sequences (varlenLengths) for the CPU runs, with
-/// the conversions between its [total, h, d] arrays and the reference's
-/// per-sequence [h, n, d] ones.
+/// the conversions between its [total, h, c] arrays and the reference's
+/// per-sequence [h, n, c] ones (c: d for Q and K, dv for V and O).
 struct PackedBatch {
-  int64_t batch, heads, kvHeads, d;
+  int64_t batch, heads, kvHeads, d, dv;
   std::vector<int64_t> lensQ, lensK, cuQ{0}, cuK{0};
 
   PackedBatch(const AttentionConfig &cfg, const Params &sizes)
       : batch(sizes.getInt("batch")), heads(sizes.getInt("heads")),
-        kvHeads(std::max<int64_t>(1, heads / cfg.group)), d(cfg.headDim),
+        kvHeads(std::max<int64_t>(1, heads / cfg.group)), d(cfg.headDim), dv(cfg.valueDim()),
         lensQ(varlenLengths(batch, sizes.getInt("seq_q"), false)),
         lensK(varlenLengths(batch, sizes.getInt("seq_k"), true)) {
     for (int64_t b = 0; b < batch; ++b) {
@@ -234,8 +242,8 @@ struct PackedBatch {
         for (int64_t i = 0; i < lensQ[b]; ++i) {
           const int64_t row = cuQ[b] + i, stat = h * rows + statFirst(b) + i;
           double sum = 0;
-          for (int64_t t = 0; t < d; ++t)
-            sum += o[(row * heads + h) * d + t] * dO[(row * heads + h) * d + t];
+          for (int64_t t = 0; t < dv; ++t)
+            sum += o[(row * heads + h) * dv + t] * dO[(row * heads + h) * dv + t];
           delta[stat] = roundTo(DType::F32, sum);
           const double l = lse[h * totalQ() + row];
           lse2[stat] = l == -kInf ? kInf : roundTo(DType::F32, l * M_LOG2E);
@@ -245,27 +253,27 @@ struct PackedBatch {
   static HostBuffer offsets(const std::string &name, const std::vector<int64_t> &cu) {
     return HostBuffer{name, DType::I32, std::vector<double>(cu.begin(), cu.end())};
   }
-  /// A [total, h, d] buffer as the kernels' [h, total, d] view.
-  TensorBinding view(int buffer, int64_t total, int64_t h) const {
-    return TensorBinding{buffer, {h, total, d}, {d, h * d, 1}};
+  /// A [total, h, c] buffer as the kernels' [h, total, c] view.
+  static TensorBinding view(int buffer, int64_t total, int64_t h, int64_t c) {
+    return TensorBinding{buffer, {h, total, c}, {c, h * c, 1}};
   }
-  /// Rows [first, first + n) of a [total, h, d] array as [h, n, d].
-  std::vector<double> gather(const std::vector<double> &from, int64_t first, int64_t n,
-                             int64_t h) const {
-    std::vector<double> to(h * n * d);
+  /// Rows [first, first + n) of a [total, h, c] array as [h, n, c].
+  static std::vector<double> gather(const std::vector<double> &from, int64_t first, int64_t n,
+                                    int64_t h, int64_t c) {
+    std::vector<double> to(h * n * c);
     for (int64_t hh = 0; hh < h; ++hh)
       for (int64_t i = 0; i < n; ++i)
-        for (int64_t t = 0; t < d; ++t)
-          to[(hh * n + i) * d + t] = from[((first + i) * h + hh) * d + t];
+        for (int64_t t = 0; t < c; ++t)
+          to[(hh * n + i) * c + t] = from[((first + i) * h + hh) * c + t];
     return to;
   }
   /// ... and back.
-  void scatter(const std::vector<double> &from, std::vector<double> &to, int64_t first, int64_t n,
-               int64_t h) const {
+  static void scatter(const std::vector<double> &from, std::vector<double> &to, int64_t first,
+                      int64_t n, int64_t h, int64_t c) {
     for (int64_t hh = 0; hh < h; ++hh)
       for (int64_t i = 0; i < n; ++i)
-        for (int64_t t = 0; t < d; ++t)
-          to[((first + i) * h + hh) * d + t] = from[(hh * n + i) * d + t];
+        for (int64_t t = 0; t < c; ++t)
+          to[((first + i) * h + hh) * c + t] = from[(hh * n + i) * c + t];
   }
 };
 
@@ -279,42 +287,43 @@ struct PackedProblem {
 PackedProblem solvePacked(const AttentionConfig &cfg, const AttentionVariant &variant,
                           const PackedBatch &pb, const Params &sizes, uint64_t seed,
                           bool gradients) {
-  const int64_t d = pb.d, heads = pb.heads, kvHeads = pb.kvHeads;
+  const int64_t d = pb.d, dv = pb.dv, heads = pb.heads, kvHeads = pb.kvHeads;
   const int64_t totalQ = pb.totalQ(), totalK = pb.totalK();
   const double amplitude = sizes.getFloat("amplitude");
   std::mt19937_64 rng(seed);
   PackedProblem p;
   p.inputs = {examples::randomBuffer("q", cfg.dtype, totalQ * heads * d, rng, amplitude),
               examples::randomBuffer("k", cfg.dtype, totalK * kvHeads * d, rng, amplitude),
-              examples::randomBuffer("v", cfg.dtype, totalK * kvHeads * d, rng)};
+              examples::randomBuffer("v", cfg.dtype, totalK * kvHeads * dv, rng)};
   if (gradients)
-    p.inputs.push_back(examples::randomBuffer("do", cfg.dtype, totalQ * heads * d, rng));
-  p.o.assign(totalQ * heads * d, 0.0);
+    p.inputs.push_back(examples::randomBuffer("do", cfg.dtype, totalQ * heads * dv, rng));
+  p.o.assign(totalQ * heads * dv, 0.0);
   p.lse.assign(heads * totalQ, 0.0);
   if (gradients) {
     p.dq.assign(totalQ * heads * d, 0.0);
     p.dk.assign(totalK * kvHeads * d, 0.0);
-    p.dv.assign(totalK * kvHeads * d, 0.0);
+    p.dv.assign(totalK * kvHeads * dv, 0.0);
   }
   for (int64_t b = 0; b < pb.batch; ++b) {
     const int64_t q0 = pb.cuQ[b], k0 = pb.cuK[b], nq = pb.lensQ[b], nk = pb.lensK[b];
-    ReferenceAttention ref{heads, nq, nk, d, cfg.group, cfg.softmaxScale(), &variant};
-    std::vector<double> Q = pb.gather(p.inputs[0].data, q0, nq, heads);
-    std::vector<double> K = pb.gather(p.inputs[1].data, k0, nk, kvHeads);
-    std::vector<double> V = pb.gather(p.inputs[2].data, k0, nk, kvHeads);
+    ReferenceAttention ref{heads, nq, nk, d, cfg.group, cfg.scale, &variant};
+    ref.headDimV = dv;
+    std::vector<double> Q = pb.gather(p.inputs[0].data, q0, nq, heads, d);
+    std::vector<double> K = pb.gather(p.inputs[1].data, k0, nk, kvHeads, d);
+    std::vector<double> V = pb.gather(p.inputs[2].data, k0, nk, kvHeads, dv);
     std::vector<double> out, lse;
     ref.forward(Q, K, V, out, lse);
-    pb.scatter(out, p.o, q0, nq, heads);
+    pb.scatter(out, p.o, q0, nq, heads, dv);
     for (int64_t h = 0; h < heads; ++h)
       for (int64_t i = 0; i < nq; ++i)
         p.lse[h * totalQ + q0 + i] = lse[h * nq + i];
     if (!gradients)
       continue;
-    std::vector<double> dq, dk, dv;
-    ref.backward(Q, K, V, pb.gather(p.inputs[3].data, q0, nq, heads), dq, dk, dv);
-    pb.scatter(dq, p.dq, q0, nq, heads);
-    pb.scatter(dk, p.dk, k0, nk, kvHeads);
-    pb.scatter(dv, p.dv, k0, nk, kvHeads);
+    std::vector<double> dq, dk, dV;
+    ref.backward(Q, K, V, pb.gather(p.inputs[3].data, q0, nq, heads, dv), dq, dk, dV);
+    pb.scatter(dq, p.dq, q0, nq, heads, d);
+    pb.scatter(dk, p.dk, k0, nk, kvHeads, d);
+    pb.scatter(dV, p.dv, k0, nk, kvHeads, dv);
   }
   return p;
 }
@@ -325,17 +334,20 @@ RunPlan planAttentionVarlen(const AttentionConfig &cfg, const AttentionVariant &
                             const Params &sizes, uint64_t seed) {
   PackedBatch pb(cfg, sizes);
   PackedProblem p = solvePacked(cfg, variant, pb, sizes, seed, /*gradients=*/false);
-  const int64_t heads = pb.heads, d = pb.d, totalQ = pb.totalQ(), totalK = pb.totalK();
+  const int64_t heads = pb.heads, d = pb.d, dv = pb.dv, totalQ = pb.totalQ(), totalK = pb.totalK();
   RunPlan plan;
   plan.memory = p.inputs;
-  plan.memory.push_back(examples::outputBuffer("o", cfg.dtype, totalQ * heads * d));
+  plan.memory.push_back(examples::outputBuffer("o", cfg.dtype, totalQ * heads * dv));
   plan.memory.push_back(examples::outputBuffer("lse", DType::F32, heads * totalQ));
   plan.memory.push_back(PackedBatch::offsets("cu_seqlens_q", pb.cuQ));
   plan.memory.push_back(PackedBatch::offsets("cu_seqlens_k", pb.cuK));
-  plan.args = {pb.view(0, totalQ, heads), pb.view(1, totalK, pb.kvHeads),
-               pb.view(2, totalK, pb.kvHeads), pb.view(3, totalQ, heads),
+  plan.args = {pb.view(0, totalQ, heads, d),
+               pb.view(1, totalK, pb.kvHeads, d),
+               pb.view(2, totalK, pb.kvHeads, dv),
+               pb.view(3, totalQ, heads, dv),
                TensorBinding{4, {heads, totalQ}, {totalQ, 1}},
-               TensorBinding{5, {pb.batch + 1}, {1}}, TensorBinding{6, {pb.batch + 1}, {1}},
+               TensorBinding{5, {pb.batch + 1}, {1}},
+               TensorBinding{6, {pb.batch + 1}, {1}},
                static_cast<double>(pb.longestQ())};
   plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestQ(), cfg.blockM)), heads,
                pb.batch};
@@ -347,7 +359,7 @@ RunPlan planAttentionVarlen(const AttentionConfig &cfg, const AttentionVariant &
 RunPlan planAttentionVarlenBackwardPrep(const AttentionConfig &cfg, const Params &sizes,
                                         uint64_t seed) {
   PackedBatch pb(cfg, sizes);
-  const int64_t heads = pb.heads, d = pb.d, totalQ = pb.totalQ(), rows = pb.statRows();
+  const int64_t heads = pb.heads, d = pb.dv, totalQ = pb.totalQ(), rows = pb.statRows();
   std::mt19937_64 rng(seed);
   RunPlan plan;
   plan.memory = {examples::randomBuffer("o", cfg.dtype, totalQ * heads * d, rng),
@@ -359,10 +371,13 @@ RunPlan planAttentionVarlenBackwardPrep(const AttentionConfig &cfg, const Params
   std::vector<double> &lse = plan.memory[2].data;
   for (size_t r = 0; r < lse.size(); r += 7)
     lse[r] = -kInf; // rows that saw no key
-  plan.args = {pb.view(0, totalQ, heads), pb.view(1, totalQ, heads),
+  plan.args = {pb.view(0, totalQ, heads, d),
+               pb.view(1, totalQ, heads, d),
                TensorBinding{2, {heads, totalQ}, {totalQ, 1}},
-               TensorBinding{3, {heads, rows}, {rows, 1}}, TensorBinding{4, {heads, rows}, {rows, 1}},
-               TensorBinding{5, {pb.batch + 1}, {1}}, static_cast<double>(pb.longestQ())};
+               TensorBinding{3, {heads, rows}, {rows, 1}},
+               TensorBinding{4, {heads, rows}, {rows, 1}},
+               TensorBinding{5, {pb.batch + 1}, {1}},
+               static_cast<double>(pb.longestQ())};
   plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestQ(), cfg.blockM)), heads,
                pb.batch};
   // Rows between the sequences' statistics stay as they were.
@@ -395,8 +410,10 @@ PackedBackwardRun packedBackwardRun(const AttentionConfig &cfg, const AttentionV
   run.plan.memory = run.p.inputs;
   run.plan.memory.push_back(HostBuffer{"lse_log2", DType::F32, std::move(lse2)});
   run.plan.memory.push_back(HostBuffer{"delta", DType::F32, std::move(delta)});
-  run.plan.args = {pb.view(0, totalQ, heads), pb.view(1, pb.totalK(), pb.kvHeads),
-                   pb.view(2, pb.totalK(), pb.kvHeads), pb.view(3, totalQ, heads),
+  run.plan.args = {pb.view(0, totalQ, heads, pb.d),
+                   pb.view(1, pb.totalK(), pb.kvHeads, pb.d),
+                   pb.view(2, pb.totalK(), pb.kvHeads, pb.dv),
+                   pb.view(3, totalQ, heads, pb.dv),
                    TensorBinding{4, {heads, rows}, {rows, 1}},
                    TensorBinding{5, {heads, rows}, {rows, 1}}};
   run.plan.tolerance = 1e-2; // as the dense backward's
@@ -420,11 +437,11 @@ RunPlan planAttentionVarlenBackwardKV(const AttentionConfig &cfg, const Attentio
   PackedBackwardRun run = packedBackwardRun(cfg, variant, sizes, seed);
   const PackedBatch &pb = run.pb;
   RunPlan &plan = run.plan;
-  const int64_t kvElements = pb.totalK() * pb.kvHeads * pb.d;
-  plan.memory.push_back(examples::outputBuffer("dk", cfg.dtype, kvElements));
-  plan.memory.push_back(examples::outputBuffer("dv", cfg.dtype, kvElements));
-  plan.args.push_back(pb.view(6, pb.totalK(), pb.kvHeads));
-  plan.args.push_back(pb.view(7, pb.totalK(), pb.kvHeads));
+  const int64_t keys = pb.totalK() * pb.kvHeads;
+  plan.memory.push_back(examples::outputBuffer("dk", cfg.dtype, keys * pb.d));
+  plan.memory.push_back(examples::outputBuffer("dv", cfg.dtype, keys * pb.dv));
+  plan.args.push_back(pb.view(6, pb.totalK(), pb.kvHeads, pb.d));
+  plan.args.push_back(pb.view(7, pb.totalK(), pb.kvHeads, pb.dv));
   appendOffsets(plan, pb, pb.longestK());
   plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestK(), cfg.blockN)), pb.kvHeads,
                pb.batch};
@@ -438,7 +455,7 @@ RunPlan planAttentionVarlenBackwardQ(const AttentionConfig &cfg, const Attention
   const PackedBatch &pb = run.pb;
   RunPlan &plan = run.plan;
   plan.memory.push_back(examples::outputBuffer("dq", cfg.dtype, pb.totalQ() * pb.heads * pb.d));
-  plan.args.push_back(pb.view(6, pb.totalQ(), pb.heads));
+  plan.args.push_back(pb.view(6, pb.totalQ(), pb.heads, pb.d));
   appendOffsets(plan, pb, pb.longestQ());
   plan.grid = {std::max<int64_t>(1, examples::ceilDiv(pb.longestQ(), cfg.blockM)), pb.heads,
                pb.batch};

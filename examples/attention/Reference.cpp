@@ -28,7 +28,7 @@ RowScores rowScores(const ReferenceAttention &ref, const std::vector<double> &q,
     double s = 0;
     for (int64_t t = 0; t < d; ++t)
       s += q[(h * ref.seqQ + i) * d + t] * k[(kh * ref.seqK + j) * d + t];
-    s *= ref.scale;
+    s *= ref.softmaxScale();
     row.scaled[j] = s;
     RefAt at = ref.at(h, i, j);
     row.modified[j] = ref.variant->scoreModRef ? ref.variant->scoreModRef(s, at) : s;
@@ -63,6 +63,10 @@ bool softmax(const RowScores &row, std::vector<double> &p, double &lse) {
 
 } // namespace
 
+double ReferenceAttention::softmaxScale() const {
+  return scale > 0 ? scale : 1.0 / std::sqrt(static_cast<double>(headDim));
+}
+
 RefAt ReferenceAttention::at(int64_t h, int64_t i, int64_t j) const {
   int64_t head = firstHead + h;
   int64_t batch = fixedBatch >= 0 ? fixedBatch : headsPerBatch > 0 ? head / headsPerBatch : 0;
@@ -73,8 +77,8 @@ RefAt ReferenceAttention::at(int64_t h, int64_t i, int64_t j) const {
 void ReferenceAttention::forward(const std::vector<double> &q, const std::vector<double> &k,
                                  const std::vector<double> &v, std::vector<double> &o,
                                  std::vector<double> &lse) const {
-  const int64_t d = headDim;
-  o.assign(bhQ * seqQ * d, 0.0);
+  const int64_t dv = valueDim();
+  o.assign(bhQ * seqQ * dv, 0.0);
   lse.assign(bhQ * seqQ, -kInf);
   std::vector<double> p;
   for (int64_t h = 0; h < bhQ; ++h) {
@@ -83,8 +87,8 @@ void ReferenceAttention::forward(const std::vector<double> &q, const std::vector
       if (!softmax(rowScores(*this, q, k, h, i), p, lse[h * seqQ + i]))
         continue; // a row with no visible key: output 0, lse -inf
       for (int64_t j = 0; j < seqK; ++j)
-        for (int64_t t = 0; t < d; ++t)
-          o[(h * seqQ + i) * d + t] += p[j] * v[(kh * seqK + j) * d + t];
+        for (int64_t t = 0; t < dv; ++t)
+          o[(h * seqQ + i) * dv + t] += p[j] * v[(kh * seqK + j) * dv + t];
     }
   }
 }
@@ -93,10 +97,10 @@ void ReferenceAttention::backward(const std::vector<double> &q, const std::vecto
                                   const std::vector<double> &v, const std::vector<double> &dO,
                                   std::vector<double> &dq, std::vector<double> &dk,
                                   std::vector<double> &dv) const {
-  const int64_t d = headDim, bhK = bhQ / group;
+  const int64_t d = headDim, dV = valueDim(), bhK = bhQ / group;
   dq.assign(bhQ * seqQ * d, 0.0);
   dk.assign(bhK * seqK * d, 0.0);
-  dv.assign(bhK * seqK * d, 0.0);
+  dv.assign(bhK * seqK * dV, 0.0);
   std::vector<double> p, dp(seqK);
   for (int64_t h = 0; h < bhQ; ++h) {
     const int64_t kh = h / group;
@@ -105,12 +109,12 @@ void ReferenceAttention::backward(const std::vector<double> &q, const std::vecto
       double lse;
       if (!softmax(row, p, lse))
         continue; // no key seen: no gradient
-      const double *dORow = &dO[(h * seqQ + i) * d];
+      const double *dORow = &dO[(h * seqQ + i) * dV];
       double delta = 0; // rowsum(dO ∘ O) = sum_j P_j dP_j
       for (int64_t j = 0; j < seqK; ++j) {
         dp[j] = 0;
-        for (int64_t t = 0; t < d; ++t)
-          dp[j] += dORow[t] * v[(kh * seqK + j) * d + t];
+        for (int64_t t = 0; t < dV; ++t)
+          dp[j] += dORow[t] * v[(kh * seqK + j) * dV + t];
         delta += p[j] * dp[j];
       }
       for (int64_t j = 0; j < seqK; ++j) {
@@ -124,12 +128,13 @@ void ReferenceAttention::backward(const std::vector<double> &q, const std::vecto
           slope = (variant->scoreModRef(u + step, where) - variant->scoreModRef(u - step, where)) /
                   (2 * step);
         }
-        double dz = p[j] * (dp[j] - delta) * slope * scale; // d/d(q·k)
+        double dz = p[j] * (dp[j] - delta) * slope * softmaxScale(); // d/d(q·k)
         for (int64_t t = 0; t < d; ++t) {
           dq[(h * seqQ + i) * d + t] += dz * k[(kh * seqK + j) * d + t];
           dk[(kh * seqK + j) * d + t] += dz * q[(h * seqQ + i) * d + t];
-          dv[(kh * seqK + j) * d + t] += p[j] * dORow[t];
         }
+        for (int64_t t = 0; t < dV; ++t)
+          dv[(kh * seqK + j) * dV + t] += p[j] * dORow[t];
       }
     }
   }

@@ -46,7 +46,7 @@ void registerDecode(const std::string &suffix, const std::string &summary,
   std::vector<ParamSpec> params = attentionDecodeParams();
   params.insert(params.end(), extra.begin(), extra.end());
   auto schedule = [](const Params &p) {
-    return defaultDecodeSchedule(std::stoll(p.get("head_dim")), p.target());
+    return defaultDecodeSchedule(scheduleHeadDim(p), p.target());
   };
   auto config = [=](const Params &p) {
     AttentionConfig cfg = tileConfigFrom(p, schedule(p));
@@ -77,7 +77,7 @@ void registerDecode(const std::string &suffix, const std::string &summary,
   std::vector<ParamSpec> pagedParams = attentionPagedDecodeParams();
   pagedParams.insert(pagedParams.end(), extra.begin(), extra.end());
   auto pagedSchedule = [](const Params &p) {
-    return defaultDecodeSchedule(std::stoll(p.get("head_dim")), p.target(), /*paged=*/true);
+    return defaultDecodeSchedule(scheduleHeadDim(p), p.target(), /*paged=*/true);
   };
   auto pagedConfig = [=](const Params &p) {
     AttentionConfig cfg = tileConfigFrom(p, pagedSchedule(p));
@@ -179,14 +179,14 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   params.insert(params.end(), extra.begin(), extra.end());
   auto schedule = [heavyScores, heavyOnMmaSync](const Params &p) {
     bool heavy = heavyScores || (heavyOnMmaSync && !p.target().wgmma);
-    return defaultSchedule(std::stoll(p.get("head_dim")), heavy, p.target());
+    return defaultSchedule(scheduleHeadDim(p), heavy, p.target());
   };
   auto config = [=](const Params &p) {
     AttentionConfig cfg = configFrom(p, schedule(p));
     // Over a block mask's lists at d = 256 the overlapped loop was 5 %
     // slower than one dot a step (document masks, N = 4k-16k; bench/RESULTS.md
     // session 24); key ranges gain 3-8 % from it.
-    if (p.get("overlap") == "auto" && cfg.headDim > 128 && variant(p).blockMask)
+    if (p.get("overlap") == "auto" && scheduleHeadDim(p) > 128 && variant(p).blockMask)
       cfg.overlap = false;
     if (tune)
       tune(cfg, p);
@@ -197,7 +197,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   // made it spill, 64-row programs do not.
   auto varlenSchedule = [=](const Params &p) {
     AttentionSchedule s = schedule(p);
-    if (!p.target().wgmma && std::stoll(p.get("head_dim")) > 64)
+    if (!p.target().wgmma && scheduleHeadDim(p) > 64)
       s.blockM = std::min<int64_t>(s.blockM, 64);
     return s;
   };
@@ -270,7 +270,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // tiles: it takes the smaller key blocks of the modifier's schedule (the
     // 128-key ones spill on wgmma at d = 64).
     bool modifierLike = bool(v.scoreMod) || (kernel == BackwardKernel::Q && v.blockMask);
-    const int64_t d = std::stoll(p.get("head_dim"));
+    const int64_t d = scheduleHeadDim(p);
     AttentionSchedule s = defaultBackwardSchedule(kernel, d, modifierLike, p.target(),
                                                   form == Form::Packed);
     // A block mask's lists live beside the tiles: dP after P (spills
@@ -432,12 +432,13 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   auto fusedConfig = [=](const Params &p) {
     AttentionConfig cfg = bwdConfig(KV, p, Form::Fused);
     AttentionVariant v = variant(p);
-    cfg.dpBesideS = !(p.target().wgmma && cfg.headDim > 64 && v.mask && !v.blockMask);
-    if (p.target().wgmma && !p.getInt("block_m") && (v.blockMask || cfg.group > 1))
+    cfg.dpBesideS = !(p.target().wgmma && cfg.qkColumns() > 64 && v.mask && !v.blockMask);
+    if (p.target().wgmma && !p.getInt("block_m") && (v.blockMask || cfg.group > 1) &&
+        cfg.blockM >= 32) // (16 rows are the dots' least)
       cfg.blockM /= 2;
     // tile-to-llvm (its dQ rows go by bulk reductions): a score modifier
     // at d = 128 keeps that lowering's 16 query rows per step.
-    if (p.target().wgmma && !p.getInt("block_m") && v.scoreMod && cfg.headDim == 128)
+    if (p.target().wgmma && !p.getInt("block_m") && v.scoreMod && cfg.qkColumns() == 128)
       cfg.blockM = 16;
     return cfg;
   };
@@ -466,8 +467,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
 /// delta = rowsum(dO ∘ O), the same for every variant.
 void registerBackwardPrep() {
   auto schedule = [](const Params &p) {
-    return defaultBackwardSchedule(BackwardKernel::Prep, std::stoll(p.get("head_dim")), false,
-                                   p.target());
+    return defaultBackwardSchedule(BackwardKernel::Prep, scheduleHeadDim(p), false, p.target());
   };
   auto config = [=](const Params &p) { return tileConfigFrom(p, schedule(p)); };
   Registry::global().add({

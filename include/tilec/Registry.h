@@ -51,6 +51,9 @@ struct ParamSpec {
   /// Int only: a value other than 0 must be a power of two (tile sizes:
   /// the GPU lowering's layouts are built on them).
   bool powerOfTwo = false;
+  /// Int only: a value must be a multiple of this (0: any; head dims: 8,
+  /// rows of 16 bytes).
+  int64_t multipleOf = 0;
 
   /// "int", "bool", "float" or "one of a|b|c".
   std::string typeName() const;

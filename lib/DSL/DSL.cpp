@@ -948,6 +948,17 @@ TensorArg TensorArg::slice(unsigned dim, Operand start, Operand size, Where wher
   return part;
 }
 
+void TensorArg::requireSize(unsigned dim, int64_t size, Where where) const {
+  KernelParam &p = kb->impl().signature.at(param);
+  if (dim >= dims.size() || size < 0 || size > INT32_MAX) {
+    kb->error(where, fmt::format("requireSize({}, {}) of rank-{} tensor parameter '{}'", dim, size,
+                                 dims.size(), p.name));
+    return;
+  }
+  p.sizes.resize(dims.size(), -1);
+  p.sizes[dim] = size;
+}
+
 TensorDesc TensorArg::desc(Shape block, Where where) const {
   Lowerer l(*kb, where);
   bool positive = std::all_of(block.begin(), block.end(), [](int64_t d) { return d > 0; });
@@ -1019,6 +1030,7 @@ TensorArg KernelBuilder::tensor(const std::string &name, DType type, unsigned ra
   }
   KernelParam param{name, KernelParam::Kind::Tensor, type, rank};
   param.unitStride = inner == InnerStride::One;
+  arg.param = s.signature.size();
   s.signature.push_back(param);
   arg.basePtr = wrap(s.addArgument(tile::PointerType::get(&s.ctx, s.type(type)), where));
   for (unsigned d = 0; d < rank; ++d)

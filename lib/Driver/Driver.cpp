@@ -603,6 +603,11 @@ std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature
               entry.attribute(kParamAligned, kernel.alignedArgs.count(firstArg) > 0);
             if (p.unitStride)
               entry.attribute(kParamUnitStride, true);
+            if (!p.sizes.empty())
+              entry.attributeArray(kParamSizes, [&] {
+                for (int64_t size : p.sizes)
+                  size < 0 ? entry.value(nullptr) : entry.value(size);
+              });
           });
         });
         firstArg += p.numFunctionArgs();

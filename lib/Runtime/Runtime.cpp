@@ -292,6 +292,10 @@ bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &
         if (t->shape[d] < 0 || t->shape[d] > INT32_MAX)
           return mismatch("dimension " + std::to_string(d) + " = " +
                           std::to_string(t->shape[d]) + " is outside [0, 2^31)");
+      for (size_t d = 0; d < param.sizes.size(); ++d)
+        if (param.sizes[d] >= 0 && t->shape[d] != param.sizes[d])
+          return mismatch("dimension " + std::to_string(d) + " = " + std::to_string(t->shape[d]) +
+                          ": the kernel was compiled for " + std::to_string(param.sizes[d]));
       if (param.unitStride && t->shape.back() > 1 && t->strides.back() != 1)
         return mismatch("the kernel reads it with innermost stride 1, got stride " +
                         std::to_string(t->strides.back()) + " (make the tensor contiguous)");
@@ -562,6 +566,22 @@ bool parseParam(const json::Value &entry, KernelParam &param, std::string &error
     param.aligned = aligned->kind == json::Value::Kind::Bool && aligned->boolean;
   if (const json::Value *unit = entry.get(kParamUnitStride))
     param.unitStride = unit->kind == json::Value::Kind::Bool && unit->boolean;
+  if (const json::Value *sizes = entry.get(kParamSizes)) {
+    bool ok = sizes->kind == json::Value::Kind::Array && sizes->array.size() == param.rank &&
+              param.kind == KernelParam::Kind::Tensor;
+    for (size_t d = 0; ok && d < sizes->array.size(); ++d) {
+      const json::Value &item = sizes->array[d];
+      std::optional<int64_t> size = integerOf(item);
+      ok = item.kind == json::Value::Kind::Null || (size && *size >= 0);
+      param.sizes.push_back(size ? *size : -1);
+    }
+    if (!ok) {
+      error = "kernel metadata: parameter '" + param.name +
+              "' has malformed \"sizes\" (one "
+              "non-negative integer or null per dimension of a tensor)";
+      return false;
+    }
+  }
   return true;
 }
 

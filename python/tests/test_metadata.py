@@ -157,6 +157,22 @@ class ToyKernel(unittest.TestCase):
         with self.assertRaisesRegex(LaunchError, "has no 'kernel'"):
             parse_metadata(json.dumps({"params": []}), "bad.json")
 
+    def test_tensors_of_fixed_sizes_need_them(self):
+        params = [{"name": "q", "kind": "tensor", "dtype": "bf16", "rank": 2,
+                   "sizes": [None, 80]}]
+        meta = toy_metadata(params=params, function_args=["!llvm.ptr<1>", "i32", "i32", "i64",
+                                                          "i64"], grid=None)
+        self.assertEqual(meta.params[0].sizes, (None, 80))
+        check_arguments(meta, [contiguous(0x40000, (7, 80), "bf16")])
+        with self.assertRaisesRegex(LaunchError, r"argument 0 \('q'.*dimension 1 = 64: the kernel "
+                                                 r"was compiled for 80"):
+            check_arguments(meta, [contiguous(0x40000, (7, 64), "bf16")])
+        for bad in ([80], [None, -1], [None, "80"], 80):
+            params[0]["sizes"] = bad
+            with self.assertRaisesRegex(LaunchError, "malformed 'sizes'"):
+                toy_metadata(params=params, function_args=["!llvm.ptr<1>", "i32", "i32", "i64",
+                                                           "i64"], grid=None)
+
     def test_unit_stride_tensors_need_innermost_stride_one(self):
         meta = toy_metadata(
             params=[{"name": "ids", "kind": "tensor", "dtype": "i32", "rank": 2,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ctypes
 import json
 from dataclasses import dataclass, field
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence, Tuple, Union
 
 DTYPE_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "f64": 8, "i8": 1, "i32": 4, "i64": 8}
 
@@ -67,6 +67,7 @@ class Param:
     rank: int = 0
     aligned: bool = False
     unit_stride: bool = False  # the kernel takes the innermost stride to be 1
+    sizes: Optional[Tuple[Optional[int], ...]] = None  # compiled-for sizes, None where any
 
 
 @dataclass(frozen=True)
@@ -132,9 +133,17 @@ def parse_metadata(text: str, source: str = "metadata") -> Metadata:
         kind = member(p, "kind", str, where)
         _require(kind in ("tensor", "pointer", "scalar"), f"{source}: {where}: unknown kind '{kind}'")
         rank = member(p, "rank", int, where) if kind == "tensor" else 0
+        sizes = p.get("sizes")
+        if sizes is not None:
+            ok = (kind == "tensor" and isinstance(sizes, list) and len(sizes) == rank and
+                  all(n is None or (isinstance(n, int) and not isinstance(n, bool) and n >= 0)
+                      for n in sizes))
+            _require(ok, f"{source}: {where} has malformed 'sizes' (one non-negative integer "
+                         f"or null per dimension of a tensor)")
+            sizes = tuple(sizes)
         params.append(Param(member(p, "name", str, where), kind, member(p, "dtype", str, where),
                             rank, bool(p.get("aligned", False)),
-                            bool(p.get("unit_stride", False))))
+                            bool(p.get("unit_stride", False)), sizes))
     names = [p.name for p in params]
 
     grid = None
@@ -261,6 +270,10 @@ def check_arguments(meta: Metadata, args: Sequence[Arg]) -> None:
             for d, n in enumerate(a.shape):
                 if not 0 <= n <= INT32_MAX:
                     raise _argument_error(meta, i, f"dimension {d} = {n} is outside [0, 2^31)")
+            for d, (n, want) in enumerate(zip(a.shape, p.sizes or ())):
+                if want is not None and n != want:
+                    raise _argument_error(meta, i, f"dimension {d} = {n}: the kernel was "
+                                                   f"compiled for {want}")
             if p.unit_stride and a.shape[-1] > 1 and a.strides[-1] != 1:
                 raise _argument_error(meta, i, "the kernel reads it with innermost stride 1, got "
                                                f"stride {a.strides[-1]} (make the tensor contiguous)")

@@ -52,7 +52,7 @@
 // FILEMETA-NEXT: {"name":"arg3","kind":"scalar","dtype":"i32","rank":0}
 // FILEMETA-NEXT: ],
 // FILEMETA: "grid": null
-// ALIGNED: {"name":"q","kind":"tensor","dtype":"bf16","rank":3,"aligned":true},
+// ALIGNED: {"name":"q","kind":"tensor","dtype":"bf16","rank":3,"aligned":true,"sizes":[null,null,64]},
 // ALIGNED: {"name":"lse","kind":"tensor","dtype":"f32","rank":2,"aligned":false}
 // A variant's input is read with innermost stride 1 (its stride argument
 // is unused): launches must pass that.

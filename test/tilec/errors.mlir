@@ -6,7 +6,9 @@
 // RUN: not tilec --kernel=flash_attention_fwd --set block_m=48 2>&1 | FileCheck %s --check-prefix=POW2
 // RUN: not tilec --kernel=flash_attention_fwd_gqa --set group=2 --size heads=3 --run=cpu 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not tilec --kernel=flash_attention_bwd_dq_gqa --set group=3 --size heads=4 --export-case=%t.case 2>&1 | FileCheck %s --check-prefix=GROUP3
-// RUN: not tilec --kernel=flash_attention_fwd --set head_dim=96 2>&1 | FileCheck %s --check-prefix=CHOICE
+// RUN: not tilec --kernel=flash_attention_fwd --set head_dim=100 2>&1 | FileCheck %s --check-prefix=HEADDIM
+// RUN: not tilec --kernel=flash_attention_bwd_dq --set head_dim=264 2>&1 | FileCheck %s --check-prefix=HEADDIM2
+// RUN: not tilec --kernel=flash_attention_decode --set head_dim_v=4 2>&1 | FileCheck %s --check-prefix=HEADDIMV
 // RUN: not tilec --kernel=matmul --set block_m 2>&1 | FileCheck %s --check-prefix=ASSIGN
 // RUN: not tilec 2>&1 | FileCheck %s --check-prefix=NOTHING
 // RUN: not tilec --kernel=matmul --run=cpu --size m=0 2>&1 | FileCheck %s --check-prefix=SIZE
@@ -36,7 +38,10 @@
 // POW2: block_m        int (power of 2)
 // GROUP: tilec: error: kernel 'flash_attention_fwd_gqa': --size heads=3 is not a multiple of group=2 (query heads per K/V head)
 // GROUP3: tilec: error: kernel 'flash_attention_bwd_dq_gqa': --size heads=4 is not a multiple of group=3
-// CHOICE: tilec: error: kernel 'flash_attention_fwd': 'head_dim' expects one of 16, 32, 64, 128, 256, got '96'
+// HEADDIM: tilec: error: kernel 'flash_attention_fwd': 'head_dim' must be a multiple of 8 in [8, 256], got 100
+// HEADDIM: head_dim       int (multiple of 8)
+// HEADDIM2: tilec: error: kernel 'flash_attention_bwd_dq': 'head_dim' must be a multiple of 8 in [8, 256], got 264
+// HEADDIMV: tilec: error: kernel 'flash_attention_decode': 'head_dim_v' must be a multiple of 8 in [0, 256], got 4
 // ASSIGN: tilec: error: kernel 'matmul': expected key=value, got 'block_m'
 // NOTHING: tilec: error: give either --kernel=NAME or an input .mlir file
 // SIZE: tilec: error: kernel 'matmul': 'm' must be in [1, inf], got 0

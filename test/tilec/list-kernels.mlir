@@ -11,6 +11,7 @@
 // CHECK-DAG: {{^}}matmul
 // CHECK-DAG: {{^}}row_softmax
 // CHECK-DAG: {{^}}vector_add
-// CHECK-DAG: --set head_dim {{.*}}one of 16|32|64|128|256
+// CHECK-DAG: --set head_dim {{.*}}int (multiple of 8)
+// CHECK-DAG: --set head_dim_v {{.*}}int (multiple of 8)
 // CHECK-DAG: --set window
 // CHECK-DAG: --size seq_q

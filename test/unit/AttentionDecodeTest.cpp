@@ -90,7 +90,7 @@ double decodeAgainst(const AttentionVariant &variant, const AttentionVariant &re
   else // the decoding kernel wrote O and LSE itself
     memory = {plan.memory[5], plan.memory[6], plan.memory[3], plan.memory[4]};
 
-  ReferenceAttention ref{bhK * cfg.group, seqQ, seqK, d, cfg.group, cfg.softmaxScale(), &reference};
+  ReferenceAttention ref{bhK * cfg.group, seqQ, seqK, d, cfg.group, cfg.scale, &reference};
   std::vector<double> o, lse;
   ref.forward(plan.memory[0].data, plan.memory[1].data, plan.memory[2].data, o, lse);
   Comparison oCmp = compareOutputs(memory[2].data, o), lseCmp = compareOutputs(memory[3].data, lse);

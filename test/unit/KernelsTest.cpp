@@ -229,6 +229,55 @@ std::vector<Case> allCases() {
 INSTANTIATE_TEST_SUITE_P(Registered, KernelTest, ::testing::ValuesIn(allCases()),
                          [](const auto &info) { return caseName(info.param); });
 
+// Head dims that are not powers of two (the tiles pad them; the tensors
+// keep d columns) and V/O head dims of their own (head_dim_v), on each kind
+// of attention kernel: ragged N, seq_q != seq_k, GQA groups of 3, bf16 and f16.
+class HeadDimTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(HeadDimTest, MatchesReference) { runCase(GetParam(), /*canonicalize=*/true); }
+
+std::vector<Case> headDimCases() {
+  const std::vector<std::vector<std::string>> dims = {{"head_dim=8"},
+                                                      {"head_dim=40"},
+                                                      {"head_dim=72"},
+                                                      {"head_dim=80"},
+                                                      {"head_dim=96"},
+                                                      {"head_dim=112"},
+                                                      {"head_dim=160"},
+                                                      {"head_dim=192"},
+                                                      {"head_dim=200"},
+                                                      {"head_dim=256"},
+                                                      {"head_dim=192", "head_dim_v=128"},
+                                                      {"head_dim=128", "head_dim_v=64"},
+                                                      {"head_dim=24", "head_dim_v=136"}};
+  std::vector<Case> cases;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    auto with = [&](std::vector<std::string> more) {
+      std::vector<std::string> settings = dims[i];
+      settings.push_back(i % 2 ? "dtype=f16" : "dtype=bf16");
+      settings.insert(settings.end(), more.begin(), more.end());
+      return settings;
+    };
+    const std::vector<std::string> ragged = {"seq_q=37", "seq_k=70"};
+    const std::vector<std::string> gqa = {"heads=6", "seq_q=70", "seq_k=37"};
+    cases.push_back({"flash_attention_fwd_causal", with({}), ragged});
+    cases.push_back({"flash_attention_fwd_gqa", with({"group=3"}), gqa});
+    cases.push_back({"flash_attention_bwd_dkdv_causal", with({}), ragged});
+    cases.push_back({"flash_attention_bwd_dq_causal", with({}), ragged});
+    cases.push_back({"flash_attention_bwd_fused_gqa", with({"group=3"}), gqa});
+    cases.push_back({"flash_attention_bwd_prep", with({}), {"seq_q=37"}});
+    cases.push_back({"flash_attention_varlen_causal", with({}), {"batch=4", "seq_q=45"}});
+    cases.push_back({"flash_attention_varlen_bwd_dkdv", with({}), {"batch=4", "seq_k=45"}});
+    cases.push_back({"flash_attention_decode", with({"group=3"}), {"seq_k=77", "splits=2"}});
+    cases.push_back({"flash_attention_decode_paged", with({"group=3"}), {"seq_k=77"}});
+    cases.push_back({"flash_attention_decode_combine", with({"group=3"}), {"splits=3"}});
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(HeadDims, HeadDimTest, ::testing::ValuesIn(headDimCases()),
+                         [](const auto &info) { return caseName(info.param); });
+
 TEST(KernelRegistry, ListsEveryExampleAndVariant) {
   for (const char *name :
        {"vector_add", "matmul", "row_softmax", "flash_attention_fwd", "flash_attention_fwd_causal",

@@ -221,6 +221,30 @@ TEST_F(LaunchArguments, EnforcesAUnitInnerStrideWhereTheKernelAssumesIt) {
   EXPECT_FALSE(parsed.params[0].aligned);
 }
 
+TEST_F(LaunchArguments, EnforcesTheSizesTheKernelWasCompiledFor) {
+  KernelMetadata parsed;
+  std::string parseError, text = kMetadata;
+  text.replace(text.find("\"aligned\": true"), 15,
+               "\"aligned\": true, \"sizes\": [null, null, 64]");
+  ASSERT_TRUE(parseMetadata(text, parsed, parseError)) << parseError;
+  EXPECT_EQ(parsed.params[0].sizes, (std::vector<int64_t>{-1, -1, 64}));
+  EXPECT_EQ(checkArguments(parsed, {q(), 0.125, 3000.0}), "");
+  TensorArg wide{0x10000, {16, 1000, 128}, {128000, 128, 1}};
+  std::string error = checkArguments(parsed, {wide, 0.125, 3000.0});
+  EXPECT_NE(error.find("argument 0 ('q', a tensor): dimension 2 = 128: the kernel was compiled "
+                       "for 64"),
+            std::string::npos)
+      << error;
+  // One size per dimension, each a whole number >= 0 or null.
+  for (const char *bad : {"[null, 64]", "[null, null, -1]", "[null, null, \"64\"]", "64"}) {
+    std::string malformed = kMetadata;
+    malformed.replace(malformed.find("\"aligned\": true"), 15,
+                      std::string("\"aligned\": true, \"sizes\": ") + bad);
+    EXPECT_FALSE(parseMetadata(malformed, parsed, parseError)) << bad;
+    EXPECT_NE(parseError.find("malformed \"sizes\""), std::string::npos) << parseError;
+  }
+}
+
 /// Metadata of a kernel that reads tensor `k` through one tensor map, with
 /// `maps` as the value of "tensor_maps".
 std::string metadataWithMaps(const std::string &maps) {

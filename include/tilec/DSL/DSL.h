@@ -221,10 +221,15 @@ public:
   /// batch, say). The caller keeps the part inside the tensor.
   TensorArg slice(unsigned dim, Operand start, Operand size,
                   Where where = Where::current()) const;
+  /// Launches must pass this parameter with `size` elements along `dim`
+  /// (the metadata's "sizes"; the runtime refuses others). The kernel
+  /// still reads the size from its arguments.
+  void requireSize(unsigned dim, int64_t size, Where where = Where::current()) const;
 
 private:
   friend class KernelBuilder;
   KernelBuilder *kb = nullptr;
+  size_t param = 0; ///< index in the kernel's signature
   Tile basePtr;
   std::vector<Tile> dims, strides;
 };

@@ -40,6 +40,11 @@ struct KernelParam {
   /// with InnerStride::One: it reads no stride argument there), so a launch
   /// must pass innermost stride 1 (or a size of at most 1 there).
   bool unitStride = false;
+  /// Tensors only: the size each dimension must have at launch, -1 where any
+  /// size goes (empty: all do). The attention kernels fix their head dims
+  /// (TensorArg::requireSize): a tensor of another d would be read with
+  /// the wrong scale and, past the tiles' columns, not at all.
+  std::vector<int64_t> sizes;
 
   /// Number of arguments of the compiled function that this parameter takes.
   unsigned numFunctionArgs() const { return kind == Kind::Tensor ? 1 + 2 * rank : 1; }

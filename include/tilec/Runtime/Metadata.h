@@ -9,7 +9,8 @@
 //     "kernel": "flash_attention_fwd", "arch": "sm_90a", "num_warps": 4,
 //     "threads_per_block": 128, "shared_bytes": 49152,
 //     "params": [{"name": "q", "kind": "tensor", "dtype": "bf16", "rank": 3,
-//                 "aligned": true}, {"name": "doc", ..., "unit_stride": true}, ...],
+//                 "aligned": true, "sizes": [null, null, 128]},
+//                {"name": "doc", ..., "unit_stride": true}, ...],
 //     "function_args": ["!llvm.ptr<1>", "i32", ...],
 //     "grid": [{"param": "q", "axis": 1, "divisor": 128},
 //              {"param": "q", "axis": 0, "divisor": 1}, {"constant": 1}],
@@ -44,7 +45,9 @@
 // it in 16-byte vectors (a 16-byte aligned base, innermost stride 1, other
 // strides and the innermost size multiples of 16 bytes); "unit_stride": true
 // (absent: false) that it takes the innermost stride to be 1 (that size at
-// most 1, or that stride 1). Launches are checked for both.
+// most 1, or that stride 1). "sizes": [null, null, 80] (absent: any shape)
+// gives the sizes the kernel was compiled for, null where any goes (the
+// attention kernels' head dims). Launches are checked for all three.
 // Header-only and free of LLVM, like everything the GPU machine builds.
 //
 //===----------------------------------------------------------------------===//
@@ -113,6 +116,7 @@ inline constexpr const char *kParamDType = "dtype";
 inline constexpr const char *kParamRank = "rank";
 inline constexpr const char *kParamAligned = "aligned";
 inline constexpr const char *kParamUnitStride = "unit_stride";
+inline constexpr const char *kParamSizes = "sizes";
 
 /// Members of each entry of "grid".
 inline constexpr const char *kGridConstant = "constant";

@@ -1,0 +1,39 @@
+// Any head dim that is a multiple of 8 up to 256, and a V/O head dim of its
+// own (head_dim_v): the tiles take the next power of two of at least 16
+// columns, the softmax scale is 1/sqrt(head_dim), and the launch metadata
+// fixes each tensor's d ("sizes"), so a launch with another d is refused.
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=80 --set head_dim_v=48 --emit=tile | FileCheck %s --check-prefix=TILE
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=80 --set head_dim_v=48 --emit=ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=META < %t.json
+// RUN: tilec --kernel=flash_attention_bwd_dkdv --set head_dim=192 --set head_dim_v=128 --emit=tile | FileCheck %s --check-prefix=BWD
+// RUN: tilec --kernel=flash_attention_decode --set head_dim=8 --emit=tile | FileCheck %s --check-prefix=EIGHT
+// RUN: tilec --kernel=flash_attention_fwd_causal --set head_dim=40 --set head_dim_v=200 --run=cpu --size seq_q=37 --size seq_k=70 | FileCheck %s --check-prefix=CPU
+
+// Q and K: 80 columns in 128-wide tiles; V and O: 48 in 64-wide ones.
+// TILE: !tile.ptr<bf16> -> !tile.desc<1x128x128xbf16>
+// TILE-NEXT: !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
+// TILE-NEXT: !tile.ptr<bf16> -> !tile.desc<1x32x64xbf16>
+// TILE-NEXT: !tile.ptr<bf16> -> !tile.desc<1x128x64xbf16>
+// TILE: tile.online_softmax {{.*}} scale = 0.111803398 :
+
+// META: {"name":"q",{{.*}}"sizes":[null,null,80]}
+// META-NEXT: {"name":"k",{{.*}}"sizes":[null,null,80]}
+// META-NEXT: {"name":"v",{{.*}}"sizes":[null,null,48]}
+// META-NEXT: {"name":"o",{{.*}}"sizes":[null,null,48]}
+// META-NEXT: {"name":"lse","kind":"tensor","dtype":"f32","rank":2,"aligned":false}
+
+// dK, dV of DeepSeek-style heads: Q, K, dK 192 columns (256-wide tiles),
+// V, dO, dV 128 (arguments q, k, v, do, ..., dk, dv).
+// BWD-DAG: tile.make_desc %arg0{{.*}} -> !tile.desc<1x{{[0-9]+}}x256xbf16>
+// BWD-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x{{[0-9]+}}x256xbf16>
+// BWD-DAG: tile.make_desc %arg14{{.*}} -> !tile.desc<1x{{[0-9]+}}x128xbf16>
+// BWD-DAG: tile.make_desc %arg21{{.*}} -> !tile.desc<1x{{[0-9]+}}x128xbf16>
+// BWD-DAG: tile.make_desc %arg38{{.*}} -> !tile.desc<1x{{[0-9]+}}x256xbf16>
+// BWD-DAG: tile.make_desc %arg45{{.*}} -> !tile.desc<1x{{[0-9]+}}x128xbf16>
+
+// d = 8: 16-column tiles (the MMAs' k).
+// EIGHT: -> !tile.desc<1x{{[0-9]+}}x16xbf16>
+// EIGHT: tile.online_softmax {{.*}} scale = 0.353553385 :
+
+// CPU: o {{.*}}: ok
+// CPU: lse {{.*}}: ok
