@@ -80,7 +80,9 @@ def main():
     names = [name for name, _ in dirs]
     print("variant d N " + " | ".join(names) + " | " +
           " ".join(f"{n}/{names[0]}" for n in names[1:]))
-    for key in sorted({k[:3] for k in tflops}):
+    # Head dims are numbers, or "192v128" (variants.py's d_qk v d_v).
+    order = lambda k: (k[0], tuple(int(x) for x in str(k[1]).split("v")), k[2])
+    for key in sorted({k[:3] for k in tflops}, key=order):
         cells, medians = [], {}
         for name in names:
             values = tflops.get(key + (name,), [])

@@ -2,15 +2,17 @@
 # Compiles the forward kernel of every attention variant with
 # ../shared/tools/peer_flex.py's constants (window 1024, cap 20, prefix 1024,
 # GQA group 4, ALiBi over H = 2048 / d heads) into bench-ptx-variants/ (or
-# $1), for bench/variants.py next to peer_flex.py on the GPU machine.
+# $1), for bench/variants.py next to peer_flex.py on the GPU machine. DIMS
+# lists head dims; "192v128" is head_dim 192 with head_dim_v 128.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
 out=${1:-$root/bench-ptx-variants}
 arch=${ARCH:-sm_90a}
 mkdir -p "$out"
-for d in ${DIMS:-128}; do
-  heads=$((2048 / d))
+for spec in ${DIMS:-128}; do
+  d=${spec%v*} dv=${spec#*v}
+  heads=$((2048 / dv))
   for v in "" causal sliding_window softcap alibi gqa prefix_lm sliding_window_softcap document; do
     case $v in
       sliding_window) sets=(--set window=1024) ;;
@@ -22,8 +24,8 @@ for d in ${DIMS:-128}; do
       *) sets=() ;;
     esac
     name=flash_attention_fwd${v:+_$v}
-    "$tilec" --kernel=$name --arch="$arch" --set head_dim=$d "${sets[@]}" --emit=ptx \
-      -o "$out/$name-d$d.ptx"
+    "$tilec" --kernel=$name --arch="$arch" --set head_dim=$d --set head_dim_v=$dv "${sets[@]}" \
+      --emit=ptx -o "$out/$name-d$spec.ptx"
   done
 done
 "$tilec" --kernel=flash_attention_block_mask_document --arch="$arch" --emit=ptx \

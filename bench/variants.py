@@ -5,14 +5,16 @@ definitions: window 1024, cap 20, prefix 1024, GQA group 4, ALiBi slopes
 2^(-8 (h + 1) / H); document ids of random lengths around 1024, sorted or
 shuffled, from the same generator calls).
 
-Shapes: B = 16384 / N, H = 2048 / d, bf16, random normal inputs; the forward
+Shapes: B = 16384 / N, H = 2048 / d (rounded down), bf16, random normal
+inputs (a --dims entry "192v128": Q, K with d = 192, V, O with 128, and
+H = 2048 / 128, as bench/peer_heads.py times cuDNN); the forward
 kernels compiled by bench/compile-variants.sh with their default schedules.
 The document masks' forward visits the blocks flash_attention_block_mask_document
 lists; that kernel runs first and is timed apart (as FlexAttention's
 create_block_mask is not part of its time). Each output is first checked on
 sampled rows against attention in double precision with the same rule; then timed (CUDA events, median of 7 means of
-20 calls). Reports ms (compare with Flex's ms) and TFLOP/s = 4·B·H·N²·d ·
-density / time, density being the fraction of (q, k) pairs the mask keeps
+20 calls). Reports ms (compare with Flex's ms) and TFLOP/s = 2·B·H·N²·(d +
+d_v) · density / time (4·B·H·N²·d when d_v = d), density being the fraction of (q, k) pairs the mask keeps
 (as peer_flex.py counts it).
 
   bash bench/compile-variants.sh                  # on the CPU machine
@@ -79,6 +81,12 @@ def density(variant, n, doc=None):
     return keep(variant, i, j, doc).double().mean().item()
 
 
+def head_dims(spec):
+    """A --dims entry: "128" is (128, 128), "192v128" is (192, 128)."""
+    d, _, dv = spec.partition("v")
+    return int(d), int(dv or d)
+
+
 def check(variant, q, k, v, o, heads, group, doc=None):
     """Worst |O - ref| / max |ref| over rows 0, n/2, n-1 of 3 heads."""
     n, d = q.shape[1], q.shape[2]
@@ -111,8 +119,9 @@ def main():
           "ms and TFLOP/s (density-weighted)")
     print("variant\td\tN\tms\tTFLOP/s\trelerr")
     gen = torch.Generator(device="cuda").manual_seed(0)
-    for d in (int(x) for x in args.dims.split(",")):
-        heads = 2048 // d
+    for spec in args.dims.split(","):
+        d, dv = head_dims(spec)
+        heads = 2048 // dv
         for n in (int(x) for x in args.seqlens.split(",")):
             b = 16384 // n
             doc_gen = torch.Generator().manual_seed(0)  # as peer_flex.py's, per (d, N)
@@ -136,13 +145,15 @@ def main():
                     extra = [tensor_arg(counts), tensor_arg(blocks), tensor_arg(ids)]
                 kernel_variant = "document" if variant.startswith("document") else variant
                 name = "flash_attention_fwd" + ("" if variant == "dense" else "_" + kernel_variant)
-                kernel = Kernel(os.path.join(args.ptx_dir, f"{name}-d{d}.ptx"))
+                kernel = Kernel(os.path.join(args.ptx_dir, f"{name}-d{spec}.ptx"))
                 group = GROUP if variant == "gqa" else 1
                 q = torch.randn(b * heads, n, d, device="cuda", dtype=torch.bfloat16, generator=gen)
                 k = torch.randn(b * heads // group, n, d, device="cuda", dtype=torch.bfloat16,
                                 generator=gen)
-                v = torch.randn_like(k)
-                o = torch.full_like(q, float("nan"))
+                v = torch.randn(b * heads // group, n, dv, device="cuda", dtype=torch.bfloat16,
+                                generator=gen)
+                o = torch.full((b * heads, n, dv), float("nan"), device="cuda",
+                               dtype=torch.bfloat16)
                 lse = torch.empty(b * heads, n, device="cuda", dtype=torch.float32)
                 a = [tensor_arg(t) for t in (q, k, v, o, lse)] + extra
                 stream = torch.cuda.current_stream().cuda_stream
@@ -150,8 +161,8 @@ def main():
                 torch.cuda.synchronize()
                 err = check(variant, q, k, v, o, heads, group, doc)
                 ms = bench_ms(lambda: kernel(*a, stream=stream))
-                flops = 4.0 * b * heads * n * n * d * density(variant, n, doc)
-                row = {"variant": variant, "d": d, "N": n, "ms": ms,
+                flops = 2.0 * b * heads * n * n * (d + dv) * density(variant, n, doc)
+                row = {"variant": variant, "d": spec if dv != d else d, "N": n, "ms": ms,
                        "tflops": flops / ms * 1e-9, "relerr": err}
                 if mask_ms is not None:
                     row["block_mask_ms"] = mask_ms

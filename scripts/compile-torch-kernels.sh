@@ -2,7 +2,8 @@
 # Compiles the kernels python/tilec/attention.py loads into DIR (default
 # torch-ptx/): per dtype and head dim, the forward, prep, dK/dV and dQ of
 # each variant, dense and packed (varlen), as DIR/KERNEL-DTYPE-dD.ptx + .json
-# (tilec --emit=ptx).
+# (tilec --emit=ptx; DIMS entries DvDV, e.g. 192v128, give V and O a head
+# dim of their own: KERNEL-DTYPE-d192v128.ptx).
 #   scripts/compile-torch-kernels.sh [DIR]
 # Block-mask variants (document) also get DIR/flash_attention_block_mask*_V.ptx.
 # Environment: ARCH (sm_90a), DTYPES ("bf16 f16"), DIMS ("64 128"),
@@ -13,9 +14,10 @@ tilec=${TILEC:-$root/build/bin/tilec}
 out=${1:-$root/torch-ptx}
 arch=${ARCH:-sm_90a}
 mkdir -p "$out"
-compile() { # kernel dtype d
-  "$tilec" --kernel="$1" --arch="$arch" --set dtype="$2" --set head_dim="$3" --emit=ptx \
-    -o "$out/$1-$2-d$3.ptx"
+compile() { # kernel dtype dims (D, or DvDV: head_dim D, head_dim_v DV)
+  local d=${3%v*} dv=${3#*v}
+  "$tilec" --kernel="$1" --arch="$arch" --set dtype="$2" --set head_dim="$d" \
+    --set head_dim_v="$dv" --emit=ptx -o "$out/$1-$2-d$3.ptx"
 }
 registered=$("$tilec" --list-kernels | grep -E '^[a-z]' | cut -d' ' -f1)
 has() { echo "$registered" | grep -qx "$1"; }

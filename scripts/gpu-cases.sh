@@ -34,6 +34,13 @@
 # seq_q != seq_k, d = 64 and 128 (the forward over several listed blocks),
 # bf16 and f16.
 #
+# HEADDIMS=1 writes every kind of attention kernel (forward causal and GQA 3,
+# dK/dV and dQ causal, packed batches, decoding) at head dims that are not
+# powers of two and with V/O head dims of their own (head_dim_v), for sm_80
+# and sm_90a (prefix sm90a_) with their default schedules, into
+# gpu-cases-headdims/: d = 8 ... 256 and (192, 128), (128, 64); ragged N,
+# N_q != N_k both ways, bf16 and f16, B and H > 1.
+#
 # BWD=1 writes the backward kernels (delta, dK/dV, dQ; the fused kernel that
 # adds dQ atomically and its dQ convert) of every variant for
 # sm_80 and sm_90a (prefix sm90a_) with their default schedules into
@@ -78,6 +85,9 @@ fi
 if [ "${PERSISTENT:-0}" = 1 ]; then
   out=${1:-$root/gpu-cases-persistent}
 fi
+if [ "${HEADDIMS:-0}" = 1 ]; then
+  out=${1:-$root/gpu-cases-headdims}
+fi
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -120,6 +130,30 @@ if [ "${PERSISTENT:-0}" = 1 ]; then
     case_ d128_tiny flash_attention_fwd --persistent --set head_dim=128 --size seq_q=5 --size seq_k=3
   done
   echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), persistent grids"
+  exit 0
+fi
+
+if [ "${HEADDIMS:-0}" = 1 ]; then
+  i=0
+  for dims in 8 40 72 80 96 112 160 192 200 256 192/128 128/64; do
+    set_=(--set head_dim=${dims%/*})
+    [ "$dims" != "${dims#*/}" ] && set_+=(--set head_dim_v=${dims#*/})
+    dtype=$([ $((i % 2)) = 1 ] && echo f16 || echo bf16)
+    set_+=(--set dtype=$dtype)
+    name=d${dims/\//_}_$dtype
+    i=$((i + 1))
+    for arch in sm_80 sm_90a; do
+      prefix=$([ "$arch" = sm_90a ] && echo sm90a_ || true)
+      case_ ${name}_fwd_causal flash_attention_fwd_causal "${set_[@]}" --size heads=2 --size seq_q=150 --size seq_k=201
+      case_ ${name}_fwd_gqa3 flash_attention_fwd_gqa "${set_[@]}" --set group=3 --size batch=2 --size heads=3 --size seq_q=77 --size seq_k=45
+      case_ ${name}_bwd_dkdv_causal flash_attention_bwd_dkdv_causal "${set_[@]}" --size seq_q=130 --size seq_k=150
+      case_ ${name}_bwd_dq_causal flash_attention_bwd_dq_causal "${set_[@]}" --size seq_q=150 --size seq_k=130
+      case_ ${name}_bwd_prep flash_attention_bwd_prep "${set_[@]}" --size seq_q=77
+      case_ ${name}_varlen_causal flash_attention_varlen_causal "${set_[@]}" --size batch=4 --size heads=2 --size seq_q=130 --size seq_k=90
+      case_ ${name}_decode flash_attention_decode "${set_[@]}" --set group=4 --size batch=2 --size seq_k=333 --size splits=3
+    done
+  done
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), head dims"
   exit 0
 fi
 

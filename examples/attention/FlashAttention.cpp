@@ -32,22 +32,97 @@ TensorArg headDimTensor(KernelBuilder &k, const std::string &name, DType dtype, 
   return t;
 }
 
+std::vector<int64_t> AttentionConfig::columnParts(int64_t headDim, bool split) {
+  if (!split)
+    return {tileColumns(headDim)};
+  std::vector<int64_t> parts;
+  const int64_t columns = std::max<int64_t>(16, (headDim + 15) / 16 * 16);
+  for (int64_t width = 256; width >= 16; width /= 2)
+    if (columns & width)
+      parts.push_back(width);
+  return parts;
+}
+
+ColumnBlocks::ColumnBlocks(const TensorArg &tensor, const Shape &lead,
+                           const std::vector<int64_t> &widths) {
+  int64_t offset = 0;
+  for (int64_t width : widths) {
+    Shape block = lead;
+    block.push_back(width);
+    descs.push_back(tensor.desc(block));
+    offsets.push_back(offset);
+    offset += width;
+  }
+}
+
+std::vector<Tile> ColumnBlocks::load(std::vector<Operand> at) const {
+  std::vector<Tile> parts;
+  for (size_t c = 0; c < descs.size(); ++c) {
+    std::vector<Operand> offsetsOfPart = at;
+    offsetsOfPart.push_back(offsets[c]);
+    parts.push_back(descs[c].load(offsetsOfPart));
+  }
+  return parts;
+}
+
+void ColumnBlocks::store(std::vector<Operand> at, const std::vector<Tile> &parts) const {
+  for (size_t c = 0; c < descs.size(); ++c) {
+    std::vector<Operand> offsetsOfPart = at;
+    offsetsOfPart.push_back(offsets[c]);
+    descs[c].store(offsetsOfPart, parts[c]);
+  }
+}
+
 std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cfg,
                                      const AttentionVariant &variant,
                                      const std::vector<QueryRows> &queries,
                                      const KeyBlocks &keys, Tile seqQ, Tile seqK,
                                      const KeyRange &relative, const KernelInputs *inputs,
                                      const BlockList *list) {
-  const int64_t dv = cfg.vColumns(), bn = cfg.blockN;
-  const int64_t groups = static_cast<int64_t>(queries.size());
+  const std::vector<int64_t> vParts = cfg.vParts();
+  const int64_t bn = cfg.blockN, groups = static_cast<int64_t>(queries.size());
   const bool overlap = cfg.overlap;
-  const int64_t gm = queries.empty() ? 0 : queries[0].q.shape()[0];
+  const int64_t gm = queries.empty() ? 0 : queries[0].q[0].shape()[0];
   // The loops run over the keys' rows in the tensors (so the loads' offsets
   // are the induction variable, which the rings stream); the variant sees
   // positions in the sequence.
   auto row = [&](Tile position) { return keys.base.valid() ? position + keys.base : position; };
   auto position = [&](Tile j) { return keys.base.valid() ? j - keys.base : j; };
   KeyRange range{row(relative.lo), row(relative.hi), row(relative.fullLo), row(relative.fullHi)};
+
+  // The loop state: per row group, the output's column parts, the running
+  // max m, the row sum l and (overlapped) the previous block's P.
+  struct Group {
+    std::vector<Tile> acc;
+    Tile m, l, p;
+  };
+  const int64_t parts = static_cast<int64_t>(vParts.size());
+  const int64_t perGroup = parts + (overlap ? 3 : 2);
+  auto group = [&](const std::vector<Tile> &state, int64_t g) {
+    auto first = state.begin() + g * perGroup;
+    return Group{{first, first + parts},
+                 first[parts],
+                 first[parts + 1],
+                 overlap ? first[parts + 2] : Tile()};
+  };
+  auto append = [&](std::vector<Tile> &state, const Group &r) {
+    state.insert(state.end(), r.acc.begin(), r.acc.end());
+    state.insert(state.end(), {r.m, r.l});
+    if (overlap)
+      state.push_back(r.p);
+  };
+  // S = Q·Kᵀ of row group g, over the head dim's column parts.
+  auto scoresOf = [&](int64_t g, const std::vector<Tile> &kT) {
+    Tile s = dot(queries[g].q[0], kT[0], 0.0);
+    for (size_t c = 1; c < kT.size(); ++c)
+      s = dot(queries[g].q[c], kT[c], s);
+    return s;
+  };
+  auto transposed = [](std::vector<Tile> blocks) {
+    for (Tile &block : blocks)
+      block = block.t();
+    return blocks;
+  };
 
   // Block j's scores of row group g with the variant applied (its score
   // modifier, and its mask where `masked`), and the scale the softmax still
@@ -78,25 +153,25 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   };
 
   // One step of the loop over key blocks: S = Q·Kᵀ, the variant, the online
-  // softmax, and O += P·V with the running state rescaled, per row group
-  // (state: acc, m, l of group 0, then of group 1, ...).
+  // softmax, and O += P·V with the running state rescaled, per row group.
   auto step = [&](bool masked) {
     return [&, masked](Tile j, std::vector<Tile> state) -> std::vector<Tile> {
-      Tile kT = keys.k(j).t();
+      std::vector<Tile> kT = transposed(keys.k(j));
       std::vector<Tile> scores;
       for (int64_t g = 0; g < groups; ++g)
-        scores.push_back(dot(queries[g].q, kT, 0.0));
-      Tile vBlock = keys.v(j);
+        scores.push_back(scoresOf(g, kT));
+      std::vector<Tile> vBlock = keys.v(j);
       std::vector<Tile> next;
       for (int64_t g = 0; g < groups; ++g) {
-        Tile acc = state[3 * g], m = state[3 * g + 1], l = state[3 * g + 2];
+        Group r = group(state, g);
         auto [s, scale] = scored(scores[g], j, g, masked);
-        SoftmaxStep sm = onlineSoftmax(s, m, scale);
+        SoftmaxStep sm = onlineSoftmax(s, r.m, scale);
         // The row sum first: P in f32 is then dead before P·V (in bf16/f16)
         // starts (fewer live registers; 128x64 tiles at d = 128 spill less).
-        Tile lNew = l * sm.alpha + rowSum(sm.p);
-        acc = dot(sm.p.to(cfg.dtype), vBlock, acc * sm.alpha.col());
-        next.insert(next.end(), {acc, sm.mNew, lNew});
+        Tile lNew = r.l * sm.alpha + rowSum(sm.p);
+        for (int64_t c = 0; c < parts; ++c)
+          r.acc[c] = dot(sm.p.to(cfg.dtype), vBlock[c], r.acc[c] * sm.alpha.col());
+        append(next, {r.acc, sm.mNew, lNew});
       }
       return next;
     };
@@ -108,10 +183,14 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   Tile c = min(max(range.fullHi, b), range.hi);
   std::vector<Tile> state;
   for (int64_t g = 0; g < groups; ++g) {
-    state.insert(state.end(), {k.zeros({gm, dv}, DType::F32), k.full({gm}, -kInf, DType::F32),
-                               k.zeros({gm}, DType::F32)});
+    Group start;
+    for (int64_t width : vParts)
+      start.acc.push_back(k.zeros({gm, width}, DType::F32));
+    start.m = k.full({gm}, -kInf, DType::F32);
+    start.l = k.zeros({gm}, DType::F32);
     if (overlap)
-      state.push_back(k.zeros({gm, bn}, cfg.dtype)); // P of the previous block: none yet
+      start.p = k.zeros({gm, bn}, cfg.dtype); // P of the previous block: none yet
+    append(state, start);
   }
   auto loops = [&](auto step) {
     state = aroundUnmasked(k, range.lo, b, c, range.hi, bn, state,
@@ -128,19 +207,25 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     // the block visited before it (the first step's P is 0).
     auto overlapped = [&](bool masked) -> PipelinedStep {
       return [&, masked](Tile j, Tile previous, std::vector<Tile> st) -> std::vector<Tile> {
-        Tile kT = keys.k(j).t();
+        std::vector<Tile> kT = transposed(keys.k(j));
         std::vector<Tile> scores, next;
         for (int64_t g = 0; g < groups; ++g)
-          scores.push_back(dot(queries[g].q, kT, 0.0));
-        Tile vPrev = keys.v(previous);
-        for (int64_t g = 0; g < groups; ++g)
-          st[4 * g] = dot(st[4 * g + 3], vPrev, st[4 * g]);
+          scores.push_back(scoresOf(g, kT));
+        std::vector<Tile> vPrev = keys.v(previous);
+        std::vector<Group> rows;
         for (int64_t g = 0; g < groups; ++g) {
-          Tile acc = st[4 * g], m = st[4 * g + 1], l = st[4 * g + 2];
+          rows.push_back(group(st, g));
+          for (int64_t c = 0; c < parts; ++c)
+            rows[g].acc[c] = dot(rows[g].p, vPrev[c], rows[g].acc[c]);
+        }
+        for (int64_t g = 0; g < groups; ++g) {
+          Group &r = rows[g];
           auto [s, scale] = scored(scores[g], j, g, masked);
-          SoftmaxStep sm = onlineSoftmax(s, m, scale);
-          Tile lNew = l * sm.alpha + rowSum(sm.p);
-          next.insert(next.end(), {acc * sm.alpha.col(), sm.mNew, lNew, sm.p.to(cfg.dtype)});
+          SoftmaxStep sm = onlineSoftmax(s, r.m, scale);
+          Tile lNew = r.l * sm.alpha + rowSum(sm.p);
+          for (Tile &acc : r.acc)
+            acc = acc * sm.alpha.col();
+          append(next, {r.acc, sm.mNew, lNew, sm.p.to(cfg.dtype)});
         }
         return next;
       };
@@ -159,20 +244,34 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       Tile blocks = max((range.hi - range.lo + (bn - 1)) / bn, k.constant(1, DType::I32));
       last = range.lo + (blocks - 1) * bn;
     }
-    Tile vLast = keys.v(last);
-    std::vector<Tile> finished;
-    for (int64_t g = 0; g < groups; ++g)
-      finished.insert(finished.end(), {dot(state[4 * g + 3], vLast, state[4 * g]),
-                                       state[4 * g + 1], state[4 * g + 2]});
-    state = finished;
+    std::vector<Tile> vLast = keys.v(last);
+    std::vector<Group> finished;
+    for (int64_t g = 0; g < groups; ++g) {
+      finished.push_back(group(state, g));
+      for (int64_t c = 0; c < parts; ++c)
+        finished[g].acc[c] = dot(finished[g].p, vLast[c], finished[g].acc[c]);
+    }
+    std::vector<KeyLoopState> result;
+    for (const Group &r : finished)
+      result.push_back({r.acc, r.m, r.l});
+    return result;
   }
   std::vector<KeyLoopState> result;
-  for (int64_t g = 0; g < groups; ++g)
-    result.push_back({state[3 * g], state[3 * g + 1], state[3 * g + 2]});
+  for (int64_t g = 0; g < groups; ++g) {
+    Group r = group(state, g);
+    result.push_back({r.acc, r.m, r.l});
+  }
   return result;
 }
 
 Tile normalizeRows(Tile acc, Tile l) { return acc * (1.0 / where(l == 0.0, 1.0, l)).col(); }
+
+std::vector<Tile> normalizedParts(const KeyLoopState &state, DType dtype) {
+  std::vector<Tile> parts;
+  for (const Tile &acc : state.acc)
+    parts.push_back(normalizeRows(acc, state.l).to(dtype));
+  return parts;
+}
 
 int64_t rowGroupRows(KernelBuilder &k, const AttentionConfig &cfg) {
   const int64_t groups = cfg.rowGroups, bm = cfg.blockM;
@@ -211,7 +310,7 @@ BlockList listedBlocks(KernelBuilder &k, const TensorArg &counts, const TensorAr
 
 void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
                          const AttentionVariant &variant) {
-  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bm = cfg.blockM, bn = cfg.blockN;
+  const int64_t bm = cfg.blockM, bn = cfg.blockN;
   // The program's rows in `groups` independent groups of `gm` rows that share
   // each K and V block: one group's softmax runs while the next group's
   // Q·Kᵀ (or the previous one's P·V) is still on the tensor cores.
@@ -233,8 +332,8 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
                                     std::to_string(bm) + " and " + std::to_string(bn));
   }
   KernelInputs inputs = declareInputs(k, variant, q.dim(0));
-  TensorDesc qBlocks = q.desc({1, gm, dqk}), kBlocks = key.desc({1, bn, dqk});
-  TensorDesc vBlocks = v.desc({1, bn, dv}), oBlocks = o.desc({1, gm, dv});
+  ColumnBlocks qBlocks(q, {1, gm}, cfg.qkParts()), kBlocks(key, {1, bn}, cfg.qkParts());
+  ColumnBlocks vBlocks(v, {1, bn}, cfg.vParts()), oBlocks(o, {1, gm}, cfg.vParts());
   TensorDesc lseBlocks = lse.desc({1, gm});
 
   Tile seqQ = q.dim(1), seqK = key.dim(1);
@@ -249,15 +348,19 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   for (int64_t g = 0; g < groups; ++g) {
     groupRow0.push_back(row0 + g * gm);
     Tile rows = groupRow0[g] + k.iota(gm);
-    queries.push_back({qBlocks.load({head, groupRow0[g], 0}), rows, head}); // resident
+    queries.push_back({qBlocks.load({head, groupRow0[g]}), rows, head}); // resident
   }
 
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
   KeyRange range = keyRangeOf(variant, rangeCtx);
   if (range.growsWithRows && !variant.blockMask)
     k.longestFirst(0); // row0 counts down from the last query block
-  KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j, 0}); },
-                 [&](Tile j) { return vBlocks.load({kvHead, j, 0}); }};
+  KeyBlocks keys{[&](Tile j) {
+                   return kBlocks.load({kvHead, j});
+                 },
+                 [&](Tile j) {
+                   return vBlocks.load({kvHead, j});
+                 }};
   std::optional<BlockList> list;
   if (variant.blockMask)
     list = listedBlocks(k, counts, blocks, head, q.dim(0), row0 / kMaskBlock);
@@ -268,7 +371,7 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   // lse = (m + log2 l) · ln 2 (-inf for such a row).
   for (int64_t g = 0; g < groups; ++g) {
     const KeyLoopState &s = state[g];
-    oBlocks.store({head, groupRow0[g], 0}, normalizeRows(s.acc, s.l).to(cfg.dtype));
+    oBlocks.store({head, groupRow0[g]}, normalizedParts(s, cfg.dtype));
     lseBlocks.store({head, groupRow0[g]}, (s.m + log2(s.l)) * M_LN2);
   }
 }
@@ -390,6 +493,13 @@ std::vector<ParamSpec> attentionParams() {
                "overlaps the other groups' MMAs (0: by target and head_dim)",
        .min = 0,
        .max = 4},
+      {.name = "split_columns",
+       .type = T::Choice,
+       .defaultValue = "auto",
+       .help = "a head dim that is not a power of two as power-of-two column tiles side by "
+               "side (96: 64 + 32) instead of one padded tile (128) (auto: by target and "
+               "head_dim)",
+       .choices = {"auto", "on", "off"}},
       {.name = "overlap",
        .type = T::Choice,
        .defaultValue = "auto",
@@ -471,6 +581,10 @@ AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &sc
   cfg.dpBesideS = schedule.dpBesideS;
   cfg.groupsInOneLoop = schedule.groupsInOneLoop;
   cfg.statisticsAtUse = schedule.statisticsAtUse;
+  if (params.all().count("split_columns")) {
+    const std::string &split = params.get("split_columns");
+    cfg.splitColumns = split == "auto" ? schedule.splitColumns : split == "on";
+  }
   return cfg;
 }
 

@@ -54,6 +54,10 @@ struct AttentionConfig {
   /// together, so the softmax of S_j runs while P·V is on the tensor cores;
   /// O is rescaled after it, the last block's P·V follows the loops.
   bool overlap = false;
+  /// Forward kernels: a head dim that is not a power of two becomes
+  /// power-of-two column tiles side by side (96: 64 + 32) instead of one
+  /// padded tile (128): fewer MMAs and loads, more of them.
+  bool splitColumns = false;
   /// Backward: issue dP = dO·Vᵀ right after S = Q·Kᵀ (wgmma runs both while
   /// the scores become P); off, dP follows P (fewer live registers).
   bool dpBesideS = true;
@@ -79,6 +83,28 @@ struct AttentionConfig {
   /// reads the columns past d as 0 (adding nothing to Q·Kᵀ, making O's and
   /// the gradients' extra columns 0) and a block store drops them.
   static int64_t tileColumns(int64_t headDim);
+  /// The column tiles of Q and K, and of V and O: {qkColumns()}, or with
+  /// splitColumns the powers of two (each at least 16) that add up to the
+  /// head dim rounded up to 16, widest first.
+  std::vector<int64_t> qkParts() const { return columnParts(headDim, splitColumns); }
+  std::vector<int64_t> vParts() const { return columnParts(valueDim(), splitColumns); }
+  static std::vector<int64_t> columnParts(int64_t headDim, bool split);
+};
+
+/// Blocks of a head-dim tensor as column tiles side by side: descriptors of
+/// [lead..., width] blocks, part c at the columns after parts 0..c-1.
+class ColumnBlocks {
+public:
+  ColumnBlocks() = default;
+  ColumnBlocks(const dsl::TensorArg &tensor, const dsl::Shape &lead,
+               const std::vector<int64_t> &widths);
+  /// The parts of the block whose leading coordinates are `at`.
+  std::vector<dsl::Tile> load(std::vector<dsl::Operand> at) const;
+  void store(std::vector<dsl::Operand> at, const std::vector<dsl::Tile> &parts) const;
+
+private:
+  std::vector<dsl::TensorDesc> descs;
+  std::vector<int64_t> offsets;
 };
 
 /// A tensor parameter whose last dimension is a head dim, `columns`
@@ -276,29 +302,33 @@ void buildFlashAttention(dsl::KernelBuilder &k, const AttentionConfig &cfg,
 /// The queries one row group of a program attends with, and what the
 /// variant sees of its rows (BlockContext::rows and ::head).
 struct QueryRows {
-  dsl::Tile q;         ///< [rows, d]
+  std::vector<dsl::Tile> q; ///< [rows, w] column parts (AttentionConfig::qkParts)
   dsl::Tile positions; ///< [rows] i32 query positions
   dsl::Tile head;      ///< see BlockContext::head
 };
 /// A row group's online-softmax state after the key loop: the unnormalized
 /// output, the running max (log2 units) and the row sum.
 struct KeyLoopState {
-  dsl::Tile acc, m, l;
+  std::vector<dsl::Tile> acc; ///< column parts (AttentionConfig::vParts)
+  dsl::Tile m, l;
 };
 /// O = acc / l per row, as one reciprocal a row and a multiply an element
 /// (a division an element is a dozen instructions with its slow path: 64 a
 /// thread in the d = 128 epilogue); a row that saw no key (acc = 0, l = 0)
 /// gives 0.
 dsl::Tile normalizeRows(dsl::Tile acc, dsl::Tile l);
+/// normalizeRows of each column part of a row group's output, in `dtype`.
+std::vector<dsl::Tile> normalizedParts(const KeyLoopState &state, DType dtype);
 /// Rows per row group (cfg.blockM / cfg.rowGroups), or 0 after reporting
 /// that row_groups does not split block_m into multiples of 16 rows.
 int64_t rowGroupRows(dsl::KernelBuilder &k, const AttentionConfig &cfg);
 
 /// Where a program's keys come from: the [blockN, d] blocks of K and V that
-/// start at row j of the tensors, the sequence's key 0 being row `base`
-/// (none: row 0; a packed sequence's first row otherwise).
+/// start at row j of the tensors (their column parts, AttentionConfig::
+/// qkParts and vParts), the sequence's key 0 being row `base` (none: row 0;
+/// a packed sequence's first row otherwise).
 struct KeyBlocks {
-  std::function<dsl::Tile(dsl::Tile j)> k, v;
+  std::function<std::vector<dsl::Tile>(dsl::Tile j)> k, v;
   dsl::Tile base;
 };
 /// The key blocks a program visits, from a block mask: list entries [0,
@@ -404,6 +434,7 @@ struct AttentionSchedule {
   bool dpBesideS = true; ///< AttentionConfig::dpBesideS
   bool groupsInOneLoop = false; ///< AttentionConfig::groupsInOneLoop
   bool statisticsAtUse = false; ///< AttentionConfig::statisticsAtUse
+  bool splitColumns = false;    ///< AttentionConfig::splitColumns
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.

@@ -379,7 +379,10 @@ void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
 
 std::vector<ParamSpec> attentionBackwardParams() {
   std::vector<ParamSpec> params = attentionParams();
-  std::erase_if(params, [](const ParamSpec &p) { return p.name == "row_groups" || p.name == "overlap"; });
+  // (The backward pads head dims: no split_columns yet.)
+  std::erase_if(params, [](const ParamSpec &p) {
+    return p.name == "row_groups" || p.name == "overlap" || p.name == "split_columns";
+  });
   for (ParamSpec &p : params) {
     if (p.name == "block_m")
       p.help = "query rows per program (dQ) and per loop step (dK, dV); 0: by head_dim";

@@ -50,7 +50,6 @@ void decodeBody(KernelBuilder &k, const AttentionConfig &cfg, const AttentionVar
                 const TensorArg &q, const DecodeOutputs &out,
                 const std::function<Tile(Tile kvHead)> &seqKOf,
                 const std::function<KeyBlocks(Tile kvHead)> &keysOf) {
-  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns();
   const int64_t bm = cfg.blockM, bn = cfg.blockN, group = cfg.group;
   Tile split = k.programId(0), splits = k.numPrograms(0);
   Tile kvHead = k.programId(1), row0 = k.programId(2) * bm;
@@ -59,7 +58,7 @@ void decodeBody(KernelBuilder &k, const AttentionConfig &cfg, const AttentionVar
   // within the group (seq_q = 0 only for an empty q, whose rows are none).
   Tile seqQ = max(q.dim(1) / group, k.constant(1, DType::I32));
   Tile rows = row0 + k.iota(bm);
-  QueryRows queries{q.desc({1, bm, dqk}).load({kvHead, row0, 0}), rows % seqQ,
+  QueryRows queries{ColumnBlocks(q, {1, bm}, cfg.qkParts()).load({kvHead, row0}), rows % seqQ,
                     (kvHead * group + rows / seqQ).col()};
 
   // The variant's keys for every query position at once: positions lie in
@@ -88,14 +87,20 @@ void decodeBody(KernelBuilder &k, const AttentionConfig &cfg, const AttentionVar
   // The run's normalized output and log-sum-exp (0 and -inf for a run with
   // no visible key: the combine gives it no weight); with one run, the
   // result itself.
-  Tile result = normalizeRows(state.acc, state.l);
+  std::vector<Tile> result;
+  for (const Tile &acc : state.acc)
+    result.push_back(normalizeRows(acc, state.l));
   Tile resultLse = (state.m + log2(state.l)) * M_LN2;
   k.ifThen(splits == 1, [&] {
-    out.o.desc({1, bm, dv}).store({kvHead, row0, 0}, result.to(cfg.dtype));
+    ColumnBlocks oBlocks(out.o, {1, bm}, cfg.vParts());
+    std::vector<Tile> converted;
+    for (const Tile &part : result)
+      converted.push_back(part.to(cfg.dtype));
+    oBlocks.store({kvHead, row0}, converted);
     out.lse.desc({1, bm}).store({kvHead, row0}, resultLse);
   });
   k.ifThen(splits > 1, [&] {
-    out.oPart.desc({1, 1, bm, dv}).store({split, kvHead, row0, 0}, result);
+    ColumnBlocks(out.oPart, {1, 1, bm}, cfg.vParts()).store({split, kvHead, row0}, result);
     out.lsePart.desc({1, 1, bm}).store({split, kvHead, row0}, resultLse);
   });
 }
@@ -111,25 +116,29 @@ DecodeOutputs decodeOutputs(KernelBuilder &k, const AttentionConfig &cfg) {
 
 void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
                           const AttentionVariant &variant) {
-  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bn = cfg.blockN;
+  const int64_t bn = cfg.blockN;
   TensorArg q = headDimTensor(k, "q", cfg.dtype, 3, cfg.headDim),
             key = headDimTensor(k, "k", cfg.dtype, 3, cfg.headDim);
   TensorArg v = headDimTensor(k, "v", cfg.dtype, 3, cfg.valueDim());
   DecodeOutputs out = decodeOutputs(k, cfg);
-  TensorDesc kBlocks, vBlocks;
+  ColumnBlocks kBlocks, vBlocks;
   decodeBody(
       k, cfg, variant, q, out, [&](Tile) { return key.dim(1); },
       [&](Tile kvHead) {
-        kBlocks = key.desc({1, bn, dqk});
-        vBlocks = v.desc({1, bn, dv});
-        return KeyBlocks{[&, kvHead](Tile j) { return kBlocks.load({kvHead, j, 0}); },
-                         [&, kvHead](Tile j) { return vBlocks.load({kvHead, j, 0}); }};
+        kBlocks = ColumnBlocks(key, {1, bn}, cfg.qkParts());
+        vBlocks = ColumnBlocks(v, {1, bn}, cfg.vParts());
+        return KeyBlocks{[&, kvHead](Tile j) {
+                           return kBlocks.load({kvHead, j});
+                         },
+                         [&, kvHead](Tile j) {
+                           return vBlocks.load({kvHead, j});
+                         }};
       });
 }
 
 void buildAttentionDecodePaged(KernelBuilder &k, const AttentionConfig &cfg,
                                const AttentionVariant &variant, int64_t pageSize) {
-  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bn = cfg.blockN;
+  const int64_t bn = cfg.blockN;
   if (pageSize < bn || pageSize % bn != 0) {
     k.error(Where::current(), "page_size = " + std::to_string(pageSize) +
                                   " must be a multiple of block_n = " + std::to_string(bn) +
@@ -145,7 +154,7 @@ void buildAttentionDecodePaged(KernelBuilder &k, const AttentionConfig &cfg,
   // K/V head `kvHead` = b·Hkv + h: sequence b, head h of the cache.
   Tile zero = k.constant(0, DType::I32);
   auto sequence = [&](Tile kvHead) { return kvHead / max(kCache.dim(0), 1); };
-  TensorDesc kBlocks, vBlocks;
+  ColumnBlocks kBlocks, vBlocks;
   decodeBody(
       k, cfg, variant, q, out,
       [&](Tile kvHead) {
@@ -166,10 +175,14 @@ void buildAttentionDecodePaged(KernelBuilder &k, const AttentionConfig &cfg,
                            known && slot < table.dim(1), 0);
           return max(min(page, lastPage), zero) * pageSize + j % pageSize;
         };
-        kBlocks = kCache.desc({1, bn, dqk});
-        vBlocks = vCache.desc({1, bn, dv});
-        return KeyBlocks{[&, h, cacheRow](Tile j) { return kBlocks.load({h, cacheRow(j), 0}); },
-                         [&, h, cacheRow](Tile j) { return vBlocks.load({h, cacheRow(j), 0}); }};
+        kBlocks = ColumnBlocks(kCache, {1, bn}, cfg.qkParts());
+        vBlocks = ColumnBlocks(vCache, {1, bn}, cfg.vParts());
+        return KeyBlocks{[&, h, cacheRow](Tile j) {
+                           return kBlocks.load({h, cacheRow(j)});
+                         },
+                         [&, h, cacheRow](Tile j) {
+                           return vBlocks.load({h, cacheRow(j)});
+                         }};
       });
 }
 

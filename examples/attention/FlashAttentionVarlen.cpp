@@ -63,7 +63,7 @@ BackwardSequence packedSequence(KernelBuilder &k, const BackwardInputs &in, cons
 
 void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
                           const AttentionVariant &variant) {
-  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bm = cfg.blockM, bn = cfg.blockN;
+  const int64_t bm = cfg.blockM, bn = cfg.blockN;
   const int64_t groups = cfg.rowGroups, gm = rowGroupRows(k, cfg);
   if (!gm)
     return;
@@ -88,28 +88,33 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
   // The K/V descriptors before Q's load, as the dense kernel makes them: the
   // tile-to-llvm lowering decides Q's shared-memory layout when it meets the
   // load, from the streams of descriptors it has seen.
-  TensorDesc kBlocks = key.desc({1, bn, dqk}), vBlocks = v.desc({1, bn, dv});
-  TensorDesc qBlocks = q.desc({1, gm, dqk});
+  ColumnBlocks kBlocks(key, {1, bn}, cfg.qkParts()), vBlocks(v, {1, bn}, cfg.vParts());
+  ColumnBlocks qBlocks(q, {1, gm}, cfg.qkParts());
   std::vector<QueryRows> queries;
   for (int64_t g = 0; g < groups; ++g) {
     Tile rows = row0 + g * gm + k.iota(gm);
-    queries.push_back({qBlocks.load({head, qFirst + row0 + g * gm, 0}), rows, head});
+    queries.push_back({qBlocks.load({head, qFirst + row0 + g * gm}), rows, head});
   }
 
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
   KeyRange range = keyRangeOf(variant, rangeCtx);
   Tile live = row0 < seqQ;
   range.hi = where(live, range.hi, range.lo);
-  KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j, 0}); },
-                 [&](Tile j) { return vBlocks.load({kvHead, j, 0}); }, kFirst};
+  KeyBlocks keys{[&](Tile j) {
+                   return kBlocks.load({kvHead, j});
+                 },
+                 [&](Tile j) {
+                   return vBlocks.load({kvHead, j});
+                 },
+                 kFirst};
   std::vector<KeyLoopState> state = attendKeys(k, cfg, variant, queries, keys, seqQ, seqK, range);
 
   // The sequence's own rows of O and LSE: rows past its end are dropped.
-  TensorDesc oBlocks = o.slice(1, qFirst, seqQ).desc({1, gm, dv});
+  ColumnBlocks oBlocks(o.slice(1, qFirst, seqQ), {1, gm}, cfg.vParts());
   TensorDesc lseBlocks = lse.slice(1, qFirst, seqQ).desc({1, gm});
   for (int64_t g = 0; g < groups; ++g) {
     const KeyLoopState &s = state[g];
-    oBlocks.store({head, row0 + g * gm, 0}, normalizeRows(s.acc, s.l).to(cfg.dtype));
+    oBlocks.store({head, row0 + g * gm}, normalizedParts(s, cfg.dtype));
     lseBlocks.store({head, row0 + g * gm}, (s.m + log2(s.l)) * M_LN2);
   }
 }

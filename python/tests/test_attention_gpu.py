@@ -61,15 +61,17 @@ class AttentionOnGpu(unittest.TestCase):
     # largest, as the CPU tests of the kernels (measured under 0.5 %).
     TOLERANCE = {"bf16": 2e-2, "f16": 1e-2}
 
-    def run_case(self, variant, dtype, d, b, h, n_q, n_k):
+    def run_case(self, variant, dtype, d, b, h, n_q, n_k, dv=None, kernels=None):
         import tilec.attention as ta
-        kernels = ta.AttentionKernels(PTX_DIR, variant=variant, dtype=dtype, head_dim=d)
+        dv = dv or d
+        kernels = kernels or ta.AttentionKernels(PTX_DIR, variant=variant, dtype=dtype,
+                                                 head_dim=d, head_dim_v=dv)
         tdtype = {"bf16": torch.bfloat16, "f16": torch.float16}[dtype]
         gen = torch.Generator(device="cuda").manual_seed(n_q * 131 + n_k * 7 + d)
         q = torch.rand(b, h, n_q, d, device="cuda", generator=gen).mul_(2).sub_(1).to(tdtype)
         k = torch.rand(b, h, n_k, d, device="cuda", generator=gen).mul_(2).sub_(1).to(tdtype)
-        v = torch.rand(b, h, n_k, d, device="cuda", generator=gen).mul_(2).sub_(1).to(tdtype)
-        do = torch.rand(b, h, n_q, d, device="cuda", generator=gen).mul_(2).sub_(1).to(tdtype)
+        v = torch.rand(b, h, n_k, dv, device="cuda", generator=gen).mul_(2).sub_(1).to(tdtype)
+        do = torch.rand(b, h, n_q, dv, device="cuda", generator=gen).mul_(2).sub_(1).to(tdtype)
         q.requires_grad_(), k.requires_grad_(), v.requires_grad_()
         o = ta.attention(q, k, v, kernels)
         o.backward(do)
@@ -80,7 +82,7 @@ class AttentionOnGpu(unittest.TestCase):
         errors = {"o": relative_error(o, ro.detach())}
         for name, got, want in zip(("dq", "dk", "dv"), grads, (rq.grad, rk.grad, rv.grad)):
             errors[name] = relative_error(got, want)
-        print(f"  {variant or 'dense'} {dtype} d={d} B={b} H={h} Nq={n_q} Nk={n_k}: " +
+        print(f"  {variant or 'dense'} {dtype} d={d} dv={dv} B={b} H={h} Nq={n_q} Nk={n_k}: " +
               ", ".join(f"{k} {e:.2e}" for k, e in errors.items()), file=sys.stderr)
         for name, e in errors.items():
             self.assertLess(e, tol, f"{name} of {variant or 'dense'} {dtype} d={d} "
@@ -102,6 +104,26 @@ class AttentionOnGpu(unittest.TestCase):
                         with self.subTest(variant=variant, dtype=dtype, d=d, n_q=n_q, n_k=n_k):
                             self.run_case(variant, dtype, d, b, h, n_q, n_k)
 
+    def test_head_dims(self):
+        # Head dims that are not powers of two (96, 40) and V/O head dims of
+        # their own (192, 128): the kernels pad their tiles, the tensors do
+        # not. Compiled by DIMS="... 96 40 192v128" compile-torch-kernels.sh.
+        import tilec.attention as ta
+        for variant, dtype, d, dv in (("", "bf16", 96, 96), ("causal", "f16", 40, 40),
+                                      ("causal", "bf16", 192, 128), ("", "f16", 192, 128)):
+            try:
+                kernels = ta.AttentionKernels(PTX_DIR, variant=variant, dtype=dtype, head_dim=d,
+                                              head_dim_v=dv)
+            except FileNotFoundError as e:
+                self.skipTest(f"head-dim kernels not compiled: {e}")
+            for b, h, n_q, n_k in [(2, 3, 77, 130), (1, 2, 300, 64)]:
+                with self.subTest(variant=variant, dtype=dtype, d=d, dv=dv, n_q=n_q, n_k=n_k):
+                    self.run_case(variant, dtype, d, b, h, n_q, n_k, dv=dv, kernels=kernels)
+            with self.subTest(variant=variant, d=d, dv=dv, packed=True):
+                packed = ta.AttentionKernels(PTX_DIR, variant=variant, dtype=dtype, head_dim=d,
+                                             head_dim_v=dv, packed=True)
+                self.run_packed(packed, [(77, 77), (0, 5), (130, 257)], heads=2)
+
     def test_packed_batches(self):
         # Ragged lengths with an empty sequence, a query with no key (its
         # output and gradient 0), N_q != N_k; every sequence against the
@@ -118,14 +140,14 @@ class AttentionOnGpu(unittest.TestCase):
     def run_packed(self, kernels, lengths, heads):
         import tilec.attention as ta
         tdtype = {"bf16": torch.bfloat16, "f16": torch.float16}[kernels.dtype]
-        d, causal = kernels.head_dim, kernels.variant == "causal"
+        d, dv, causal = kernels.head_dim, kernels.head_dim_v, kernels.variant == "causal"
         total_q, total_k = sum(n for n, _ in lengths), sum(n for _, n in lengths)
         gen = torch.Generator(device="cuda").manual_seed(total_q * 7 + d)
 
         def rand(*shape):
             return torch.rand(*shape, device="cuda", generator=gen).mul_(2).sub_(1).to(tdtype)
-        q, k, v = rand(total_q, heads, d), rand(total_k, heads, d), rand(total_k, heads, d)
-        do = rand(total_q, heads, d)
+        q, k, v = rand(total_q, heads, d), rand(total_k, heads, d), rand(total_k, heads, dv)
+        do = rand(total_q, heads, dv)
         cu_q = torch.tensor([0] + [sum(n for n, _ in lengths[:i + 1]) for i in range(len(lengths))],
                             dtype=torch.int32, device="cuda")
         cu_k = torch.tensor([0] + [sum(n for _, n in lengths[:i + 1]) for i in range(len(lengths))],
@@ -218,6 +240,7 @@ class AttentionOnGpu(unittest.TestCase):
         q = torch.zeros(1, 2, 16, 64, device="cuda", dtype=torch.bfloat16)
         for args, message in [((q, q, q.float()), "float32"),
                               ((q[..., :32], q[..., :32], q[..., :32]), "head_dim 32"),
+                              ((q, q, q[..., :32]), "v's head_dim 32"),
                               ((q, q[:, :1], q[:, :1]), "query heads"),
                               ((q[0], q[0], q[0]), r"\[batch, heads, seq, head_dim\]"),
                               ((q.cpu(), q.cpu(), q.cpu()), "cuda:0")]:

@@ -218,15 +218,35 @@ class CompiledKernels(unittest.TestCase):
     @staticmethod
     def arguments(meta, heads, n):
         """Arguments of the shapes the attention kernels take: [H, N, d] or
-        [H, rows] tensors, [B + 1] offsets and N as the longest length."""
+        [H, rows] tensors (d as compiled), [B + 1] offsets and N as the
+        longest length."""
         args = []
         for i, p in enumerate(meta.params):
             if p.kind == "scalar":
                 args.append(n)
                 continue
-            shape = {1: (4,), 2: (heads, (n + 3) // 4 * 4), 3: (heads, n, 128)}[p.rank]
+            d = p.sizes[-1] if p.sizes and p.sizes[-1] is not None else 128
+            shape = {1: (4,), 2: (heads, (n + 3) // 4 * 4), 3: (heads, n, d)}[p.rank]
             args.append(contiguous(0x100000 * (i + 1), shape, p.dtype))
         return args
+
+    def test_head_dims_are_the_compiled_ones(self):
+        # (compile-torch-kernels.sh, as the python test runs it: d = 64.)
+        for meta in self.kernels():
+            if "block_mask" in meta.kernel:
+                continue  # (no head dims)
+            with self.subTest(kernel=meta.kernel):
+                fixed = {p.name: p.sizes for p in meta.params if p.sizes}
+                self.assertTrue({"o", "do"} & fixed.keys() or {"q", "k", "v"} <= fixed.keys(),
+                                f"no fixed head dims in {sorted(fixed)}")
+                for name, sizes in fixed.items():
+                    self.assertEqual(sizes[:-1], (None,) * (len(sizes) - 1), name)
+                    self.assertEqual(sizes[-1], 64, name)
+                args = self.arguments(meta, 6, 1000)
+                i = meta.param_index(next(iter(fixed)))
+                args[i] = contiguous(args[i].address, args[i].shape[:-1] + (128,), args[i].dtype)
+                with self.assertRaisesRegex(LaunchError, "compiled for 64"):
+                    check_arguments(meta, args)
 
     def test_arguments_pack_into_the_compiled_functions_arguments(self):
         for meta in self.kernels():

@@ -47,9 +47,12 @@ _DTYPES = {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32",
            torch.int32: "i32"}
 
 
-def kernel_file(directory: str, kernel: str, dtype: str, head_dim: int) -> str:
-    """Where compile-torch-kernels.sh puts a kernel: DIR/KERNEL-DTYPE-dD.ptx."""
-    return os.path.join(directory, f"{kernel}-{dtype}-d{head_dim}.ptx")
+def kernel_file(directory: str, kernel: str, dtype: str, head_dim: int,
+                head_dim_v: Optional[int] = None) -> str:
+    """Where compile-torch-kernels.sh puts a kernel: DIR/KERNEL-DTYPE-dD.ptx,
+    or DIR/KERNEL-DTYPE-dDvDV.ptx when V's head dim DV differs from D."""
+    dims = f"d{head_dim}" if head_dim_v in (None, head_dim) else f"d{head_dim}v{head_dim_v}"
+    return os.path.join(directory, f"{kernel}-{dtype}-{dims}.ptx")
 
 
 def backward_stat_rows(seq_q: int) -> int:
@@ -88,16 +91,19 @@ _OWN_PARAMS = {"q", "k", "v", "o", "lse", "do", "lse_log2", "delta", "dk", "dv",
 
 class AttentionKernels:
     """The four kernels of one variant, dtype and head dim (and, for a
-    block-mask variant, the two that make its block masks)."""
+    block-mask variant, the two that make its block masks). `head_dim_v`:
+    the head dim of V and O when it is not `head_dim` (Q's and K's)."""
 
     def __init__(self, directory: str, variant: str = "", dtype: str = "bf16",
-                 head_dim: int = 64, group: int = 1, packed: bool = False) -> None:
+                 head_dim: int = 64, group: int = 1, packed: bool = False,
+                 head_dim_v: Optional[int] = None) -> None:
         suffix = f"_{variant}" if variant else ""
         self.variant, self.dtype, self.head_dim, self.group = variant, dtype, head_dim, group
+        self.head_dim_v = head_dim_v or head_dim
         self.packed = packed
 
         def load(kernel: str) -> Kernel:
-            path = kernel_file(directory, kernel, dtype, head_dim)
+            path = kernel_file(directory, kernel, dtype, head_dim, self.head_dim_v)
             if not os.path.exists(path):
                 raise FileNotFoundError(
                     f"{path}: no such kernel; scripts/compile-torch-kernels.sh {directory} "
@@ -198,26 +204,30 @@ class AttentionKernels:
         if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
             raise LaunchError(f"q, k, v must be [batch, heads, seq, head_dim]; got shapes "
                               f"{list(q.shape)}, {list(k.shape)}, {list(v.shape)}")
-        if k.shape != v.shape:
-            raise LaunchError(f"k {list(k.shape)} and v {list(v.shape)} must have one shape")
+        if k.shape[:3] != v.shape[:3]:
+            raise LaunchError(f"k {list(k.shape)} and v {list(v.shape)} differ in batch, heads "
+                              f"or keys")
         b, h, _, d = q.shape
         if k.shape[0] != b or k.shape[3] != d:
             raise LaunchError(f"q {list(q.shape)} and k {list(k.shape)} differ in batch or head_dim")
-        self._check_heads_and_devices(q, k, v, h, k.shape[1], d)
+        self._check_heads_and_devices(q, k, v, h, k.shape[1], d, v.shape[3])
 
     def _check_packed(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
         if q.dim() != 3 or k.dim() != 3 or v.dim() != 3:
             raise LaunchError(f"packed q, k, v must be [total_tokens, heads, head_dim]; got "
                               f"shapes {list(q.shape)}, {list(k.shape)}, {list(v.shape)}")
-        if k.shape != v.shape:
-            raise LaunchError(f"k {list(k.shape)} and v {list(v.shape)} must have one shape")
+        if k.shape[:2] != v.shape[:2]:
+            raise LaunchError(f"k {list(k.shape)} and v {list(v.shape)} differ in tokens or heads")
         if k.shape[2] != q.shape[2]:
             raise LaunchError(f"q {list(q.shape)} and k {list(k.shape)} differ in head_dim")
-        self._check_heads_and_devices(q, k, v, q.shape[1], k.shape[1], q.shape[2])
+        self._check_heads_and_devices(q, k, v, q.shape[1], k.shape[1], q.shape[2], v.shape[2])
 
-    def _check_heads_and_devices(self, q, k, v, heads, kv_heads, d) -> None:
+    def _check_heads_and_devices(self, q, k, v, heads, kv_heads, d, dv) -> None:
         if d != self.head_dim:
             raise LaunchError(f"head_dim {d}: these kernels were compiled for {self.head_dim}")
+        if dv != self.head_dim_v:
+            raise LaunchError(f"v's head_dim {dv}: these kernels were compiled for "
+                              f"{self.head_dim_v}")
         if heads != kv_heads * self.group:
             raise LaunchError(f"{heads} query heads on {kv_heads} K/V heads; these kernels take "
                               f"{self.group} query heads per K/V head")
@@ -243,7 +253,7 @@ class _Attention(torch.autograd.Function):
     def forward(ctx, q, k, v, kernels: AttentionKernels, inputs, mask: Optional[BlockMask]):
         b, h, n, d = q.shape
         qc, kc, vc = _heads_first(q), _heads_first(k), _heads_first(v)
-        o = torch.empty_like(qc)
+        o = qc.new_empty(b * h, n, v.shape[3])
         lse = torch.empty(b * h, n, device=q.device, dtype=torch.float32)
         stream = _stream(q)
         extra = kernels.input_args(inputs)
@@ -252,16 +262,16 @@ class _Attention(torch.autograd.Function):
                         tensor_arg(lse), *kernels.mask_args(mask, False, sizes), *extra,
                         stream=stream)
         ctx.save_for_backward(qc, kc, vc, o, lse)
-        ctx.kernels, ctx.shapes = kernels, (q.shape, k.shape)
+        ctx.kernels, ctx.shapes = kernels, (q.shape, k.shape, v.shape)
         ctx.inputs, ctx.mask, ctx.sizes = inputs, mask, sizes
-        return o.view(q.shape)
+        return o.view(b, h, n, v.shape[3])
 
     @staticmethod
     def backward(ctx, do):
         qc, kc, vc, o, lse = ctx.saved_tensors
         kernels: AttentionKernels = ctx.kernels
-        q_shape, k_shape = ctx.shapes
-        doc = do.to(qc.dtype).contiguous().view(qc.shape)
+        q_shape, k_shape, v_shape = ctx.shapes
+        doc = do.to(qc.dtype).contiguous().view(o.shape)
         rows = backward_stat_rows(qc.shape[1])
         # Zeros, so rows past seq_q hold finite values whatever prep writes there.
         delta = torch.zeros(qc.shape[0], rows, device=qc.device, dtype=torch.float32)
@@ -277,13 +287,14 @@ class _Attention(torch.autograd.Function):
                      *by_keys, *extra, stream=stream)
         kernels.dq(a(qc), a(kc), a(vc), a(doc), a(lse_log2), a(delta), a(dq), *by_queries,
                    *extra, stream=stream)
-        return dq.view(q_shape), dk.view(k_shape), dv.view(k_shape), None, None, None
+        return dq.view(q_shape), dk.view(k_shape), dv.view(v_shape), None, None, None
 
 
 def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
               kernels: AttentionKernels, inputs=None,
               block_mask: Optional[BlockMask] = None) -> torch.Tensor:
-    """softmax(q·kᵀ/√d + the variant) · v for [B, H, N, d] tensors, with a
+    """softmax(q·kᵀ/√d + the variant) · v for [B, H, N, d] tensors (v and
+    the output [B, H, N, d_v] with kernels of head_dim_v = d_v), with a
     backward; the same as torch's scaled_dot_product_attention for the
     dense (variant "") and causal ("causal", seq_q = seq_k) kernels.
     `inputs`: the variant's runtime tensors (by name or in order);
@@ -314,7 +325,7 @@ class _VarlenAttention(torch.autograd.Function):
             raise LaunchError(f"cu_seqlens_q {list(cu_q.shape)} and cu_seqlens_k "
                               f"{list(cu_k.shape)} must both hold batch + 1 offsets")
         qc, kc, vc = q.contiguous(), k.contiguous(), v.contiguous()
-        o = torch.empty_like(qc)
+        o = qc.new_empty(q.shape[0], q.shape[1], v.shape[2])
         lse = torch.empty(q.shape[1], q.shape[0], device=q.device, dtype=torch.float32)
         a, t = tensor_arg, lambda x: x.transpose(0, 1)  # [total, H, d] as [H, total, d]
         kernels.forward(a(t(qc)), a(t(kc)), a(t(vc)), a(t(o)), a(lse), a(cu_q), a(cu_k),
@@ -353,10 +364,10 @@ def attention_varlen(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                      max_seqlen_q: Optional[int], max_seqlen_k: Optional[int],
                      kernels: AttentionKernels) -> torch.Tensor:
     """Attention over a packed batch of sequences of any lengths (as
-    FlashAttention's flash_attn_varlen_func): q [total_q, Hq, d], k, v
-    [total_k, Hkv, d]; sequence b is rows cu_seqlens[b] to cu_seqlens[b + 1]
+    FlashAttention's flash_attn_varlen_func): q [total_q, Hq, d], k
+    [total_k, Hkv, d], v [total_k, Hkv, d_v] (d_v = d but with head_dim_v); sequence b is rows cu_seqlens[b] to cu_seqlens[b + 1]
     (int32 on the GPU, batch + 1 offsets, non-decreasing). Returns o
-    [total_q, Hq, d], with a backward. `kernels`: packed=True.
+    [total_q, Hq, d_v], with a backward. `kernels`: packed=True.
 
     max_seqlen_q / max_seqlen_k size the grids and must be at least the
     longest sequence's length (rows past them are not computed); None reads

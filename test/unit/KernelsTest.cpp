@@ -229,9 +229,10 @@ std::vector<Case> allCases() {
 INSTANTIATE_TEST_SUITE_P(Registered, KernelTest, ::testing::ValuesIn(allCases()),
                          [](const auto &info) { return caseName(info.param); });
 
-// Head dims that are not powers of two (the tiles pad them; the tensors
-// keep d columns) and V/O head dims of their own (head_dim_v), on each kind
-// of attention kernel: ragged N, seq_q != seq_k, GQA groups of 3, bf16 and f16.
+// Head dims that are not powers of two (the tiles pad them, or split them
+// into power-of-two column tiles; the tensors keep d columns) and V/O head
+// dims of their own (head_dim_v), on each kind of attention kernel: ragged
+// N, seq_q != seq_k, GQA groups of 3, bf16 and f16.
 class HeadDimTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(HeadDimTest, MatchesReference) { runCase(GetParam(), /*canonicalize=*/true); }
@@ -271,6 +272,19 @@ std::vector<Case> headDimCases() {
     cases.push_back({"flash_attention_decode", with({"group=3"}), {"seq_k=77", "splits=2"}});
     cases.push_back({"flash_attention_decode_paged", with({"group=3"}), {"seq_k=77"}});
     cases.push_back({"flash_attention_decode_combine", with({"group=3"}), {"splits=3"}});
+    // The forward kernels with the head dims as power-of-two column tiles
+    // side by side (96: 64 + 32); overlapped loops and row groups too.
+    cases.push_back({"flash_attention_fwd_causal", with({"split_columns=on"}), ragged});
+    cases.push_back({"flash_attention_fwd_alibi",
+                     with({"split_columns=on", "overlap=on", "row_groups=2", "block_m=64"}),
+                     {"seq_q=130", "seq_k=77"}});
+    cases.push_back({"flash_attention_fwd_document",
+                     with({"split_columns=on", "overlap=on"}),
+                     {"batch=2", "seq_q=200", "seq_k=260"}});
+    cases.push_back(
+        {"flash_attention_varlen_causal", with({"split_columns=on"}), {"batch=4", "seq_q=45"}});
+    cases.push_back(
+        {"flash_attention_decode_paged", with({"group=3", "split_columns=on"}), {"seq_k=77"}});
   }
   return cases;
 }
