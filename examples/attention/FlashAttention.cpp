@@ -331,6 +331,8 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
                                     std::to_string(kMaskBlock) + " (the mask's blocks); got " +
                                     std::to_string(bm) + " and " + std::to_string(bn));
   }
+  if (cfg.splitColumns) // its 32- and 16-column tiles as wgmma B operands too
+    k.narrowWgmmaOperands();
   KernelInputs inputs = declareInputs(k, variant, q.dim(0));
   ColumnBlocks qBlocks(q, {1, gm}, cfg.qkParts()), kBlocks(key, {1, bn}, cfg.qkParts());
   ColumnBlocks vBlocks(v, {1, bn}, cfg.vParts()), oBlocks(o, {1, gm}, cfg.vParts());

@@ -51,6 +51,8 @@ void decodeBody(KernelBuilder &k, const AttentionConfig &cfg, const AttentionVar
                 const std::function<Tile(Tile kvHead)> &seqKOf,
                 const std::function<KeyBlocks(Tile kvHead)> &keysOf) {
   const int64_t bm = cfg.blockM, bn = cfg.blockN, group = cfg.group;
+  if (cfg.splitColumns) // its 32- and 16-column tiles as wgmma B operands too
+    k.narrowWgmmaOperands();
   Tile split = k.programId(0), splits = k.numPrograms(0);
   Tile kvHead = k.programId(1), row0 = k.programId(2) * bm;
   Tile seqK = seqKOf(kvHead);

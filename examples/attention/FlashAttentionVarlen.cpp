@@ -74,6 +74,8 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
   TensorArg lse = k.tensor("lse", DType::F32, 2);
   TensorArg cuQ = k.tensor("cu_seqlens_q", DType::I32, 1);
   TensorArg cuK = k.tensor("cu_seqlens_k", DType::I32, 1);
+  if (cfg.splitColumns) // its 32- and 16-column tiles as wgmma B operands too
+    k.narrowWgmmaOperands();
   k.scalar("max_seqlen_q", DType::I32); // sizes the grid only
 
   Tile head = k.programId(1), sequence = k.programId(2);

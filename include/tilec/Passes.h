@@ -19,6 +19,10 @@ inline constexpr llvm::StringLiteral kPersistentAttrName = "tilec.persistent";
 /// first (dsl::KernelBuilder::longestFirst): tile-persistent-grid runs that
 /// axis slowest, in rounds of alternating direction.
 inline constexpr llvm::StringLiteral kLongestFirstAxisAttrName = "tilec.longest_first_axis";
+/// On a kernel whose wgmma B operands may have rows of 32 or 64 bytes, in
+/// buffers of that swizzle (dsl::KernelBuilder::narrowWgmmaOperands):
+/// tilegpu-lower-dots keeps such dots on mma.sync elsewhere.
+inline constexpr llvm::StringLiteral kNarrowWgmmaAttrName = "tilec.narrow_wgmma";
 
 #define GEN_PASS_DECL
 #include "tilec/Dialect/Tile/Passes.h.inc"

@@ -1070,6 +1070,10 @@ void KernelBuilder::longestFirst(unsigned axis, Where where) {
   state->func->setAttr(kLongestFirstAxisAttrName, state->b.getI32IntegerAttr(axis));
 }
 
+void KernelBuilder::narrowWgmmaOperands() {
+  state->func->setAttr(kNarrowWgmmaAttrName, state->b.getUnitAttr());
+}
+
 Tile KernelBuilder::numPrograms(unsigned axis, Where where) {
   Lowerer l(*this, where);
   if (axis > 2)

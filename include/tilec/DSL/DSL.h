@@ -266,6 +266,11 @@ public:
   /// direction, so that every program gets its share of long and short
   /// tiles (attribute tilec.longest_first_axis).
   void longestFirst(unsigned axis, Where where = Where::current());
+  /// Lets the kernel's dots take B operands whose rows are 32 or 64 bytes
+  /// as wgmma (sm_90a, tilegpu lowering), staged in buffers of that swizzle,
+  /// rather than mma.sync (attribute tilec.narrow_wgmma): the attention
+  /// forward's narrow column tiles (split_columns).
+  void narrowWgmmaOperands();
 
   /// Constants: a scalar, a tile of one value, `0, 1, ..., n-1` (i32).
   Tile constant(double value, DType type, Where where = Where::current());

@@ -110,20 +110,20 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
   }
 };
 
-/// The 64-bit wgmma shared-memory descriptor of the 128-byte-swizzled
+/// The 64-bit wgmma shared-memory descriptor of the `swizzle`-byte-swizzled
 /// buffer at `base` plus `offset` bytes: bits 0-13 the address >> 4, 16-29
 /// the leading and 32-45 the stride byte offset >> 4, 62-63 the swizzle
-/// mode (1: 128 bytes).
+/// mode (1: 128 bytes, 2: 64, 3: 32).
 static Value matrixDescriptor(OpBuilder &b, Location loc, Value base, Value offset,
-                              int64_t leadingBytes, int64_t strideBytes) {
+                              int64_t leadingBytes, int64_t strideBytes, int64_t swizzle = 128) {
+  int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
   Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), base);
   address = LLVM::AddOp::create(b, loc, address, offset);
   address = LLVM::LShrOp::create(
       b, loc, LLVM::AndOp::create(b, loc, address, constI32(b, loc, 0x3FFFF)),
       constI32(b, loc, 4));
   Value field = LLVM::ZExtOp::create(b, loc, b.getI64Type(), address);
-  int64_t constant = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
-                     (int64_t{1} << 62);
+  int64_t constant = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) | (mode << 62);
   return LLVM::OrOp::create(
       b, loc, field,
       LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(constant)));
@@ -143,12 +143,14 @@ static Value stepDescriptor(OpBuilder &b, Location loc, Value base, int64_t offs
                        "add.s64 $0, $1, " + std::to_string(offsetBytes >> 4) + ";", "=l,l");
 }
 
-/// Bytes from a 128-byte-swizzled buffer of `rows` rows to the 16-byte chunk
-/// holding element (row, col), for rows that are multiples of 8 (where the
-/// swizzle pattern starts over).
-static int64_t swizzledOffset(int64_t rows, int64_t row, int64_t col, int64_t elementBytes) {
-  int64_t perBlock = 128 / elementBytes;
-  return (col / perBlock) * rows * 128 + row * 128 + (col % perBlock) * elementBytes;
+/// Bytes from a `swizzle`-byte-swizzled buffer of `rows` rows (column
+/// blocks of `swizzle` bytes, each its own run of rows) to the 16-byte
+/// chunk holding element (row, col), for rows that are multiples of 8
+/// (where the swizzle pattern starts over).
+static int64_t swizzledOffset(int64_t rows, int64_t row, int64_t col, int64_t elementBytes,
+                              int64_t swizzle = 128) {
+  int64_t perBlock = swizzle / elementBytes;
+  return (col / perBlock) * rows * swizzle + row * swizzle + (col % perBlock) * elementBytes;
 }
 
 /// `registers` is a struct whose every member is the constant 0.0 (a zero
@@ -253,6 +255,9 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     auto bBuffer = op.getB().getType();
     bool bKMajor = op.getTransposeB(); // B stored N x K, K contiguous
     int64_t bRows = bBuffer.getShape()[0];
+    // B's swizzle: 128 bytes, or 64 or 32 for narrower rows (one column
+    // block; tilegpu-lower-dots stages them so in tilec.narrow_wgmma kernels).
+    int64_t bSwizzle = cast<SwizzledAttr>(bBuffer.getEncoding()).getBytes();
     MLIRContext *context = getContext();
     auto typeAttr = NVVM::WGMMATypesAttr::get(
         context, element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
@@ -271,8 +276,11 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
           stepWords.push_back(aWords(64 * warpgroups * half, 16 * step));
 
     // The buffers' descriptors; each step's is one of these plus its offset.
+    // K-major B: 8-row atoms 8 * swizzle bytes apart (the leading offset
+    // unused); N-major: the column blocks bRows * swizzle bytes apart, the
+    // 8-row atoms along K 8 * swizzle.
     Value bBase = matrixDescriptor(rewriter, loc, adaptor.getB(), constI32(rewriter, loc, 0),
-                                   bKMajor ? 16 : bRows * 128, 1024);
+                                   bKMajor ? 16 : bRows * bSwizzle, 8 * bSwizzle, bSwizzle);
     Value aBase = aBuffer ? matrixDescriptor(rewriter, loc, adaptor.getA(), aRow, 16, 1024)
                           : Value();
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
@@ -281,8 +289,8 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
       Value chain = chains[half];
       for (int64_t step = 0; step < k / 16; ++step) {
         bool scaleD = !(fromZero && step == 0);
-        int64_t bOffset =
-            bKMajor ? swizzledOffset(bRows, 0, 16 * step, elementBytes) : 16 * step * 128;
+        int64_t bOffset = bKMajor ? swizzledOffset(bRows, 0, 16 * step, elementBytes, bSwizzle)
+                                  : 16 * step * bSwizzle;
         Value bDesc = stepDescriptor(rewriter, loc, bBase, bOffset);
         if (aTile) {
           chain = wgmmaWithRegisterA(rewriter, loc, chain, stepWords[half * (k / 16) + step],

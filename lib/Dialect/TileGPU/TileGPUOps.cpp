@@ -341,8 +341,10 @@ LogicalResult WarpgroupDotOp::verify() {
   ArrayRef<int64_t> aShape;
   Type aElement;
   if (auto aBuffer = dyn_cast<SharedMemoryType>(getA().getType())) {
-    if (!isa<SwizzledAttr>(aBuffer.getEncoding()))
-      return emitOpError("expected A in a swizzled buffer or in registers, got ") << aBuffer;
+    auto aSwizzle = dyn_cast<SwizzledAttr>(aBuffer.getEncoding());
+    if (!aSwizzle || aSwizzle.getBytes() != 128)
+      return emitOpError("expected A in a 128-byte-swizzled buffer or in registers, got ")
+             << aBuffer;
     aShape = aBuffer.getShape();
     aElement = aBuffer.getElementType();
   } else {

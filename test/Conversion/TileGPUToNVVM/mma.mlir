@@ -120,3 +120,53 @@ func.func @two_warpgroups(%q: !tilegpu.smem<128x64xbf16, #swz>, %k: !tilegpu.sme
       : !tilegpu.smem<128x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<128x64xf32, #wgmma2>
   return %t : !tilegpu.dot_token<tensor<128x64xf32, #wgmma2>>
 }
+
+// -----
+
+#wgmma = #tilegpu.wgmma<warpgroups = 1>
+#wgmmaA = #tilegpu.wgmma_operand<warpgroups = 1>
+#swz64 = #tilegpu.swizzled<64>
+#swz32 = #tilegpu.swizzled<32>
+// B with rows of 64 or 32 bytes (a head dim's 32- or 16-column tile):
+// descriptors of that swizzle mode (bits 62-63: 2 for 64 bytes, 3 for 32),
+// K-major with 8-row atoms 8 rows apart (stride offset 8 x 64 = 512 bytes,
+// field 32; leading offset unused, 1), N-major with 128 rows per column
+// block (leading offset 128 x 64 = 8192 bytes, field 512) and each k16 step
+// 16 rows (1024 bytes, 64 >> 4) further on.
+// CHECK-LABEL: func.func @narrow_k_major
+// CHECK: llvm.mlir.constant(-9223371899415756800 : i64)
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0;
+// CHECK: llvm.inline_asm has_side_effects "add.s64 $0, $1, 2;"
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0;
+// CHECK-NOT: wgmma.mma_async
+func.func @narrow_k_major(%q: tensor<64x32xbf16, #wgmmaA>, %k: !tilegpu.smem<128x32xbf16, #swz64>,
+                          %s: tensor<64x128xf32, #wgmma>) -> !tilegpu.dot_token<tensor<64x128xf32, #wgmma>> {
+  %t = tilegpu.warpgroup_dot %q, %k, %s transpose_b
+      : tensor<64x32xbf16, #wgmmaA>, !tilegpu.smem<128x32xbf16, #swz64>, tensor<64x128xf32, #wgmma>
+  return %t : !tilegpu.dot_token<tensor<64x128xf32, #wgmma>>
+}
+
+// CHECK-LABEL: func.func @narrow_n_major
+// CHECK: llvm.mlir.constant(-9223371899382267904 : i64)
+// CHECK: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1;
+// CHECK: llvm.inline_asm has_side_effects "add.s64 $0, $1, 64;"
+// CHECK: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
+// CHECK: llvm.inline_asm has_side_effects "add.s64 $0, $1, 128;"
+func.func @narrow_n_major(%p: tensor<64x128xbf16, #wgmmaA>, %v: !tilegpu.smem<128x32xbf16, #swz64>,
+                          %o: tensor<64x32xf32, #wgmma>) -> !tilegpu.dot_token<tensor<64x32xf32, #wgmma>> {
+  %t = tilegpu.warpgroup_dot %p, %v, %o
+      : tensor<64x128xbf16, #wgmmaA>, !tilegpu.smem<128x32xbf16, #swz64>, tensor<64x32xf32, #wgmma>
+  return %t : !tilegpu.dot_token<tensor<64x32xf32, #wgmma>>
+}
+
+// CHECK-LABEL: func.func @narrow_32_bytes
+// CHECK: llvm.mlir.constant(-4611685949707845632 : i64)
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// CHECK-NOT: wgmma.mma_async
+func.func @narrow_32_bytes(%q: tensor<64x16xbf16, #wgmmaA>, %k: !tilegpu.smem<64x16xbf16, #swz32>,
+                           %s: tensor<64x64xf32, #wgmma>) -> !tilegpu.dot_token<tensor<64x64xf32, #wgmma>> {
+  %t = tilegpu.warpgroup_dot %q, %k, %s transpose_b
+      : tensor<64x16xbf16, #wgmmaA>, !tilegpu.smem<64x16xbf16, #swz32>, tensor<64x64xf32, #wgmma>
+  return %t : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+}

@@ -430,8 +430,17 @@ func.func @f(%q: !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, %k: !tilegpu
 // -----
 
 func.func @f(%q: !tilegpu.smem<64x64xbf16, #tilegpu.padded<0>>, %k: !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>, %s: tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>) {
-  // expected-error @+1 {{'tilegpu.warpgroup_dot' op expected A in a swizzled buffer or in registers}}
+  // expected-error @+1 {{'tilegpu.warpgroup_dot' op expected A in a 128-byte-swizzled buffer or in registers}}
   %0 = tilegpu.warpgroup_dot %q, %k, %s transpose_b : !tilegpu.smem<64x64xbf16, #tilegpu.padded<0>>, !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>, tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>
+  return
+}
+
+// -----
+
+// A by descriptor takes the 128-byte swizzle only.
+func.func @f(%q: !tilegpu.smem<64x32xbf16, #tilegpu.swizzled<64>>, %k: !tilegpu.smem<128x32xbf16, #tilegpu.swizzled<64>>, %s: tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>) {
+  // expected-error @+1 {{'tilegpu.warpgroup_dot' op expected A in a 128-byte-swizzled buffer or in registers}}
+  %0 = tilegpu.warpgroup_dot %q, %k, %s transpose_b : !tilegpu.smem<64x32xbf16, #tilegpu.swizzled<64>>, !tilegpu.smem<128x32xbf16, #tilegpu.swizzled<64>>, tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>
   return
 }
 

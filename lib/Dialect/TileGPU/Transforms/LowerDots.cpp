@@ -11,6 +11,7 @@
 
 #include "tilec/Dialect/TileGPU/Passes.h"
 #include "tilec/Dialect/TileGPU/TileGPU.h"
+#include "tilec/Passes.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -102,13 +103,13 @@ static Value inLayout(OpBuilder &b, Value value, Attribute layout, unsigned inde
   return ConvertLayoutOp::create(b, value.getLoc(), wanted, value);
 }
 
-/// `staged` stored into a buffer with the 128-byte swizzle wgmma
-/// descriptors address, right after it is made (one buffer for all the
-/// dots that read it; its live range is then the block's, so the buffers of
-/// consecutive loops share bytes). A block load only dots read is first
-/// retyped to a coalesced layout (16 bytes of a row per thread): its
-/// registers only pass through on their way to the buffer.
-static Value stagingBuffer(Value staged, llvm::DenseMap<Value, Value> &buffers) {
+/// `staged` stored into a buffer with the `swizzle`-byte swizzle wgmma
+/// descriptors address (128, or 64 or 32 for narrower rows), right after it is made (one buffer for
+/// all the dots that read it; its live range is then the block's, so the buffers of consecutive
+/// loops share bytes). A block load only dots read is first retyped to a coalesced layout (16 bytes
+/// of a row per thread): its registers only pass through on their way to the buffer.
+static Value stagingBuffer(Value staged, llvm::DenseMap<Value, Value> &buffers,
+                           int64_t swizzle = 128) {
   if (Value buffer = buffers.lookup(staged))
     return buffer;
   auto tile = cast<RankedTensorType>(staged.getType());
@@ -126,7 +127,7 @@ static Value stagingBuffer(Value staged, llvm::DenseMap<Value, Value> &buffers) 
   b.setInsertionPointAfterValue(staged);
   tile = cast<RankedTensorType>(staged.getType());
   auto type = SharedMemoryType::get(b.getContext(), tile.getShape(), tile.getElementType(),
-                                    SwizzledAttr::get(b.getContext(), 128));
+                                    SwizzledAttr::get(b.getContext(), swizzle));
   Value buffer = AllocOp::create(b, staged.getLoc(), type, IntegerAttr());
   LocalStoreOp::create(b, staged.getLoc(), staged, buffer);
   buffers[staged] = buffer;
@@ -157,6 +158,10 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
       return signalPassFailure();
     }
     useWgmma = useWgmma && arch == "sm_90a";
+    module.walk([&](FunctionOpInterface kernel) {
+      if (kernel->hasAttr(tilec::kNarrowWgmmaAttrName))
+        narrowKernels.insert(kernel);
+    });
     SmallVector<tile::DotOp> dots;
     module.walk([&](tile::DotOp dot) { dots.push_back(dot); });
     for (tile::DotOp dot : dots)
@@ -168,6 +173,19 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
   llvm::DenseMap<Value, Value> stagedBuffers;
   /// Loop-invariant wgmma A operands go to shared memory.
   bool aInSharedMemory = false;
+  /// Kernels whose wgmma B operands may have rows of 32 or 64 bytes.
+  llvm::SmallPtrSet<Operation *, 4> narrowKernels;
+
+  /// The swizzle (bytes) of a wgmma B buffer whose rows are `rowBytes`
+  /// long: 128 for whole 128-byte blocks; in a kernel marked
+  /// tilec.narrow_wgmma also 64 or 32 for rows of that length (head dims
+  /// split into power-of-two column tiles: 96 = 64 + 32); 0: none fits.
+  int64_t bSwizzle(tile::DotOp dot, int64_t rowBytes) const {
+    if (rowBytes % 128 == 0)
+      return 128;
+    bool narrow = narrowKernels.contains(dot->getParentOfType<FunctionOpInterface>());
+    return narrow && (rowBytes == 64 || rowBytes == 32) ? rowBytes : 0;
+  }
 
   /// `dot` is in a loop and `value` is made outside the innermost one.
   static bool loopInvariant(Value value, Operation *dot) {
@@ -219,8 +237,9 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
       staged = trans.getSrc();
     auto stagedType = cast<RankedTensorType>(staged.getType());
     int64_t bRowBytes = stagedType.getDimSize(1) * bType.getElementTypeBitWidth() / 8;
+    int64_t swizzle = bSwizzle(dot, bRowBytes);
     bool fitsWgmma = useWgmma && warpsN == 1 && warpsM % 4 == 0 && m % (16 * warpsM) == 0 &&
-                     n <= 256 && bRowBytes % 128 == 0 && k % 8 == 0;
+                     n <= 256 && swizzle && k % 8 == 0;
     MLIRContext *context = dot.getContext();
     int64_t aRowBytes = k * aType.getElementTypeBitWidth() / 8;
     if (fitsWgmma && aInSharedMemory && aRowBytes % 128 == 0 && m % 64 == 0 &&
@@ -228,14 +247,14 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
       // A read by descriptor from a swizzled buffer, stored once before the
       // loop: its registers are free for the loop (Q at d = 128).
       return replaceByWarpgroupDot(b, dot, stagingBuffer(dot.getA(), stagedBuffers),
-                                   stagingBuffer(staged, stagedBuffers),
+                                   stagingBuffer(staged, stagedBuffers, swizzle),
                                    transposeB ? trans : tile::TransOp());
     }
     Value a = inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, warpsM, warpsN), 0);
     if (fitsWgmma) {
       // B through a swizzled buffer (the streams pass turns a loop's block
       // load stored there into a ring of cp.async slots).
-      return replaceByWarpgroupDot(b, dot, a, stagingBuffer(staged, stagedBuffers),
+      return replaceByWarpgroupDot(b, dot, a, stagingBuffer(staged, stagedBuffers, swizzle),
                                    transposeB ? trans : tile::TransOp());
     }
     Value bOperand =
