@@ -122,3 +122,29 @@ func.func @resident_a(%dq: !tile.desc<64x64xbf16>, %dk: !tile.desc<64x64xbf16>, 
   }
   return %r : tensor<64x64xf32, #acc>
 }
+
+// -----
+
+#acc = #tilegpu.mma<warps = [4, 1]>
+#bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// B with rows of 64 bytes (32 columns: a head dim's narrow column tile):
+// in a kernel marked tilec.narrow_wgmma, staged in a 64-byte-swizzled
+// buffer for wgmma; elsewhere (@narrow_unmarked) mma.sync.
+// SM90-LABEL: func.func @narrow_marked
+// SM90: tilegpu.alloc : !tilegpu.smem<64x32xbf16, #tilegpu.swizzled<64>>
+// SM90: tilegpu.warpgroup_dot
+// SM90-LABEL: func.func @narrow_unmarked
+// SM90-NOT: tilegpu.warpgroup_dot
+// SM90: tilegpu.mma
+func.func @narrow_marked(%da: !tile.desc<64x64xbf16>, %db: !tile.desc<64x32xbf16>, %c: tensor<64x32xf32, #acc>, %i: i32) -> tensor<64x32xf32, #acc> attributes {tilec.narrow_wgmma} {
+  %a = tile.load_block %da[%i, %i] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #bl>
+  %b = tile.load_block %db[%i, %i] : !tile.desc<64x32xbf16> -> tensor<64x32xbf16, #bl>
+  %d = tile.dot %a, %b, %c : tensor<64x64xbf16, #bl>, tensor<64x32xbf16, #bl> -> tensor<64x32xf32, #acc>
+  return %d : tensor<64x32xf32, #acc>
+}
+func.func @narrow_unmarked(%da: !tile.desc<64x64xbf16>, %db: !tile.desc<64x32xbf16>, %c: tensor<64x32xf32, #acc>, %i: i32) -> tensor<64x32xf32, #acc> {
+  %a = tile.load_block %da[%i, %i] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #bl>
+  %b = tile.load_block %db[%i, %i] : !tile.desc<64x32xbf16> -> tensor<64x32xbf16, #bl>
+  %d = tile.dot %a, %b, %c : tensor<64x64xbf16, #bl>, tensor<64x32xbf16, #bl> -> tensor<64x32xf32, #acc>
+  return %d : tensor<64x32xf32, #acc>
+}
