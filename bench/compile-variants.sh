@@ -3,7 +3,8 @@
 # ../shared/tools/peer_flex.py's constants (window 1024, cap 20, prefix 1024,
 # GQA group 4, ALiBi over H = 2048 / d heads) into bench-ptx-variants/ (or
 # $1), for bench/variants.py next to peer_flex.py on the GPU machine. DIMS
-# lists head dims; "192v128" is head_dim 192 with head_dim_v 128.
+# lists head dims; "192v128" is head_dim 192 with head_dim_v 128. SETS adds
+# parameters to every kernel (SETS="--set split_columns=on").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -25,7 +26,7 @@ for spec in ${DIMS:-128}; do
     esac
     name=flash_attention_fwd${v:+_$v}
     "$tilec" --kernel=$name --arch="$arch" --set head_dim=$d --set head_dim_v=$dv "${sets[@]}" \
-      --emit=ptx -o "$out/$name-d$spec.ptx"
+      ${SETS:-} --emit=ptx -o "$out/$name-d$spec.ptx"
   done
 done
 "$tilec" --kernel=flash_attention_block_mask_document --arch="$arch" --emit=ptx \

@@ -40,7 +40,8 @@
 # and sm_90a (prefix sm90a_) with their default schedules, into
 # gpu-cases-headdims/: d = 8 ... 256 and (192, 128), (128, 64), padded and
 # (the forward kernels) split into power-of-two column tiles; ragged N,
-# N_q != N_k both ways, bf16 and f16, B and H > 1.
+# N_q != N_k both ways, bf16 and f16, B and H > 1. ARCHS (default "sm_80
+# sm_90a") picks the targets.
 #
 # BWD=1 writes the backward kernels (delta, dK/dV, dQ; the fused kernel that
 # adds dQ atomically and its dQ convert) of every variant for
@@ -143,28 +144,28 @@ if [ "${HEADDIMS:-0}" = 1 ]; then
     set_+=(--set dtype=$dtype)
     name=d${dims/\//_}_$dtype
     i=$((i + 1))
-    for arch in sm_80 sm_90a; do
+    for arch in ${ARCHS:-sm_80 sm_90a}; do
       prefix=$([ "$arch" = sm_90a ] && echo sm90a_ || true)
-      case_ ${name}_fwd_causal flash_attention_fwd_causal "${set_[@]}" --size heads=2 --size seq_q=150 --size seq_k=201
+      case_ ${name}_fwd_causal flash_attention_fwd_causal "${set_[@]}" --size seq_q=77 --size seq_k=100
       case_ ${name}_fwd_gqa3 flash_attention_fwd_gqa "${set_[@]}" --set group=3 --size batch=2 --size heads=3 --size seq_q=77 --size seq_k=45
-      case_ ${name}_bwd_dkdv_causal flash_attention_bwd_dkdv_causal "${set_[@]}" --size seq_q=130 --size seq_k=150
-      case_ ${name}_bwd_dq_causal flash_attention_bwd_dq_causal "${set_[@]}" --size seq_q=150 --size seq_k=130
+      case_ ${name}_bwd_dkdv_causal flash_attention_bwd_dkdv_causal "${set_[@]}" --size seq_q=64 --size seq_k=77
+      case_ ${name}_bwd_dq_causal flash_attention_bwd_dq_causal "${set_[@]}" --size seq_q=77 --size seq_k=64
       case_ ${name}_bwd_prep flash_attention_bwd_prep "${set_[@]}" --size seq_q=77
-      case_ ${name}_varlen_causal flash_attention_varlen_causal "${set_[@]}" --size batch=4 --size heads=2 --size seq_q=130 --size seq_k=90
-      case_ ${name}_decode flash_attention_decode "${set_[@]}" --set group=4 --size batch=2 --size seq_k=333 --size splits=3
+      case_ ${name}_varlen_causal flash_attention_varlen_causal "${set_[@]}" --size batch=3 --size seq_q=60 --size seq_k=70
+      case_ ${name}_decode flash_attention_decode "${set_[@]}" --set group=4 --size seq_k=150 --size splits=3
       # The head dim as power-of-two column tiles (split_columns; on sm_90a
       # the 32- and 16-column ones as wgmma B operands of that swizzle).
       split=(--set split_columns=on)
-      case_ ${name}_split_fwd_causal flash_attention_fwd_causal "${set_[@]}" "${split[@]}" --size heads=2 --size seq_q=150 --size seq_k=201
+      case_ ${name}_split_fwd_causal flash_attention_fwd_causal "${set_[@]}" "${split[@]}" --size seq_q=77 --size seq_k=130
       case_ ${name}_split_fwd_gqa3 flash_attention_fwd_gqa "${set_[@]}" "${split[@]}" --set group=3 --size batch=2 --size heads=3 --size seq_q=77 --size seq_k=45
-      case_ ${name}_split_varlen flash_attention_varlen "${set_[@]}" "${split[@]}" --size batch=4 --size heads=2 --size seq_q=130 --size seq_k=90
-      case_ ${name}_split_decode_paged flash_attention_decode_paged "${set_[@]}" "${split[@]}" --set group=4 --size batch=3 --size seq_k=200 --size splits=2
+      case_ ${name}_split_varlen flash_attention_varlen "${set_[@]}" "${split[@]}" --size batch=3 --size seq_q=70 --size seq_k=60
+      case_ ${name}_split_decode_paged flash_attention_decode_paged "${set_[@]}" "${split[@]}" --set group=4 --size batch=3 --size seq_k=130 --size splits=2
     done
   done
   # d = 16 and 32 on their own column tiles (sm_90a: wgmma B operands with
   # 32- and 64-byte rows), one dot each.
   for d in 16 32; do
-    for arch in sm_80 sm_90a; do
+    for arch in ${ARCHS:-sm_80 sm_90a}; do
       prefix=$([ "$arch" = sm_90a ] && echo sm90a_ || true)
       case_ d${d}_split_fwd flash_attention_fwd --set head_dim=$d --set split_columns=on --size batch=2 --size seq_q=300 --size seq_k=333
       case_ d${d}_fwd_causal flash_attention_fwd_causal --set head_dim=$d --size seq_q=150 --size seq_k=201

@@ -18,10 +18,11 @@ status=0
 # gpu-cases/ (the default lowering), and gpu-cases-tilegpu/ (the same cases
 # through --lowering=tilegpu) where it was carried along; either may be
 # absent (64 MiB per device call: one set per call).
-# gpu-cases-bwd/ (the attention backward) must also repeat bitwise.
-for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs gpu-cases-persistent; do
+# gpu-cases-bwd/ (the attention backward), gpu-cases-inputs/ and
+# gpu-cases-headdims/ must also repeat bitwise.
+for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs gpu-cases-persistent gpu-cases-headdims; do
   [ -d "$cases" ] || continue
-  repeat=$([ "$cases" = gpu-cases-bwd ] || [ "$cases" = gpu-cases-inputs ] && echo --repeatable || true)
+  repeat=$([ "$cases" = gpu-cases-bwd ] || [ "$cases" = gpu-cases-inputs ] || [ "$cases" = gpu-cases-headdims ] && echo --repeatable || true)
   "$runner" $repeat --cases-in="$cases" 2>&1 | tee "$out/$cases.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 done
@@ -79,8 +80,10 @@ for c in vector_add_3000 matmul_ragged row_softmax fwd_ragged fwd_causal_empty_r
   varlen_causal_ragged sm90a_varlen_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_causal_d256 sm90a_varlen_gqa3_d128 sm90a_varlen_sliding_window_ragged sm90a_varlen_causal_one \
   fwd_document0_ragged sm90a_fwd_document1_cross sm90a_bwd_dq_bias_table_ragged sm90a_bwd_dkdv_document1_d128_f16 bwd_dkdv_bias_table_d128_f16 \
   d128_fwd_causal_ragged sm90a_d128_fwd_ragged sm90a_d64_fwd_causal_ragged sm90a_d256_fwd_causal_ragged \
-  varlen_bwd_prep sm90a_varlen_bwd_prep_d128 varlen_bwd_dkdv_causal_ragged sm90a_varlen_bwd_dkdv_softcap_d128_f16 sm90a_varlen_bwd_dq_sliding_window_ragged sm90a_varlen_bwd_dkdv_gqa3_d128 sm90a_varlen_bwd_dq_alibi_d128_f16; do
-  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs gpu-cases-persistent; do
+  varlen_bwd_prep sm90a_varlen_bwd_prep_d128 varlen_bwd_dkdv_causal_ragged sm90a_varlen_bwd_dkdv_softcap_d128_f16 sm90a_varlen_bwd_dq_sliding_window_ragged sm90a_varlen_bwd_dkdv_gqa3_d128 sm90a_varlen_bwd_dq_alibi_d128_f16 \
+  sm90a_d96_bf16_split_fwd_causal sm90a_d80_f16_split_fwd_gqa3 sm90a_d40_f16_fwd_causal d72_bf16_bwd_dkdv_causal sm90a_d192_128_bf16_split_fwd_causal \
+  sm90a_d192_128_bf16_bwd_dq_causal sm90a_d200_bf16_split_decode_paged sm90a_d112_f16_split_varlen sm90a_d8_bf16_decode sm90a_d16_split_fwd sm90a_d32_split_fwd; do
+  for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs gpu-cases-persistent gpu-cases-headdims; do
     [ -d "$cases/$c" ] || continue
     echo "== memcheck $cases/$c" >>"$out/memcheck.log"
     "$sanitizer" --tool memcheck --error-exitcode 3 "$runner" "$cases/$c" >>"$out/memcheck.log" 2>&1
@@ -107,8 +110,9 @@ for c in sm90a_fwd_ragged sm90a_fwd_causal_empty_rows sm90a_stages3_fwd_d128 sm9
   sm90a_varlen_causal_ragged sm90a_varlen_causal_d128_f16 sm90a_varlen_d256 sm90a_varlen_alibi_d128_f16 \
   sm90a_varlen_bwd_dkdv_causal_ragged sm90a_varlen_bwd_dq_causal_d128_f16 \
   sm90a_fwd_document0_d128_f16 sm90a_fwd_document1_ragged sm90a_fwd_bias_table_d128_f16 \
-  sm90a_d128_fwd_causal_ragged sm90a_d128_fwd_alibi_ragged sm90a_d256_fwd_ragged sm90a_d128_tiny; do
-  for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs gpu-cases-persistent; do
+  sm90a_d128_fwd_causal_ragged sm90a_d128_fwd_alibi_ragged sm90a_d256_fwd_ragged sm90a_d128_tiny \
+  sm90a_d96_bf16_split_fwd_causal sm90a_d80_f16_split_fwd_causal sm90a_d32_split_fwd sm90a_d192_128_bf16_split_fwd_causal sm90a_d160_bf16_bwd_dkdv_causal; do
+  for cases in gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs gpu-cases-persistent gpu-cases-headdims; do
     [ -d "$cases/$c" ] || continue
     for tool in racecheck synccheck; do
       echo "== $tool $cases/$c" >>"$out/memcheck.log"
