@@ -160,6 +160,11 @@ if [ "${HEADDIMS:-0}" = 1 ]; then
       case_ ${name}_split_fwd_gqa3 flash_attention_fwd_gqa "${set_[@]}" "${split[@]}" --set group=3 --size batch=2 --size heads=3 --size seq_q=77 --size seq_k=45
       case_ ${name}_split_varlen flash_attention_varlen "${set_[@]}" "${split[@]}" --size batch=3 --size seq_q=70 --size seq_k=60
       case_ ${name}_split_decode_paged flash_attention_decode_paged "${set_[@]}" "${split[@]}" --set group=4 --size batch=3 --size seq_k=130 --size splits=2
+      case $dims in
+        40 | 80 | 96 | 192/128)
+          case_ ${name}_split_bwd_dkdv_causal flash_attention_bwd_dkdv_causal "${set_[@]}" "${split[@]}" --size seq_q=64 --size seq_k=77
+          case_ ${name}_split_bwd_dq flash_attention_bwd_dq "${set_[@]}" "${split[@]}" --size seq_q=77 --size seq_k=64 ;;
+      esac
     done
   done
   # d = 16 and 32 on their own column tiles (sm_90a: wgmma B operands with

@@ -73,6 +73,14 @@ void ColumnBlocks::store(std::vector<Operand> at, const std::vector<Tile> &parts
   }
 }
 
+void ColumnBlocks::atomicAdd(std::vector<Operand> at, const std::vector<Tile> &parts) const {
+  for (size_t c = 0; c < descs.size(); ++c) {
+    std::vector<Operand> offsetsOfPart = at;
+    offsetsOfPart.push_back(offsets[c]);
+    descs[c].atomicAdd(offsetsOfPart, parts[c]);
+  }
+}
+
 std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cfg,
                                      const AttentionVariant &variant,
                                      const std::vector<QueryRows> &queries,
@@ -265,6 +273,13 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
 }
 
 Tile normalizeRows(Tile acc, Tile l) { return acc * (1.0 / where(l == 0.0, 1.0, l)).col(); }
+
+std::vector<Tile> convertedParts(const std::vector<Tile> &parts, DType dtype) {
+  std::vector<Tile> converted;
+  for (const Tile &part : parts)
+    converted.push_back(part.to(dtype));
+  return converted;
+}
 
 std::vector<Tile> normalizedParts(const KeyLoopState &state, DType dtype) {
   std::vector<Tile> parts;
@@ -499,8 +514,7 @@ std::vector<ParamSpec> attentionParams() {
        .type = T::Choice,
        .defaultValue = "auto",
        .help = "a head dim that is not a power of two as power-of-two column tiles side by "
-               "side (96: 64 + 32) instead of one padded tile (128) (auto: by target and "
-               "head_dim)",
+               "side (96: 64 + 32) instead of one padded tile (128) (auto: off, until measured)",
        .choices = {"auto", "on", "off"}},
       {.name = "overlap",
        .type = T::Choice,

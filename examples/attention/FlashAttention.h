@@ -54,9 +54,10 @@ struct AttentionConfig {
   /// together, so the softmax of S_j runs while P·V is on the tensor cores;
   /// O is rescaled after it, the last block's P·V follows the loops.
   bool overlap = false;
-  /// Forward kernels: a head dim that is not a power of two becomes
-  /// power-of-two column tiles side by side (96: 64 + 32) instead of one
-  /// padded tile (128): fewer MMAs and loads, more of them.
+  /// A head dim that is not a power of two becomes power-of-two column
+  /// tiles side by side (96: 64 + 32) instead of one padded tile (128):
+  /// fewer MMAs and loads, more of them (not the decode combine and
+  /// backward prep kernels, which pad).
   bool splitColumns = false;
   /// Backward: issue dP = dO·Vᵀ right after S = Q·Kᵀ (wgmma runs both while
   /// the scores become P); off, dP follows P (fewer live registers).
@@ -101,6 +102,8 @@ public:
   /// The parts of the block whose leading coordinates are `at`.
   std::vector<dsl::Tile> load(std::vector<dsl::Operand> at) const;
   void store(std::vector<dsl::Operand> at, const std::vector<dsl::Tile> &parts) const;
+  /// tile.atomic_add_block of each part (f32 tensors).
+  void atomicAdd(std::vector<dsl::Operand> at, const std::vector<dsl::Tile> &parts) const;
 
 private:
   std::vector<dsl::TensorDesc> descs;
@@ -319,6 +322,8 @@ struct KeyLoopState {
 dsl::Tile normalizeRows(dsl::Tile acc, dsl::Tile l);
 /// normalizeRows of each column part of a row group's output, in `dtype`.
 std::vector<dsl::Tile> normalizedParts(const KeyLoopState &state, DType dtype);
+/// Each column part in `dtype`.
+std::vector<dsl::Tile> convertedParts(const std::vector<dsl::Tile> &parts, DType dtype);
 /// Rows per row group (cfg.blockM / cfg.rowGroups), or 0 after reporting
 /// that row_groups does not split block_m into multiples of 16 rows.
 int64_t rowGroupRows(dsl::KernelBuilder &k, const AttentionConfig &cfg);
@@ -525,22 +530,25 @@ struct BackwardSequence {
 };
 /// One sequence per batch·head: every first row 0, the tensors' lengths.
 BackwardSequence denseSequence(dsl::KernelBuilder &k, const BackwardInputs &in);
-/// dK (scaled) and dV, f32, of the blockN keys at sequence position `col0`
-/// of K/V head `kvHead`: the query blocks that see them, over the query
-/// heads of the group.
-/// With `dqAcc` (a [1, blockM, d] f32 descriptor), also adds each query
+/// dK (scaled) and dV of a key block, f32, as column parts
+/// (AttentionConfig::qkParts, vParts).
+struct KeyBlockGradients {
+  std::vector<dsl::Tile> dK, dV;
+};
+/// dK and dV of the blockN keys at sequence position `col0` of K/V head
+/// `kvHead`: the query blocks that see them, over the query heads of the
+/// group. With `dqAcc` (dq_acc's [1, blockM] blocks), also adds each query
 /// block's dQ share (scaled) into it, atomically.
-std::pair<dsl::Tile, dsl::Tile> backwardKeyBlock(dsl::KernelBuilder &k, const AttentionConfig &cfg,
-                                                 const AttentionVariant &variant,
-                                                 const BackwardInputs &in,
-                                                 const BackwardSequence &seq, dsl::Tile kvHead,
-                                                 dsl::Tile col0,
-                                                 const dsl::TensorDesc *dqAcc = nullptr);
-/// dQ (scaled), f32, of the blockM queries at sequence position `row0` of
-/// query head `head`, over the variant's key range.
-dsl::Tile backwardQueryBlock(dsl::KernelBuilder &k, const AttentionConfig &cfg,
-                             const AttentionVariant &variant, const BackwardInputs &in,
-                             const BackwardSequence &seq, dsl::Tile head, dsl::Tile row0);
+KeyBlockGradients backwardKeyBlock(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                                   const AttentionVariant &variant, const BackwardInputs &in,
+                                   const BackwardSequence &seq, dsl::Tile kvHead, dsl::Tile col0,
+                                   const ColumnBlocks *dqAcc = nullptr);
+/// dQ (scaled), f32 column parts, of the blockM queries at sequence
+/// position `row0` of query head `head`, over the variant's key range.
+std::vector<dsl::Tile> backwardQueryBlock(dsl::KernelBuilder &k, const AttentionConfig &cfg,
+                                          const AttentionVariant &variant, const BackwardInputs &in,
+                                          const BackwardSequence &seq, dsl::Tile head,
+                                          dsl::Tile row0);
 /// The forward's LSE in log2 units, +inf for rows that saw no key (so their
 /// P is 0 instead of exp(-inf + inf)).
 dsl::Tile log2Lse(dsl::Tile lse);

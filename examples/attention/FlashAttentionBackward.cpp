@@ -61,6 +61,29 @@ Tile scoreGradient(const Recomputed &r, Tile dP, Tile delta) {
   return ds;
 }
 
+/// Σ_c a_c·b_cᵀ over the head dim's column parts, into one accumulator.
+Tile contractParts(const std::vector<Tile> &a, const std::vector<Tile> &b) {
+  Tile sum = dot(a[0], b[0].t(), 0.0);
+  for (size_t c = 1; c < a.size(); ++c)
+    sum = dot(a[c], b[c].t(), sum);
+  return sum;
+}
+
+/// acc_c + a·b_c for each column part c.
+std::vector<Tile> dotParts(Tile a, const std::vector<Tile> &b, std::vector<Tile> acc) {
+  for (size_t c = 0; c < b.size(); ++c)
+    acc[c] = dot(a, b[c], acc[c]);
+  return acc;
+}
+
+/// a·b_c times `scale` for each column part c.
+std::vector<Tile> scaledDotParts(Tile a, const std::vector<Tile> &b, double scale) {
+  std::vector<Tile> parts;
+  for (const Tile &part : b)
+    parts.push_back(dot(a, part, 0.0) * scale);
+  return parts;
+}
+
 } // namespace
 
 Tile log2Lse(Tile lse) { return where(lse == -kInf, kInf, lse * M_LOG2E); }
@@ -119,18 +142,20 @@ static void declareBlockMask(KernelBuilder &k, const AttentionConfig &cfg,
                                   std::to_string(cfg.blockN));
 }
 
-std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
-                                       const AttentionVariant &variant, const BackwardInputs &in,
-                                       const BackwardSequence &seq, Tile kvHead, Tile col0,
-                                       const TensorDesc *dqAcc) {
-  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bm = cfg.blockM, bn = cfg.blockN;
-  TensorDesc qBlocks = in.q.desc({1, bm, dqk}), dOBlocks = in.dO.desc({1, bm, dv});
+KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
+                                   const AttentionVariant &variant, const BackwardInputs &in,
+                                   const BackwardSequence &seq, Tile kvHead, Tile col0,
+                                   const ColumnBlocks *dqAcc) {
+  const std::vector<int64_t> qkParts = cfg.qkParts(), vParts = cfg.vParts();
+  const int64_t bm = cfg.blockM, bn = cfg.blockN;
+  ColumnBlocks qBlocks(in.q, {1, bm}, qkParts), dOBlocks(in.dO, {1, bm}, vParts);
   TensorDesc lseBlocks = in.lse2.desc({1, bm}), deltaBlocks = in.delta.desc({1, bm});
   const Tile seqQ = seq.seqQ, seqK = seq.seqK;
 
-  Tile kBlock = in.key.desc({1, bn, dqk}).load({kvHead, seq.kFirst + col0, 0});
-  Tile vBlock = in.v.desc({1, bn, dv}).load({kvHead, seq.kFirst + col0, 0});
-  Tile kT = kBlock.t(), vT = vBlock.t(), cols = col0 + k.iota(bn);
+  std::vector<Tile> kBlock =
+      ColumnBlocks(in.key, {1, bn}, qkParts).load({kvHead, seq.kFirst + col0});
+  std::vector<Tile> vBlock = ColumnBlocks(in.v, {1, bn}, vParts).load({kvHead, seq.kFirst + col0});
+  Tile cols = col0 + k.iota(bn);
 
   // The query blocks whose key range meets this key block, [first, end), and
   // the run of them that needs no mask, [fullFirst, fullEnd): a scan over
@@ -158,9 +183,21 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
   // One step: dK, dV += the query rows from `r` (rows of Q and dO, so
   // they stream as blocks at the loop's induction variable) of query head
   // `head`; the variant sees positions in the sequence.
+  // The state: dK's column parts, then dV's.
+  const size_t kParts = qkParts.size();
+  auto gradients = [&](std::vector<Tile> dK, const std::vector<Tile> &dV) {
+    dK.insert(dK.end(), dV.begin(), dV.end());
+    return dK;
+  };
+  auto dKOf = [&](const std::vector<Tile> &st) {
+    return std::vector<Tile>(st.begin(), st.begin() + kParts);
+  };
+  auto dVOf = [&](const std::vector<Tile> &st) {
+    return std::vector<Tile>(st.begin() + kParts, st.end());
+  };
   auto pairStep = [&](bool masked, Tile head, Tile r, std::vector<Tile> st) -> std::vector<Tile> {
     Tile i = r - seq.qFirst;
-    Tile qBlock = qBlocks.load({head, r, 0}), dOBlock = dOBlocks.load({head, r, 0});
+    std::vector<Tile> qBlock = qBlocks.load({head, r}), dOBlock = dOBlocks.load({head, r});
     BlockContext ctx{k, i + k.iota(bm), cols, head, seqQ, seqK, seq.inputs};
     // A row statistic (lse or delta) of the step's queries; rows past the
     // sequence read statistics that are not theirs, `outside` instead.
@@ -180,23 +217,23 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
       // dV and dK straight from the registers. With dpBesideS both
       // dots that need only the loads come first (on wgmma they run
       // while the scores become P).
-      Tile sT = dot(kBlock, qBlock.t(), 0.0);
-      Tile dPT = cfg.dpBesideS ? dot(vBlock, dOBlock.t(), 0.0) : Tile();
+      Tile sT = contractParts(kBlock, qBlock);
+      Tile dPT = cfg.dpBesideS ? contractParts(vBlock, dOBlock) : Tile();
       Recomputed rc = recompute(cfg, variant, sT.t(), lse2, ctx, masked, /*maskRows=*/true);
-      Tile dV = dot(rc.p.t().to(cfg.dtype), dOBlock, st[1]);
+      std::vector<Tile> dV = dotParts(rc.p.t().to(cfg.dtype), dOBlock, dVOf(st));
       if (!dPT.valid())
-        dPT = dot(vBlock, dOBlock.t(), 0.0);
+        dPT = contractParts(vBlock, dOBlock);
       Tile dsT = scoreGradient(rc, dPT.t(), dlt).t().to(cfg.dtype);
-      Tile dK = dot(dsT, qBlock, st[0]);
+      std::vector<Tile> dK = dotParts(dsT, qBlock, dKOf(st));
       if (dqAcc)
-        dqAcc->atomicAdd({head, r, 0}, dot(dsT.t(), kBlock, 0.0) * cfg.softmaxScale());
-      return {dK, dV};
+        dqAcc->atomicAdd({head, r}, scaledDotParts(dsT.t(), kBlock, cfg.softmaxScale()));
+      return gradients(dK, dV);
     }
     // Transposed, [keys, queries]: Pᵀ and dSᵀ are the A operands of
     // dV += Pᵀ·dO and dK += dSᵀ·Q straight from the registers, and Q and
     // dO only feed B operands, so they stream through shared memory.
-    Tile logitsT = dot(kBlock, qBlock.t(), 0.0) * (cfg.softmaxScale() * M_LOG2E);
-    Tile dPT = cfg.dpBesideS ? dot(vBlock, dOBlock.t(), 0.0) : Tile(); // before P
+    Tile logitsT = contractParts(kBlock, qBlock) * (cfg.softmaxScale() * M_LOG2E);
+    Tile dPT = cfg.dpBesideS ? contractParts(vBlock, dOBlock) : Tile(); // before P
     if (masked) {
       Tile keepT = (cols < seqK).col() && (ctx.rows < seqQ).row();
       // Built as [keys, queries] where the variant can (a block mask's
@@ -213,16 +250,16 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
     if (cfg.statisticsAtUse)
       lse2 = statistic(lseBlocks, kInf);
     Tile pT = exp2(logitsT - lse2.row());
-    Tile dV = dot(pT.to(cfg.dtype), dOBlock, st[1]);
+    std::vector<Tile> dV = dotParts(pT.to(cfg.dtype), dOBlock, dVOf(st));
     if (!dPT.valid())
-      dPT = dot(vBlock, dOBlock.t(), 0.0);
+      dPT = contractParts(vBlock, dOBlock);
     if (cfg.statisticsAtUse)
       dlt = statistic(deltaBlocks, 0.0);
     Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
-    Tile dK = dot(dsT, qBlock, st[0]);
+    std::vector<Tile> dK = dotParts(dsT, qBlock, dKOf(st));
     if (dqAcc)
-      dqAcc->atomicAdd({head, r, 0}, dot(dsT.t(), kBlock, 0.0) * cfg.softmaxScale());
-    return {dK, dV};
+      dqAcc->atomicAdd({head, r}, scaledDotParts(dsT.t(), kBlock, cfg.softmaxScale()));
+    return gradients(dK, dV);
   };
   Tile first = seq.qFirst;
   // dK, dV over the query blocks of query head `head`.
@@ -251,7 +288,11 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
     Tile pairHi = hi / bm * group;
     return aroundUnmasked(k, pairLo, pairB, pairC, pairHi, 1, grads, step);
   };
-  std::vector<Tile> grads = {k.zeros({bn, dqk}, DType::F32), k.zeros({bn, dv}, DType::F32)};
+  std::vector<Tile> grads;
+  for (int64_t width : qkParts)
+    grads.push_back(k.zeros({bn, width}, DType::F32));
+  for (int64_t width : vParts)
+    grads.push_back(k.zeros({bn, width}, DType::F32));
   if (cfg.group == 1)
     grads = overQueries(kvHead, grads);
   else if (cfg.groupsInOneLoop && !seq.blocks)
@@ -260,18 +301,23 @@ std::pair<Tile, Tile> backwardKeyBlock(KernelBuilder &k, const AttentionConfig &
     grads = k.forRange(0, cfg.group, 1, grads, [&](Tile g, std::vector<Tile> st) {
       return overQueries(kvHead * cfg.group + g, st);
     });
-  return {grads[0] * cfg.softmaxScale(), grads[1]};
+  KeyBlockGradients result;
+  for (size_t c = 0; c < grads.size(); ++c)
+    (c < kParts ? result.dK : result.dV)
+        .push_back(c < kParts ? grads[c] * cfg.softmaxScale() : grads[c]);
+  return result;
 }
 
-Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
-                        const AttentionVariant &variant, const BackwardInputs &in,
-                        const BackwardSequence &seq, Tile head, Tile row0) {
-  const int64_t dqk = cfg.qkColumns(), dv = cfg.vColumns(), bm = cfg.blockM, bn = cfg.blockN;
-  TensorDesc kBlocks = in.key.desc({1, bn, dqk}), vBlocks = in.v.desc({1, bn, dv});
+std::vector<Tile> backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
+                                     const AttentionVariant &variant, const BackwardInputs &in,
+                                     const BackwardSequence &seq, Tile head, Tile row0) {
+  const std::vector<int64_t> qkParts = cfg.qkParts(), vParts = cfg.vParts();
+  const int64_t bm = cfg.blockM, bn = cfg.blockN;
+  ColumnBlocks kBlocks(in.key, {1, bn}, qkParts), vBlocks(in.v, {1, bn}, vParts);
   const Tile seqQ = seq.seqQ, seqK = seq.seqK;
   Tile kvHead = cfg.group == 1 ? head : head / cfg.group;
-  Tile qBlock = in.q.desc({1, bm, dqk}).load({head, seq.qFirst + row0, 0});
-  Tile dOBlock = in.dO.desc({1, bm, dv}).load({head, seq.qFirst + row0, 0});
+  std::vector<Tile> qBlock = ColumnBlocks(in.q, {1, bm}, qkParts).load({head, seq.qFirst + row0});
+  std::vector<Tile> dOBlock = ColumnBlocks(in.dO, {1, bm}, vParts).load({head, seq.qFirst + row0});
   Tile lse2 = in.lse2.desc({1, bm}).load({head, seq.statFirst + row0});
   Tile dlt = in.delta.desc({1, bm}).load({head, seq.statFirst + row0});
   Tile rows = row0 + k.iota(bm);
@@ -280,26 +326,33 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
   // variable stream); the variant sees positions in the sequence.
   auto step = [&](bool masked) {
     return [&, masked](Tile r, std::vector<Tile> st) -> std::vector<Tile> {
-      Tile kBlock = kBlocks.load({kvHead, r, 0}), vBlock = vBlocks.load({kvHead, r, 0});
+      std::vector<Tile> kBlock = kBlocks.load({kvHead, r}), vBlock = vBlocks.load({kvHead, r});
       BlockContext ctx{k, rows, r - seq.kFirst + k.iota(bn), head, seqQ, seqK, seq.inputs};
       // With dpBesideS both dots first: on wgmma dP runs while the scores
       // become P.
-      Tile s = dot(qBlock, kBlock.t(), 0.0);
-      Tile dP = cfg.dpBesideS ? dot(dOBlock, vBlock.t(), 0.0) : Tile();
+      Tile s = contractParts(qBlock, kBlock);
+      Tile dP = cfg.dpBesideS ? contractParts(dOBlock, vBlock) : Tile();
       Recomputed rc = recompute(cfg, variant, s, lse2, ctx, masked,
                                 /*maskRows=*/false); // rows past seq_q are not stored
       if (!dP.valid())
-        dP = dot(dOBlock, vBlock.t(), 0.0);
+        dP = contractParts(dOBlock, vBlock);
       Tile ds = scoreGradient(rc, dP, dlt);
-      return {dot(ds.to(cfg.dtype), kBlock, st[0])};
+      return dotParts(ds.to(cfg.dtype), kBlock, st);
     };
   };
-  std::vector<Tile> acc = {k.zeros({bm, dqk}, DType::F32)};
+  std::vector<Tile> acc;
+  for (int64_t width : qkParts)
+    acc.push_back(k.zeros({bm, width}, DType::F32));
+  auto scaled = [&](std::vector<Tile> parts) {
+    for (Tile &part : parts)
+      part = part * cfg.softmaxScale();
+    return parts;
+  };
   if (seq.blocks) { // the key blocks the block mask lists
     acc = overListedBlocks(k, listedBlocks(k, *seq.blockCounts, *seq.blocks, head,
                                            in.q.dim(0), row0 / kMaskBlock),
                            bn, seq.kFirst, acc, [&](bool masked) -> LoopStep { return step(masked); });
-    return acc[0] * cfg.softmaxScale();
+    return scaled(acc);
   }
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
   KeyRange range = keyRangeOf(variant, rangeCtx);
@@ -311,29 +364,34 @@ Tile backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
   Tile colLo = first + range.lo, colB = first + b, colC = first + c, colHi = first + range.hi;
   acc = aroundUnmasked(k, colLo, colB, colC, colHi, bn, acc,
                        [&](bool masked) -> LoopStep { return step(masked); });
-  return acc[0] * cfg.softmaxScale();
+  return scaled(acc);
 }
 
 /// The dK/dV kernel, and with `fuseDQ` its dQ shares into dq_acc.
 static void buildKeyBlockKernel(KernelBuilder &k, const AttentionConfig &cfg,
                                 const AttentionVariant &variant, bool fuseDQ) {
-  const int64_t dqk = cfg.qkColumns(), dvCols = cfg.vColumns(), bn = cfg.blockN;
+  const int64_t bn = cfg.blockN;
+  if (cfg.splitColumns)
+    k.narrowWgmmaOperands();
   BackwardInputs in = backwardInputs(k, cfg);
   TensorArg dk = headDimTensor(k, "dk", cfg.dtype, 3, cfg.headDim),
             dv = headDimTensor(k, "dv", cfg.dtype, 3, cfg.valueDim());
-  std::optional<TensorDesc> dqAcc;
+  std::optional<ColumnBlocks> dqAcc;
   if (fuseDQ)
-    dqAcc = headDimTensor(k, "dq_acc", DType::F32, 3, cfg.headDim).desc({1, cfg.blockM, dqk});
+    dqAcc = ColumnBlocks(headDimTensor(k, "dq_acc", DType::F32, 3, cfg.headDim), {1, cfg.blockM},
+                         cfg.qkParts());
   BackwardSequence seq = denseSequence(k, in);
   BlockMaskArgs lists;
   declareBlockMask(k, cfg, variant, lists, seq);
   KernelInputs inputs = declareInputs(k, variant, in.q.dim(0));
   Tile kvHead = k.programId(1), col0 = k.programId(0) * bn;
   seq.inputs = &inputs;
-  auto [dK, dV] = backwardKeyBlock(k, cfg, variant, in, seq, kvHead, col0,
-                                   dqAcc ? &*dqAcc : nullptr);
-  dk.desc({1, bn, dqk}).store({kvHead, col0, 0}, dK.to(cfg.dtype));
-  dv.desc({1, bn, dvCols}).store({kvHead, col0, 0}, dV.to(cfg.dtype));
+  KeyBlockGradients grads =
+      backwardKeyBlock(k, cfg, variant, in, seq, kvHead, col0, dqAcc ? &*dqAcc : nullptr);
+  ColumnBlocks(dk, {1, bn}, cfg.qkParts())
+      .store({kvHead, col0}, convertedParts(grads.dK, cfg.dtype));
+  ColumnBlocks(dv, {1, bn}, cfg.vParts())
+      .store({kvHead, col0}, convertedParts(grads.dV, cfg.dtype));
 }
 
 void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
@@ -359,7 +417,9 @@ void buildAttentionBackwardConvertDQ(KernelBuilder &k, const AttentionConfig &cf
 
 void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
                              const AttentionVariant &variant) {
-  const int64_t d = cfg.qkColumns(), bm = cfg.blockM;
+  const int64_t bm = cfg.blockM;
+  if (cfg.splitColumns)
+    k.narrowWgmmaOperands();
   BackwardInputs in = backwardInputs(k, cfg);
   TensorArg dq = headDimTensor(k, "dq", cfg.dtype, 3, cfg.headDim);
   BackwardSequence seq = denseSequence(k, in);
@@ -369,8 +429,8 @@ void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
   // Longest programs first, as in the forward.
   Tile head = k.programId(1), row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
   seq.inputs = &inputs;
-  Tile dQ = backwardQueryBlock(k, cfg, variant, in, seq, head, row0);
-  dq.desc({1, bm, d}).store({head, row0, 0}, dQ.to(cfg.dtype));
+  std::vector<Tile> dQ = backwardQueryBlock(k, cfg, variant, in, seq, head, row0);
+  ColumnBlocks(dq, {1, bm}, cfg.qkParts()).store({head, row0}, convertedParts(dQ, cfg.dtype));
 }
 
 //===----------------------------------------------------------------------===//
@@ -379,10 +439,8 @@ void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
 
 std::vector<ParamSpec> attentionBackwardParams() {
   std::vector<ParamSpec> params = attentionParams();
-  // (The backward pads head dims: no split_columns yet.)
-  std::erase_if(params, [](const ParamSpec &p) {
-    return p.name == "row_groups" || p.name == "overlap" || p.name == "split_columns";
-  });
+  std::erase_if(params,
+                [](const ParamSpec &p) { return p.name == "row_groups" || p.name == "overlap"; });
   for (ParamSpec &p : params) {
     if (p.name == "block_m")
       p.help = "query rows per program (dQ) and per loop step (dK, dV); 0: by head_dim";

@@ -151,7 +151,9 @@ void buildAttentionVarlenBackwardPrep(KernelBuilder &k, const AttentionConfig &c
 
 void buildAttentionVarlenBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
                                     const AttentionVariant &variant) {
-  const int64_t dqk = cfg.qkColumns(), dvCols = cfg.vColumns(), bn = cfg.blockN;
+  const int64_t bn = cfg.blockN;
+  if (cfg.splitColumns)
+    k.narrowWgmmaOperands();
   BackwardInputs in = backwardInputs(k, cfg);
   TensorArg dk = headDimTensor(k, "dk", cfg.dtype, 3, cfg.headDim),
             dv = headDimTensor(k, "dv", cfg.dtype, 3, cfg.valueDim());
@@ -161,19 +163,19 @@ void buildAttentionVarlenBackwardKV(KernelBuilder &k, const AttentionConfig &cfg
 
   Tile kvHead = k.programId(1), col0 = k.programId(0) * cfg.blockN;
   BackwardSequence seq = packedSequence(k, in, cuQ, cuK, k.programId(2));
-  auto [dK, dV] = backwardKeyBlock(k, cfg, variant, in, seq, kvHead, col0);
+  KeyBlockGradients grads = backwardKeyBlock(k, cfg, variant, in, seq, kvHead, col0);
   // The sequence's own rows of dK and dV: rows past its end are dropped.
-  rowsInside(k, dk, seq.kFirst, seq.seqK)
-      .desc({1, bn, dqk})
-      .store({kvHead, col0, 0}, dK.to(cfg.dtype));
-  rowsInside(k, dv, seq.kFirst, seq.seqK)
-      .desc({1, bn, dvCols})
-      .store({kvHead, col0, 0}, dV.to(cfg.dtype));
+  ColumnBlocks(rowsInside(k, dk, seq.kFirst, seq.seqK), {1, bn}, cfg.qkParts())
+      .store({kvHead, col0}, convertedParts(grads.dK, cfg.dtype));
+  ColumnBlocks(rowsInside(k, dv, seq.kFirst, seq.seqK), {1, bn}, cfg.vParts())
+      .store({kvHead, col0}, convertedParts(grads.dV, cfg.dtype));
 }
 
 void buildAttentionVarlenBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
                                    const AttentionVariant &variant) {
-  const int64_t d = cfg.qkColumns(), bm = cfg.blockM;
+  const int64_t bm = cfg.blockM;
+  if (cfg.splitColumns)
+    k.narrowWgmmaOperands();
   BackwardInputs in = backwardInputs(k, cfg);
   TensorArg dq = headDimTensor(k, "dq", cfg.dtype, 3, cfg.headDim);
   TensorArg cuQ = k.tensor("cu_seqlens_q", DType::I32, 1);
@@ -183,8 +185,9 @@ void buildAttentionVarlenBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
   // Longest blocks first, as the dense kernel.
   Tile head = k.programId(1), row0 = (k.numPrograms(0) - 1 - k.programId(0)) * bm;
   BackwardSequence seq = packedSequence(k, in, cuQ, cuK, k.programId(2));
-  Tile dQ = backwardQueryBlock(k, cfg, variant, in, seq, head, row0);
-  rowsInside(k, dq, seq.qFirst, seq.seqQ).desc({1, bm, d}).store({head, row0, 0}, dQ.to(cfg.dtype));
+  std::vector<Tile> dQ = backwardQueryBlock(k, cfg, variant, in, seq, head, row0);
+  ColumnBlocks(rowsInside(k, dq, seq.qFirst, seq.seqQ), {1, bm}, cfg.qkParts())
+      .store({head, row0}, convertedParts(dQ, cfg.dtype));
 }
 
 //===----------------------------------------------------------------------===//

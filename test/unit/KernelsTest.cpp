@@ -285,6 +285,17 @@ std::vector<Case> headDimCases() {
         {"flash_attention_varlen_causal", with({"split_columns=on"}), {"batch=4", "seq_q=45"}});
     cases.push_back(
         {"flash_attention_decode_paged", with({"group=3", "split_columns=on"}), {"seq_k=77"}});
+    // ... and the backward kernels (dK, dV, dQ as column parts).
+    cases.push_back({"flash_attention_bwd_dkdv_causal", with({"split_columns=on"}), ragged});
+    cases.push_back({"flash_attention_bwd_dkdv_softcap", with({"split_columns=on"}), ragged});
+    cases.push_back({"flash_attention_bwd_dq_alibi", with({"split_columns=on"}), ragged});
+    cases.push_back({"flash_attention_bwd_fused_gqa", with({"group=3", "split_columns=on"}), gqa});
+    cases.push_back({"flash_attention_bwd_dq_document",
+                     with({"split_columns=on"}),
+                     {"batch=2", "seq_q=200", "seq_k=260"}});
+    cases.push_back({"flash_attention_varlen_bwd_dq_causal",
+                     with({"split_columns=on"}),
+                     {"batch=4", "seq_q=45"}});
   }
   return cases;
 }

@@ -5,7 +5,7 @@
 # tiles (split_columns; 32- and 16-column tiles as wgmma B operands with 64/32-byte
 # swizzles), d = 16/32 split; repeated bitwise; memcheck/racecheck/synccheck on a subset.
 # carry/cases.tgz: ARCHS=sm_80 HEADDIMS=1 bash scripts/gpu-cases.sh DIR/gpu-cases-headdims,
-# tar czf carry/cases.tgz -C DIR gpu-cases-headdims (~47 MB).
+# tar czf carry/cases.tgz -C DIR gpu-cases-headdims (~49 MB).
 mkdir -p $OUT/r
 t0=$(date +%s)
 tar xzf carry/cases.tgz
