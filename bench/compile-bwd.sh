@@ -5,7 +5,8 @@
 # and the fused backward's kernel (dQ added atomically) and dQ convert,
 # each with its default schedule, reporting ptxas registers and spills.
 # FLAGS (optional) go to every dK/dV and dQ kernel's tilec command, e.g.
-# FLAGS="--lowering=tilegpu --tma".
+# FLAGS="--lowering=tilegpu --tma" or FLAGS="--set split_columns=on" (with
+# DIMS="96 192": head dims, default "64 128").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -18,7 +19,7 @@ compile() { # file kernel [--set ...]
   "$tilec" --kernel="$kernel" --arch="$arch" --emit=cubin -o "$out/$file.cubin" "$@" \
     2>&1 | grep -E "registers|spill" | sed "s/^/$file: /"
 }
-for d in 64 128; do
+for d in ${DIMS:-64 128}; do
   compile flash_attention_bwd_prep_d$d flash_attention_bwd_prep --set head_dim=$d
   compile flash_attention_bwd_dq_convert_d$d flash_attention_bwd_dq_convert --set head_dim=$d
   for v in "" _causal; do

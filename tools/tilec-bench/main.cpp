@@ -2,7 +2,8 @@
 //
 // Times tilec's attention PTX on the BENCHMARKS.md grid with the CUDA driver
 // only (no LLVM, no Python): batch·seqlen = 16384 tokens, hidden 2048 (heads
-// = 2048 / d), Q, K, V, O as [B·H, N, d] bf16 with random non-zero values.
+// = 2048 / d, rounded down), Q, K, V, O as [B·H, N, d] bf16 with random
+// non-zero values.
 // FLOPs = 4·B·H·N²·d, halved when causal. Time = median over 7 repeats of
 // the mean of 20 back-to-back launches (CUDA events) after 5 warm-up
 // launches. Every run is checked first: sampled output rows and their
@@ -47,6 +48,20 @@ using namespace tilec::bench;
 namespace {
 
 constexpr int kSkip = 77;
+
+/// A head dim the attention kernels take: a multiple of 8 up to 256 (the
+/// grid's heads are 2048 / d, rounded down, as peer_sdpa.py's).
+bool validHeadDim(int64_t d) { return d >= 8 && d <= 256 && d % 8 == 0; }
+
+/// The distinct head dims of `kernels` (anything with a `d`), ascending.
+template <typename T> std::vector<int64_t> headDimsOf(const std::vector<T> &kernels) {
+  std::vector<int64_t> dims;
+  for (const T &kernel : kernels)
+    dims.push_back(kernel.d);
+  std::sort(dims.begin(), dims.end());
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  return dims;
+}
 
 struct Options {
   std::string ptxDir = "bench-ptx", filter, json;
@@ -523,8 +538,8 @@ int runBackward(rt::Device &gpu, const Options &opts, const std::vector<std::str
                    "checks this variant; TFLOP/s count every score (no mask)\n",
                    set.name.c_str());
     const std::string prep = "flash_attention_bwd_prep_d" + std::to_string(set.d);
-    if (set.d < 16 || 2048 % set.d)
-      error = "no head dimension _d{16..256}_ in the name";
+    if (!validHeadDim(set.d))
+      error = "no head dimension _d{8..256}_ (a multiple of 8) in the name";
     else if (loadKernel(gpu, opts.ptxDir, "flash_attention_fwd" + rest, set.fwd, error) &&
              loadKernel(gpu, opts.ptxDir, prep, set.prep, error) &&
              loadKernel(gpu, opts.ptxDir, kv, set.dkdv, error) &&
@@ -546,9 +561,7 @@ int runBackward(rt::Device &gpu, const Options &opts, const std::vector<std::str
   }
   std::vector<Row> rows;
   for (int64_t n : opts.seqlens)
-    for (int64_t d : {16, 32, 64, 128, 256}) {
-      if (std::none_of(sets.begin(), sets.end(), [&](const BackwardSet &b) { return b.d == d; }))
-        continue;
+    for (int64_t d : headDimsOf(sets)) {
       BackwardProblem problem(gpu, d, n);
       if (!problem.upload(error)) {
         std::fprintf(stderr, "tilec-bench: inputs for d=%lld N=%lld: %s\n",
@@ -708,8 +721,8 @@ int main(int argc, char **argv) {
     Loaded entry{name, headDimFromName(name), {}};
     if (!rt::readFile(base + ".json", metaText) || !rt::readFile(base + ".ptx", ptx))
       error = "cannot read " + base + ".ptx and .json";
-    else if (entry.d < 16 || 2048 % entry.d)
-      error = "no head dimension _d{16..256}_ in the name";
+    else if (!validHeadDim(entry.d))
+      error = "no head dimension _d{8..256}_ (a multiple of 8) in the name";
     else if (rt::parseMetadata(metaText, meta, error) &&
              gpu->load(ptx, meta, entry.kernel, error)) {
       loaded.push_back(entry);
@@ -720,9 +733,7 @@ int main(int argc, char **argv) {
   }
   std::vector<Row> rows;
   for (int64_t n : opts.seqlens)
-    for (int64_t d : {16, 32, 64, 128, 256}) {
-      if (std::none_of(loaded.begin(), loaded.end(), [&](const Loaded &l) { return l.d == d; }))
-        continue;
+    for (int64_t d : headDimsOf(loaded)) {
       Problem problem(*gpu, d, n);
       if (!problem.upload(error)) {
         std::fprintf(stderr, "tilec-bench: inputs for d=%lld N=%lld: %s\n",
