@@ -372,12 +372,8 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   KeyRange range = keyRangeOf(variant, rangeCtx);
   if (range.growsWithRows && !variant.blockMask)
     k.longestFirst(0); // row0 counts down from the last query block
-  KeyBlocks keys{[&](Tile j) {
-                   return kBlocks.load({kvHead, j});
-                 },
-                 [&](Tile j) {
-                   return vBlocks.load({kvHead, j});
-                 }};
+  KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j}); },
+                 [&](Tile j) { return vBlocks.load({kvHead, j}); }};
   std::optional<BlockList> list;
   if (variant.blockMask)
     list = listedBlocks(k, counts, blocks, head, q.dim(0), row0 / kMaskBlock);
@@ -470,55 +466,28 @@ bool causalMaskRef(int64_t row, int64_t col, int64_t seqQ, int64_t seqK,
 std::vector<ParamSpec> attentionParams() {
   using T = ParamSpec::Type;
   return {
-      {.name = "head_dim",
-       .type = T::Int,
-       .defaultValue = "64",
-       .help = "d: columns of Q and K (and of V and O unless head_dim_v), 8 to 256",
-       .min = 8,
-       .max = 256,
-       .multipleOf = 8},
-      {.name = "head_dim_v",
-       .type = T::Int,
-       .defaultValue = "0",
-       .help = "d of V and O (DeepSeek-style MLA: 192 beside 128; 0: head_dim)",
-       .min = 0,
-       .max = 256,
-       .multipleOf = 8},
-      {.name = "block_m",
-       .type = T::Int,
-       .defaultValue = "0",
-       .help = "query rows per program (0: by head_dim)",
-       .min = 0,
-       .max = 256,
+      {.name = "head_dim", .type = T::Int, .defaultValue = "64",
+       .help = "d: columns of Q and K (and of V and O unless head_dim_v), 8 to 256", .min = 8,
+       .max = 256, .multipleOf = 8},
+      {.name = "head_dim_v", .type = T::Int, .defaultValue = "0",
+       .help = "d of V and O (DeepSeek-style MLA: 192 beside 128; 0: head_dim)", .min = 0,
+       .max = 256, .multipleOf = 8},
+      {.name = "block_m", .type = T::Int, .defaultValue = "0",
+       .help = "query rows per program (0: by head_dim)", .min = 0, .max = 256,
        .powerOfTwo = true},
-      {.name = "block_n",
-       .type = T::Int,
-       .defaultValue = "0",
-       .help = "keys per loop step (0: by head_dim)",
-       .min = 0,
-       .max = 256,
-       .powerOfTwo = true},
-      {.name = "dtype",
-       .type = T::Choice,
-       .defaultValue = "bf16",
-       .help = "Q, K, V, O type",
+      {.name = "block_n", .type = T::Int, .defaultValue = "0",
+       .help = "keys per loop step (0: by head_dim)", .min = 0, .max = 256, .powerOfTwo = true},
+      {.name = "dtype", .type = T::Choice, .defaultValue = "bf16", .help = "Q, K, V, O type",
        .choices = {"bf16", "f16"}},
-      {.name = "row_groups",
-       .type = T::Int,
-       .defaultValue = "0",
+      {.name = "row_groups", .type = T::Int, .defaultValue = "0",
        .help = "independent row groups per program sharing each K/V block, whose softmax "
                "overlaps the other groups' MMAs (0: by target and head_dim)",
-       .min = 0,
-       .max = 4},
-      {.name = "split_columns",
-       .type = T::Choice,
-       .defaultValue = "auto",
+       .min = 0, .max = 4},
+      {.name = "split_columns", .type = T::Choice, .defaultValue = "auto",
        .help = "a head dim that is not a power of two as power-of-two column tiles side by "
                "side (96: 64 + 32) instead of one padded tile (128) (auto: off, until measured)",
        .choices = {"auto", "on", "off"}},
-      {.name = "overlap",
-       .type = T::Choice,
-       .defaultValue = "auto",
+      {.name = "overlap", .type = T::Choice, .defaultValue = "auto",
        .help = "issue each step's Q·Kᵀ with the previous block's P·V, so the softmax runs "
                "while P·V is on the tensor cores (auto: by target and head_dim)",
        .choices = {"auto", "on", "off"}},

@@ -94,11 +94,8 @@ void decodeBody(KernelBuilder &k, const AttentionConfig &cfg, const AttentionVar
     result.push_back(normalizeRows(acc, state.l));
   Tile resultLse = (state.m + log2(state.l)) * M_LN2;
   k.ifThen(splits == 1, [&] {
-    ColumnBlocks oBlocks(out.o, {1, bm}, cfg.vParts());
-    std::vector<Tile> converted;
-    for (const Tile &part : result)
-      converted.push_back(part.to(cfg.dtype));
-    oBlocks.store({kvHead, row0}, converted);
+    ColumnBlocks(out.o, {1, bm}, cfg.vParts()).store({kvHead, row0},
+                                                      convertedParts(result, cfg.dtype));
     out.lse.desc({1, bm}).store({kvHead, row0}, resultLse);
   });
   k.ifThen(splits > 1, [&] {
@@ -129,12 +126,8 @@ void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
       [&](Tile kvHead) {
         kBlocks = ColumnBlocks(key, {1, bn}, cfg.qkParts());
         vBlocks = ColumnBlocks(v, {1, bn}, cfg.vParts());
-        return KeyBlocks{[&, kvHead](Tile j) {
-                           return kBlocks.load({kvHead, j});
-                         },
-                         [&, kvHead](Tile j) {
-                           return vBlocks.load({kvHead, j});
-                         }};
+        return KeyBlocks{[&, kvHead](Tile j) { return kBlocks.load({kvHead, j}); },
+                         [&, kvHead](Tile j) { return vBlocks.load({kvHead, j}); }};
       });
 }
 
@@ -179,12 +172,8 @@ void buildAttentionDecodePaged(KernelBuilder &k, const AttentionConfig &cfg,
         };
         kBlocks = ColumnBlocks(kCache, {1, bn}, cfg.qkParts());
         vBlocks = ColumnBlocks(vCache, {1, bn}, cfg.vParts());
-        return KeyBlocks{[&, h, cacheRow](Tile j) {
-                           return kBlocks.load({h, cacheRow(j)});
-                         },
-                         [&, h, cacheRow](Tile j) {
-                           return vBlocks.load({h, cacheRow(j)});
-                         }};
+        return KeyBlocks{[&, h, cacheRow](Tile j) { return kBlocks.load({h, cacheRow(j)}); },
+                         [&, h, cacheRow](Tile j) { return vBlocks.load({h, cacheRow(j)}); }};
       });
 }
 

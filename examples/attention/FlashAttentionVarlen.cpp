@@ -102,13 +102,8 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
   KeyRange range = keyRangeOf(variant, rangeCtx);
   Tile live = row0 < seqQ;
   range.hi = where(live, range.hi, range.lo);
-  KeyBlocks keys{[&](Tile j) {
-                   return kBlocks.load({kvHead, j});
-                 },
-                 [&](Tile j) {
-                   return vBlocks.load({kvHead, j});
-                 },
-                 kFirst};
+  KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j}); },
+                 [&](Tile j) { return vBlocks.load({kvHead, j}); }, kFirst};
   std::vector<KeyLoopState> state = attendKeys(k, cfg, variant, queries, keys, seqQ, seqK, range);
 
   // The sequence's own rows of O and LSE: rows past its end are dropped.

@@ -150,16 +150,17 @@ void registerDecodeCombine() {
       .name = "flash_attention_decode_combine",
       .summary = "second step of every decoding kernel: merges the splits' (O, LSE)",
       .params = params,
-      .build = [=](KernelBuilder &k,
-                   const Params &p) { buildAttentionDecodeCombine(k, config(p)); },
+      .build = [=](KernelBuilder &k, const Params &p) {
+        buildAttentionDecodeCombine(k, config(p));
+      },
       .sizes = attentionDecodeSizes(),
-      .plan = [=](const Params &p, const Params &sizes,
-                  uint64_t seed) { return planAttentionDecodeCombine(config(p), sizes, seed); },
-      .grid =
-          [=](const Params &p) {
-            return GridRule{GridDim::shape("o", 1, config(p).blockM), GridDim::shape("o", 0),
-                            GridDim::fixed(1)};
-          },
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionDecodeCombine(config(p), sizes, seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::shape("o", 1, config(p).blockM), GridDim::shape("o", 0),
+                        GridDim::fixed(1)};
+      },
       // Not aligned: lse_part's rows (group·seq_q) need not be 16-byte
       // multiples; it reads a few kilobytes per program.
   });
@@ -472,7 +473,8 @@ void registerBackwardPrep() {
   std::vector<ParamSpec> params = attentionBackwardParams();
   std::erase_if(params, [](const ParamSpec &p) { return p.name == "split_columns"; });
   auto schedule = [](const Params &p) {
-    return defaultBackwardSchedule(BackwardKernel::Prep, scheduleHeadDim(p), false, p.target());
+    return defaultBackwardSchedule(BackwardKernel::Prep, scheduleHeadDim(p), false,
+                                   p.target());
   };
   auto config = [=](const Params &p) { return tileConfigFrom(p, schedule(p)); };
   Registry::global().add({
@@ -481,13 +483,13 @@ void registerBackwardPrep() {
       .params = params,
       .build = [=](KernelBuilder &k, const Params &p) { buildAttentionBackwardPrep(k, config(p)); },
       .sizes = attentionSizes(),
-      .plan = [=](const Params &p, const Params &sizes,
-                  uint64_t seed) { return planAttentionBackwardPrep(config(p), sizes, seed); },
-      .grid =
-          [=](const Params &p) {
-            return GridRule{GridDim::shape("o", 1, config(p).blockM), GridDim::shape("o", 0),
-                            GridDim::fixed(1)};
-          },
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionBackwardPrep(config(p), sizes, seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::shape("o", 1, config(p).blockM), GridDim::shape("o", 0),
+                        GridDim::fixed(1)};
+      },
       .numWarps = [=](const Params &p) { return schedule(p).warps; },
       // Not aligned: the forward's lse rows ([B·H, seq_q]) need not be 16-byte
       // multiples, and nothing here streams.
@@ -497,16 +499,17 @@ void registerBackwardPrep() {
       .summary = "last step of the fused attention backward: dq = dq_acc in the inputs' type, "
                  "dq_acc = 0 for the next",
       .params = params,
-      .build = [=](KernelBuilder &k,
-                   const Params &p) { buildAttentionBackwardConvertDQ(k, config(p)); },
+      .build = [=](KernelBuilder &k, const Params &p) {
+        buildAttentionBackwardConvertDQ(k, config(p));
+      },
       .sizes = attentionSizes(),
-      .plan = [=](const Params &p, const Params &sizes,
-                  uint64_t seed) { return planAttentionBackwardConvertDQ(config(p), sizes, seed); },
-      .grid =
-          [=](const Params &p) {
-            return GridRule{GridDim::shape("dq", 1, config(p).blockM), GridDim::shape("dq", 0),
-                            GridDim::fixed(1)};
-          },
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionBackwardConvertDQ(config(p), sizes, seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::shape("dq", 1, config(p).blockM), GridDim::shape("dq", 0),
+                        GridDim::fixed(1)};
+      },
       .numWarps = [=](const Params &p) { return schedule(p).warps; },
       .alignedByDefault = true,
   });
@@ -514,18 +517,17 @@ void registerBackwardPrep() {
       .name = "flash_attention_varlen_bwd_prep",
       .summary = "first step of every packed (varlen) backward: delta = rowsum(dO * O)",
       .params = params,
-      .build = [=](KernelBuilder &k,
-                   const Params &p) { buildAttentionVarlenBackwardPrep(k, config(p)); },
+      .build = [=](KernelBuilder &k, const Params &p) {
+        buildAttentionVarlenBackwardPrep(k, config(p));
+      },
       .sizes = attentionVarlenSizes(),
-      .plan =
-          [=](const Params &p, const Params &sizes, uint64_t seed) {
-            return planAttentionVarlenBackwardPrep(config(p), sizes, seed);
-          },
-      .grid =
-          [=](const Params &p) {
-            return GridRule{GridDim::scalar("max_seqlen_q", config(p).blockM),
-                            GridDim::shape("o", 0), GridDim::sequences("cu_seqlens_q")};
-          },
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttentionVarlenBackwardPrep(config(p), sizes, seed);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::scalar("max_seqlen_q", config(p).blockM), GridDim::shape("o", 0),
+                        GridDim::sequences("cu_seqlens_q")};
+      },
       .numWarps = [=](const Params &p) { return schedule(p).warps; },
       // Not aligned: a sequence's rows of lse start anywhere.
   });
