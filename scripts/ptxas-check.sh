@@ -52,6 +52,18 @@ for kernel in $("$tilec" --list-kernels | grep -E '^[a-z_]*attention' | grep -v 
     done
   done
 done
+# Head dims that are not powers of two (issue 17): d = 96 in column tiles
+# (64 + 32; on sm_90a the 32-column ones as wgmma operands with a 64-byte
+# swizzle), and DeepSeek-style (192, 128) padded and in column tiles, on the
+# forward, packed and decoding kernels (padded 96 is the d = 128 kernel).
+for kernel in flash_attention_fwd flash_attention_fwd_causal flash_attention_fwd_document \
+  flash_attention_varlen_causal flash_attention_decode flash_attention_decode_paged; do
+  check --no-spills "$kernel-d96-split" --kernel="$kernel" --set head_dim=96 --set split_columns=on
+  for split in off on; do
+    check --no-spills "$kernel-d192v128-$split" --kernel="$kernel" --set head_dim=192 \
+      --set head_dim_v=128 --set split_columns=$split
+  done
+done
 # The persistent forward at d = 128 (opt-in) spills nothing since its wgmma
 # step descriptors stopped being hoisted out of the tile loop (session 16);
 # causal spills 20 bytes since its O leaves by a TMA store from the tile
