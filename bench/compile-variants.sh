@@ -4,7 +4,8 @@
 # GQA group 4, ALiBi over H = 2048 / d heads) into bench-ptx-variants/ (or
 # $1), for bench/variants.py next to peer_flex.py on the GPU machine. DIMS
 # lists head dims; "192v128" is head_dim 192 with head_dim_v 128. SETS adds
-# parameters to every kernel (SETS="--set split_columns=on").
+# parameters to every kernel (SETS="--set split_columns=on"); VARIANTS picks
+# the variants (as variants.py names them: "dense causal ..."; default: all).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -14,7 +15,8 @@ mkdir -p "$out"
 for spec in ${DIMS:-128}; do
   d=${spec%v*} dv=${spec#*v}
   heads=$((2048 / dv))
-  for v in "" causal sliding_window softcap alibi gqa prefix_lm sliding_window_softcap document; do
+  for v in ${VARIANTS:-dense causal sliding_window softcap alibi gqa prefix_lm sliding_window_softcap document}; do
+    [ "$v" = dense ] && v=""
     case $v in
       sliding_window) sets=(--set window=1024) ;;
       softcap) sets=(--set cap=20) ;;
