@@ -213,6 +213,10 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   } else {
     // Software-pipelined: each step issues Q·Kᵀ of its block beside P·V of
     // the block visited before it (the first step's P is 0).
+    auto addPreviousPV = [&](Group &r, const std::vector<Tile> &v) {
+      for (int64_t c = 0; c < parts; ++c)
+        r.acc[c] = dot(r.p, v[c], r.acc[c]);
+    };
     auto overlapped = [&](bool masked) -> PipelinedStep {
       return [&, masked](Tile j, Tile previous, std::vector<Tile> st) -> std::vector<Tile> {
         std::vector<Tile> kT = transposed(keys.k(j));
@@ -223,8 +227,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
         std::vector<Group> rows;
         for (int64_t g = 0; g < groups; ++g) {
           rows.push_back(group(st, g));
-          for (int64_t c = 0; c < parts; ++c)
-            rows[g].acc[c] = dot(rows[g].p, vPrev[c], rows[g].acc[c]);
+          addPreviousPV(rows[g], vPrev);
         }
         for (int64_t g = 0; g < groups; ++g) {
           Group &r = rows[g];
@@ -256,8 +259,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     std::vector<Group> finished;
     for (int64_t g = 0; g < groups; ++g) {
       finished.push_back(group(state, g));
-      for (int64_t c = 0; c < parts; ++c)
-        finished[g].acc[c] = dot(finished[g].p, vLast[c], finished[g].acc[c]);
+      addPreviousPV(finished[g], vLast);
     }
     std::vector<KeyLoopState> result;
     for (const Group &r : finished)
