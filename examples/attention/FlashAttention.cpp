@@ -55,30 +55,27 @@ ColumnBlocks::ColumnBlocks(const TensorArg &tensor, const Shape &lead,
   }
 }
 
-std::vector<Tile> ColumnBlocks::load(std::vector<Operand> at) const {
+std::vector<Operand> ColumnBlocks::offsetsOf(size_t part, std::vector<Operand> at) const {
+  at.push_back(offsets[part]);
+  return at;
+}
+
+std::vector<Tile> ColumnBlocks::load(const std::vector<Operand> &at) const {
   std::vector<Tile> parts;
-  for (size_t c = 0; c < descs.size(); ++c) {
-    std::vector<Operand> offsetsOfPart = at;
-    offsetsOfPart.push_back(offsets[c]);
-    parts.push_back(descs[c].load(offsetsOfPart));
-  }
+  for (size_t c = 0; c < descs.size(); ++c)
+    parts.push_back(descs[c].load(offsetsOf(c, at)));
   return parts;
 }
 
-void ColumnBlocks::store(std::vector<Operand> at, const std::vector<Tile> &parts) const {
-  for (size_t c = 0; c < descs.size(); ++c) {
-    std::vector<Operand> offsetsOfPart = at;
-    offsetsOfPart.push_back(offsets[c]);
-    descs[c].store(offsetsOfPart, parts[c]);
-  }
+void ColumnBlocks::store(const std::vector<Operand> &at, const std::vector<Tile> &parts) const {
+  for (size_t c = 0; c < descs.size(); ++c)
+    descs[c].store(offsetsOf(c, at), parts[c]);
 }
 
-void ColumnBlocks::atomicAdd(std::vector<Operand> at, const std::vector<Tile> &parts) const {
-  for (size_t c = 0; c < descs.size(); ++c) {
-    std::vector<Operand> offsetsOfPart = at;
-    offsetsOfPart.push_back(offsets[c]);
-    descs[c].atomicAdd(offsetsOfPart, parts[c]);
-  }
+void ColumnBlocks::atomicAdd(const std::vector<Operand> &at,
+                             const std::vector<Tile> &parts) const {
+  for (size_t c = 0; c < descs.size(); ++c)
+    descs[c].atomicAdd(offsetsOf(c, at), parts[c]);
 }
 
 std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cfg,
@@ -177,8 +174,9 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
         // The row sum first: P in f32 is then dead before P·V (in bf16/f16)
         // starts (fewer live registers; 128x64 tiles at d = 128 spill less).
         Tile lNew = r.l * sm.alpha + rowSum(sm.p);
+        Tile p = sm.p.to(cfg.dtype), alpha = sm.alpha.col();
         for (int64_t c = 0; c < parts; ++c)
-          r.acc[c] = dot(sm.p.to(cfg.dtype), vBlock[c], r.acc[c] * sm.alpha.col());
+          r.acc[c] = dot(p, vBlock[c], r.acc[c] * alpha);
         append(next, {r.acc, sm.mNew, lNew});
       }
       return next;
@@ -233,9 +231,9 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
           Group &r = rows[g];
           auto [s, scale] = scored(scores[g], j, g, masked);
           SoftmaxStep sm = onlineSoftmax(s, r.m, scale);
-          Tile lNew = r.l * sm.alpha + rowSum(sm.p);
+          Tile lNew = r.l * sm.alpha + rowSum(sm.p), alpha = sm.alpha.col();
           for (Tile &acc : r.acc)
-            acc = acc * sm.alpha.col();
+            acc = acc * alpha;
           append(next, {r.acc, sm.mNew, lNew, sm.p.to(cfg.dtype)});
         }
         return next;
@@ -576,10 +574,16 @@ AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &sc
 }
 
 int64_t scheduleHeadDim(const Params &params) {
-  AttentionConfig cfg;
-  cfg.headDim = params.getInt("head_dim");
-  cfg.headDimV = params.getInt("head_dim_v");
-  return std::max(cfg.qkColumns(), cfg.vColumns());
+  const int64_t d = params.getInt("head_dim"), dv = params.getInt("head_dim_v");
+  return AttentionConfig::tileColumns(std::max(d, dv));
+}
+
+std::vector<ParamSpec> withoutParams(std::vector<ParamSpec> params,
+                                     std::initializer_list<std::string_view> names) {
+  std::erase_if(params, [&](const ParamSpec &p) {
+    return std::find(names.begin(), names.end(), p.name) != names.end();
+  });
+  return params;
 }
 
 AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule) {

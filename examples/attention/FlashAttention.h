@@ -29,9 +29,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -100,12 +102,14 @@ public:
   ColumnBlocks(const dsl::TensorArg &tensor, const dsl::Shape &lead,
                const std::vector<int64_t> &widths);
   /// The parts of the block whose leading coordinates are `at`.
-  std::vector<dsl::Tile> load(std::vector<dsl::Operand> at) const;
-  void store(std::vector<dsl::Operand> at, const std::vector<dsl::Tile> &parts) const;
+  std::vector<dsl::Tile> load(const std::vector<dsl::Operand> &at) const;
+  void store(const std::vector<dsl::Operand> &at, const std::vector<dsl::Tile> &parts) const;
   /// tile.atomic_add_block of each part (f32 tensors).
-  void atomicAdd(std::vector<dsl::Operand> at, const std::vector<dsl::Tile> &parts) const;
+  void atomicAdd(const std::vector<dsl::Operand> &at, const std::vector<dsl::Tile> &parts) const;
 
 private:
+  /// `at` and part `part`'s first column.
+  std::vector<dsl::Operand> offsetsOf(size_t part, std::vector<dsl::Operand> at) const;
   std::vector<dsl::TensorDesc> descs;
   std::vector<int64_t> offsets;
 };
@@ -454,6 +458,9 @@ AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &sc
 /// The head dim the default schedules are chosen by: the wider tile's
 /// columns (AttentionConfig::tileColumns of head_dim and head_dim_v).
 int64_t scheduleHeadDim(const Params &params);
+/// `params` without the parameters named `names`.
+std::vector<ParamSpec> withoutParams(std::vector<ParamSpec> params,
+                                     std::initializer_list<std::string_view> names);
 
 //===----------------------------------------------------------------------===//
 // Backward

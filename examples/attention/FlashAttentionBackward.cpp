@@ -76,6 +76,13 @@ std::vector<Tile> dotParts(Tile a, const std::vector<Tile> &b, std::vector<Tile>
   return acc;
 }
 
+/// Each column part times `scale`.
+std::vector<Tile> scaledParts(std::vector<Tile> parts, double scale) {
+  for (Tile &part : parts)
+    part = part * scale;
+  return parts;
+}
+
 /// a·b_c times `scale` for each column part c.
 std::vector<Tile> scaledDotParts(Tile a, const std::vector<Tile> &b, double scale) {
   std::vector<Tile> parts;
@@ -301,11 +308,7 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
     grads = k.forRange(0, cfg.group, 1, grads, [&](Tile g, std::vector<Tile> st) {
       return overQueries(kvHead * cfg.group + g, st);
     });
-  KeyBlockGradients result;
-  for (size_t c = 0; c < grads.size(); ++c)
-    (c < kParts ? result.dK : result.dV)
-        .push_back(c < kParts ? grads[c] * cfg.softmaxScale() : grads[c]);
-  return result;
+  return {scaledParts(dKOf(grads), cfg.softmaxScale()), dVOf(grads)};
 }
 
 std::vector<Tile> backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cfg,
@@ -343,16 +346,11 @@ std::vector<Tile> backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cf
   std::vector<Tile> acc;
   for (int64_t width : qkParts)
     acc.push_back(k.zeros({bm, width}, DType::F32));
-  auto scaled = [&](std::vector<Tile> parts) {
-    for (Tile &part : parts)
-      part = part * cfg.softmaxScale();
-    return parts;
-  };
   if (seq.blocks) { // the key blocks the block mask lists
     acc = overListedBlocks(k, listedBlocks(k, *seq.blockCounts, *seq.blocks, head,
                                            in.q.dim(0), row0 / kMaskBlock),
                            bn, seq.kFirst, acc, [&](bool masked) -> LoopStep { return step(masked); });
-    return scaled(acc);
+    return scaledParts(acc, cfg.softmaxScale());
   }
   RangeContext rangeCtx{k, row0, bm, bn, seqQ, seqK};
   KeyRange range = keyRangeOf(variant, rangeCtx);
@@ -364,7 +362,7 @@ std::vector<Tile> backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cf
   Tile colLo = first + range.lo, colB = first + b, colC = first + c, colHi = first + range.hi;
   acc = aroundUnmasked(k, colLo, colB, colC, colHi, bn, acc,
                        [&](bool masked) -> LoopStep { return step(masked); });
-  return scaled(acc);
+  return scaledParts(acc, cfg.softmaxScale());
 }
 
 /// The dK/dV kernel, and with `fuseDQ` its dQ shares into dq_acc.
@@ -438,9 +436,7 @@ void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
 //===----------------------------------------------------------------------===//
 
 std::vector<ParamSpec> attentionBackwardParams() {
-  std::vector<ParamSpec> params = attentionParams();
-  std::erase_if(params,
-                [](const ParamSpec &p) { return p.name == "row_groups" || p.name == "overlap"; });
+  std::vector<ParamSpec> params = withoutParams(attentionParams(), {"row_groups", "overlap"});
   for (ParamSpec &p : params) {
     if (p.name == "block_m")
       p.help = "query rows per program (dQ) and per loop step (dK, dV); 0: by head_dim";

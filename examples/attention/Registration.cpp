@@ -139,8 +139,7 @@ void registerBlockMask(const std::string &suffix, const std::string &summary,
 /// Merges the split outputs of every decoding kernel.
 void registerDecodeCombine() {
   // (It pads head dims: split_columns would change nothing.)
-  std::vector<ParamSpec> params = attentionDecodeParams();
-  std::erase_if(params, [](const ParamSpec &p) { return p.name == "split_columns"; });
+  std::vector<ParamSpec> params = withoutParams(attentionDecodeParams(), {"split_columns"});
   auto config = [](const Params &p) {
     AttentionConfig cfg = tileConfigFrom(p, AttentionSchedule{16, 16, 4, false});
     cfg.group = p.getInt("group");
@@ -470,8 +469,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
 /// delta = rowsum(dO ∘ O), the same for every variant.
 void registerBackwardPrep() {
   // (They pad head dims: split_columns would change nothing.)
-  std::vector<ParamSpec> params = attentionBackwardParams();
-  std::erase_if(params, [](const ParamSpec &p) { return p.name == "split_columns"; });
+  std::vector<ParamSpec> params = withoutParams(attentionBackwardParams(), {"split_columns"});
   auto schedule = [](const Params &p) {
     return defaultBackwardSchedule(BackwardKernel::Prep, scheduleHeadDim(p), false,
                                    p.target());
