@@ -23,7 +23,12 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",
-           "Warps per program (threads per block / 32)">
+           "Warps per program (threads per block / 32)">,
+    Option<"warpgroupColumns", "warpgroup-columns", "bool", /*default=*/"false",
+           "A dot whose M fills whole warpgroups but fewer than the program's puts "
+           "the others along N, each on its own block of columns (the layout of "
+           "wgmma on column blocks, #tilegpu.wgmma<..., columns = C>); for "
+           "tilegpu-lower-dots with wgmma">
   ];
   let dependentDialects = ["::tilec::tilegpu::TileGPUDialect"];
 }

@@ -126,19 +126,27 @@ def TileGPU_MmaOperandLayoutAttr : TileGPU_LayoutAttr<"MmaOperandLayout", "mma_o
 }
 
 def TileGPU_WgmmaLayoutAttr : TileGPU_LayoutAttr<"WgmmaLayout", "wgmma"> {
-  let summary = "the accumulator of wgmma m64nN on warpgroups along M";
+  let summary = "the accumulator of wgmma m64nN on warpgroups along M, then N";
   let description = [{
     The f32 accumulator of `wgmma.mma_async.m64nNk16`: each warpgroup owns 64
     rows (its four warps 16 each), `warpgroups` of them stacked along M. The
     same placement as `#tilegpu.mma<warps = [4 * warpgroups, 1]>`.
 
+    With `columns = C` (default 1) there are C times as many warpgroups: the
+    columns are cut into C blocks side by side and each group of
+    `warpgroups` owns one (its wgmma's N is the block's width). That is how
+    a dot whose M is too short for all the warps uses them (the fused
+    attention backward's dQ: 64 query rows on two warpgroups, 64 of the
+    head dim's columns each).
+
     Example:
     ```mlir
     tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>
+    tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1, columns = 2>>
     ```
   }];
-  let parameters = (ins "unsigned":$warpgroups);
-  let assemblyFormat = "`<` `warpgroups` `=` $warpgroups `>`";
+  let parameters = (ins "unsigned":$warpgroups, DefaultValuedParameter<"unsigned", "1">:$columns);
+  let assemblyFormat = "`<` `warpgroups` `=` $warpgroups (`,` `columns` `=` $columns^)? `>`";
 }
 
 def TileGPU_WgmmaOperandLayoutAttr
@@ -146,15 +154,17 @@ def TileGPU_WgmmaOperandLayoutAttr
   let summary = "operand A of wgmma m64nNk16 held in registers";
   let description = [{
     wgmma's A fragment when it comes from registers (P in attention's P·V):
-    the placement of mma.sync's A for four warps per warpgroup along M.
+    the placement of mma.sync's A for four warps per warpgroup along M. With
+    `columns = C` (the accumulator's column blocks), each block's
+    warpgroups hold a copy.
 
     Example:
     ```mlir
     tensor<64x64xbf16, #tilegpu.wgmma_operand<warpgroups = 1>>
     ```
   }];
-  let parameters = (ins "unsigned":$warpgroups);
-  let assemblyFormat = "`<` `warpgroups` `=` $warpgroups `>`";
+  let parameters = (ins "unsigned":$warpgroups, DefaultValuedParameter<"unsigned", "1">:$columns);
+  let assemblyFormat = "`<` `warpgroups` `=` $warpgroups (`,` `columns` `=` $columns^)? `>`";
 }
 
 //===----------------------------------------------------------------------===//

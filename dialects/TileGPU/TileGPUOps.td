@@ -375,9 +375,13 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [MemoryEffects<[MemRead
     wgmma group; returns a token, not the accumulators: `tilegpu.dot_wait`
     hands them back once the group is done, so softmax or another dot can run
     in between and nothing reads them early. `a` is MxK, in shared memory or
-    in registers (`#tilegpu.wgmma_operand`); `b` is in swizzled shared memory,
-    KxN, or NxK (K contiguous) with `transpose_b`; `acc` is MxN f32 in the
-    `#tilegpu.wgmma` layout. N is a multiple of 8 up to 256, K of 16.
+    in registers (`#tilegpu.wgmma_operand`), or KxM in shared memory (M
+    contiguous) with `transpose_a` (a tile made transposed, as the
+    backward's dSᵀ); `b` is in swizzled shared memory, KxN, or NxK (K
+    contiguous) with `transpose_b`; `acc` is MxN f32 in the
+    `#tilegpu.wgmma` layout: each warpgroup runs the steps of its own 64-row
+    slabs and, with `columns = C`, of its own N / C columns (its wgmma's N, a
+    multiple of 8 up to 256). K is a multiple of 16.
 
     Example:
     ```mlir
@@ -385,14 +389,18 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [MemoryEffects<[MemRead
         : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>,
           !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>,
           tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>
+    %dq = tilegpu.warpgroup_dot %dsT, %k, %zero transpose_a
+        : !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>,
+          !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>,
+          tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1, columns = 2>>
     ```
   }];
   let arguments = (ins AnyTypeOf<[TileGPU_SharedMemoryType, TileGPU_Tile]>:$a,
                        TileGPU_SharedMemoryType:$b, TileGPU_F32Tile:$acc,
-                       UnitAttr:$transpose_b);
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b);
   let results = (outs TileGPU_DotTokenType:$token);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc (`transpose_b` $transpose_b^)? attr-dict `:`
+    $a `,` $b `,` $acc (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)? attr-dict `:`
     qualified(type($a)) `,` qualified(type($b)) `,` type($acc)
   }];
   let hasVerifier = 1;

@@ -63,6 +63,8 @@ std::pair<int64_t, int64_t> LayoutAssignment::dotWarps(int64_t m, int64_t n) con
 
 LinearLayout LayoutAssignment::dotAccumulator(int64_t m, int64_t n) const {
   auto [wm, wn] = dotWarps(m, n);
+  if (warpgroupColumns && wm % 4 == 0 && wn > 1 && m % (16 * wm) == 0 && n % (8 * wn) == 0)
+    return LinearLayout::wgmmaAccumulator(m, n, wm / 4, wn).replicatedOver(numWarps);
   return LinearLayout::mmaAccumulator(m, n, wm, wn).replicatedOver(numWarps);
 }
 

@@ -308,7 +308,7 @@ struct ConvertTileToTileGPU
         continue;
       if (failed(checkArguments(kernel)))
         return signalPassFailure();
-      tilec::LayoutAssignment layouts(kernel, numWarps);
+      tilec::LayoutAssignment layouts(kernel, numWarps, warpgroupColumns);
       if (failed(layouts.run()) || failed(writeLayouts(kernel, layouts)))
         return signalPassFailure();
       insertConversions(kernel);

@@ -98,6 +98,22 @@ LinearLayout LinearLayout::mmaAccumulator(int64_t m, int64_t n, int64_t warpsM, 
   return LinearLayout({m, n}, regs, lanes, warps);
 }
 
+LinearLayout LinearLayout::wgmmaAccumulator(int64_t m, int64_t n, int64_t warpgroupsM,
+                                            int64_t columnGroups) {
+  std::vector<Coords> regs = {{0, 1}, {8, 0}};
+  std::vector<Coords> lanes = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  std::vector<Coords> warps;
+  int64_t rowStride = 16, blockColumns = n / columnGroups, blockStride = blockColumns;
+  appendAlong(warps, 2, 0, 4 * warpgroupsM, rowStride, m);
+  appendAlong(warps, 2, 1, columnGroups, blockStride, n);
+  // Repeats: along a block's columns first, then M (as mmaAccumulator).
+  for (int64_t colStride = 8; colStride < blockColumns; colStride *= 2)
+    regs.push_back({0, colStride});
+  for (; rowStride < m; rowStride *= 2)
+    regs.push_back({rowStride, 0});
+  return LinearLayout({m, n}, regs, lanes, warps);
+}
+
 LinearLayout LinearLayout::mmaOperandA(int64_t m, int64_t k, int64_t warpsM, int64_t warpsN) {
   std::vector<Coords> regs = {{0, 1}, {8, 0}, {0, 8}};
   std::vector<Coords> lanes = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};

@@ -208,10 +208,17 @@ static void buildTilePreparePipeline(OpPassManager &pm, const GpuPipelineOptions
     pm.addPass(createTilePersistentGrid());
 }
 
+/// Layouts as the GPU pipeline assigns them: wgmma on column blocks only
+/// where tilegpu-lower-dots runs the dots.
+static void addLayoutAssignment(OpPassManager &pm, const GpuPipelineOptions &options) {
+  const bool warpgroupColumns = options.lowering == "tilegpu" && options.wgmma;
+  pm.addPass(tilegpu::createConvertTileToTileGPU(
+      tilegpu::ConvertTileToTileGPUOptions{options.numWarps, warpgroupColumns}));
+}
+
 void buildTilecAnnotatePipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
   buildTilePreparePipeline(pm, options);
-  pm.addPass(tilegpu::createConvertTileToTileGPU(
-      tilegpu::ConvertTileToTileGPUOptions{options.numWarps}));
+  addLayoutAssignment(pm, options);
 }
 
 /// tilegpu IR to NVVM by its passes and patterns: dots lowered, loop
@@ -240,8 +247,7 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
 
 void buildTilecGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
   buildTilePreparePipeline(pm, options);
-  pm.addPass(tilegpu::createConvertTileToTileGPU(
-      tilegpu::ConvertTileToTileGPUOptions{options.numWarps}));
+  addLayoutAssignment(pm, options);
   if (options.lowering == "tilegpu")
     buildTileGPUOpByOpPipeline(pm, options);
   else

@@ -60,6 +60,37 @@ TEST(LinearLayout, FourWarpAccumulatorIsTheWgmmaFragment) {
     }
 }
 
+TEST(LinearLayout, ColumnGroupsAreWgmmaFragmentsSideBySide) {
+  // Warpgroup g of a wgmmaAccumulator with column groups: its M index is
+  // g % warpgroupsM, its column block g / warpgroupsM, and within them
+  // the PTX ISA's wgmma D fragment (as above) of an m64nN' wgmma with
+  // N' = n / columnGroups, 64-row slabs after each other.
+  for (int64_t groupsM : {1, 2})
+    for (int64_t columns : {1, 2, 4})
+      for (int64_t m : {64, 128})
+        for (int64_t n : {64, 128, 256}) {
+          if (m < 64 * groupsM)
+            continue;
+          LinearLayout acc = LinearLayout::wgmmaAccumulator(m, n, groupsM, columns);
+          const int64_t block = n / columns, perSlab = block / 2;
+          ASSERT_EQ(acc.numWarps(), 4 * groupsM * columns);
+          ASSERT_EQ(acc.numRegs(), perSlab * (m / (64 * groupsM)));
+          for (int64_t reg = 0; reg < acc.numRegs(); ++reg)
+            for (int64_t t = 0; t < 128 * groupsM * columns; ++t) {
+              int64_t g = t / 128, u = t % 128, slab = reg / perSlab, i = reg % perSlab;
+              Coords want = {64 * (groupsM * slab + g % groupsM) + 16 * (u / 32) + (u % 32) / 4 +
+                                 8 * ((i % 4) / 2),
+                             block * (g / groupsM) + 8 * (i / 4) + 2 * (u % 4) + i % 2};
+              EXPECT_EQ(acc.apply(reg, t % 32, t / 32), want)
+                  << m << "x" << n << " [" << groupsM << ", " << columns << "] thread " << t
+                  << " reg " << reg;
+            }
+          EXPECT_TRUE(acc.coversShape());
+          if (columns == 1)
+            EXPECT_EQ(acc, LinearLayout::mmaAccumulator(m, n, 4 * groupsM, 1));
+        }
+}
+
 TEST(LinearLayout, MmaOperandAMatchesPtxFragmentTable) {
   // a_i (16-bit): row = groupID + 8 * ((i / 2) & 1), col = 2 * threadID_in_group + (i & 1) + 8 * (i >= 4).
   LinearLayout a = LinearLayout::mmaOperandA(16, 16, 1, 1);

@@ -6,7 +6,10 @@
 //
 // * tile.dot results (and what is carried into them) use the mma.sync m16n8
 //   accumulator layout, warps along M first; its operands use the matching
-//   operand layouts (the lowering moves data into them);
+//   operand layouts (the lowering moves data into them). For wgmma
+//   (`warpgroupColumns`), a dot whose M takes whole warpgroups but fewer
+//   than there are spreads the rest along N in column blocks instead
+//   (LinearLayout::wgmmaAccumulator): each warpgroup runs one wgmma;
 // * reductions produce the slice of their source's layout, expand_dims and
 //   trans reorganize a layout without moving data, casts and elementwise
 //   ops keep the layout of their first computed operand;
@@ -35,8 +38,8 @@ namespace tilec {
 
 class LayoutAssignment {
 public:
-  LayoutAssignment(mlir::func::FuncOp kernel, int64_t numWarps)
-      : kernel(kernel), numWarps(numWarps) {}
+  LayoutAssignment(mlir::func::FuncOp kernel, int64_t numWarps, bool warpgroupColumns = false)
+      : kernel(kernel), numWarps(numWarps), warpgroupColumns(warpgroupColumns) {}
 
   /// Assigns every layout; reports unsupported shapes at the op and fails.
   mlir::LogicalResult run();
@@ -49,7 +52,8 @@ public:
   /// The warp grid (warpsM, warpsN) of a dot with an MxN result: warps along
   /// M first, then N; warps beyond warpsM·warpsN hold copies.
   std::pair<int64_t, int64_t> dotWarps(int64_t m, int64_t n) const;
-  /// The mma.sync layouts of a dot: accumulator (MxN), A (MxK), B (KxN).
+  /// The layouts of a dot: accumulator (MxN), A (MxK), B (KxN); mma.sync's,
+  /// or for wgmma column blocks, the accumulator's (A: the same).
   LinearLayout dotAccumulator(int64_t m, int64_t n) const;
   LinearLayout dotOperandA(int64_t m, int64_t n, int64_t k) const;
   LinearLayout dotOperandB(int64_t m, int64_t n, int64_t k) const;
@@ -73,6 +77,9 @@ private:
 
   mlir::func::FuncOp kernel;
   int64_t numWarps;
+  /// Dots that fill whole warpgroups along M, but not all of them, put the
+  /// rest along N in column blocks (wgmma on sm_90a).
+  bool warpgroupColumns;
   llvm::DenseMap<mlir::Value, LinearLayout> layouts;
   llvm::DenseMap<mlir::Value, LinearLayout> loadAnchors;
   /// Loop-carried values that start as constants: their layout is decided by

@@ -51,6 +51,15 @@ public:
   /// The accumulator of mma.sync m16n8 (f32 C/D fragments) for an MxN tile,
   /// warps arranged warpsM x warpsN (each warp owns 16x8 tiles, repeated).
   static LinearLayout mmaAccumulator(int64_t m, int64_t n, int64_t warpsM, int64_t warpsN);
+  /// The accumulator of wgmma m64nNk16 on `warpgroupsM` x `columnGroups`
+  /// warpgroups: each warpgroup's four warps own 16 rows each of a 64-row
+  /// slab (wgmma's fragment), warpgroups stack along M first, then each
+  /// column group owns a block of n / columnGroups consecutive columns (the
+  /// N of its wgmma). With one column group, mmaAccumulator(m, n,
+  /// 4 * warpgroupsM, 1); operand A in registers is then mmaOperandA(m, k,
+  /// 4 * warpgroupsM, columnGroups) (copies along N).
+  static LinearLayout wgmmaAccumulator(int64_t m, int64_t n, int64_t warpgroupsM,
+                                       int64_t columnGroups);
   /// Operand A (MxK, 16-bit) of mma.sync m16n8k16 for the same warp grid;
   /// replicated across the warps along N.
   static LinearLayout mmaOperandA(int64_t m, int64_t k, int64_t warpsM, int64_t warpsN);

@@ -197,11 +197,13 @@ static Value wgmmaWithRegisterA(OpBuilder &b, Location loc, Value chain, ArrayRe
   return sideEffectAsm(b, loc, type, operands, text, outputs + "r,r,r,r,l,r" + ties);
 }
 
-/// wgmma.fence, one wgmma.mma_async m64nNk16 per 64 rows of each warpgroup
-/// and 16-deep K step, one commit group. The accumulators in flight are the
-/// token. A comes from a swizzled buffer (by descriptor) or from registers
-/// in the wgmma operand layout (its mma.sync m16k16 fragments, four words a
-/// step).
+/// wgmma.fence, one wgmma.mma_async m64nNk16 per 64-row slab of each
+/// warpgroup and 16-deep K step, one commit group. The accumulators in
+/// flight are the token. A comes from a swizzled buffer (by descriptor; K
+/// contiguous, or M with transpose_a) or from registers in the wgmma
+/// operand layout (its mma.sync m16k16 fragments, four words a step). On
+/// column blocks (#tilegpu.wgmma<..., columns = C>) each warpgroup's N is
+/// its block's width and its B descriptors start at its block.
 struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WarpgroupDotOp op, OpAdaptor adaptor,
@@ -209,30 +211,50 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     Location loc = op.getLoc();
     auto aBuffer = dyn_cast<SharedMemoryType>(op.getA().getType());
     auto aTile = dyn_cast<RankedTensorType>(op.getA().getType());
+    const bool aMMajor = op.getTransposeA(); // A stored K x M, M contiguous
     Type element = aBuffer ? aBuffer.getElementType() : aTile.getElementType();
     auto accType = op.getAcc().getType();
     int64_t m = accType.getDimSize(0), n = accType.getDimSize(1);
-    int64_t k = aBuffer ? aBuffer.getShape()[1] : aTile.getDimSize(1);
+    int64_t k = aTile ? aTile.getDimSize(1) : aBuffer.getShape()[aMMajor ? 0 : 1];
     int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
-    int64_t warpgroups = getLinearLayout(accType)->numWarps() / 4;
-    int64_t halves = m / (64 * warpgroups), perHalf = n / 2;
+    // The verifier has checked the accumulator's layout.
+    WgmmaGrid grid = *wgmmaGridOf(*getLinearLayout(accType), m, n);
+    const int64_t groupsM = grid.warpgroupsM, blockN = n / grid.columns;
+    const int64_t slabs = m / (64 * groupsM), perSlab = blockN / 2;
     SmallVector<Value> acc = unpackRegisters(rewriter, loc, adaptor.getAcc());
     // A sum that starts at zero does not read the accumulators (scale-d = 0
     // on the first step), so ptxas need not order register writes before it.
     bool fromZero = isZero(adaptor.getAcc());
 
-    // From shared memory, each warpgroup reads its own 64 rows of A: the row
-    // offset is the warpgroup's index (runtime) times 64 rows of 128 bytes.
-    Value aRow;
-    if (aBuffer)
-      aRow = warpgroups > 1
-                 ? Value(LLVM::MulOp::create(
-                       rewriter, loc,
-                       warpUniform(rewriter, loc,
-                                   LLVM::LShrOp::create(rewriter, loc, threadIndex(rewriter, loc),
-                                                        constI32(rewriter, loc, 7))),
-                       constI32(rewriter, loc, 64 * 128)))
-                 : constI32(rewriter, loc, 0);
+    // The warpgroup's place (runtime, uniform across its warps): its M index
+    // below groupsM, then its column block.
+    // (Read only where used: warpUniform's shuffle stays in the code.)
+    Value group;
+    if ((aBuffer && groupsM > 1) || grid.columns > 1)
+      group = warpUniform(rewriter, loc,
+                          LLVM::LShrOp::create(rewriter, loc, threadIndex(rewriter, loc),
+                                               constI32(rewriter, loc, 7)));
+    auto times = [&](Value index, int64_t bytes) -> Value {
+      return LLVM::MulOp::create(rewriter, loc, index, constI32(rewriter, loc, bytes));
+    };
+    Value groupM;
+    if (aBuffer && groupsM > 1)
+      groupM = grid.columns > 1 ? Value(LLVM::AndOp::create(rewriter, loc, group,
+                                                            constI32(rewriter, loc, groupsM - 1)))
+                                : group;
+    Value groupN;
+    if (grid.columns > 1)
+      groupN = groupsM > 1 ? Value(LLVM::LShrOp::create(
+                                 rewriter, loc, group,
+                                 constI32(rewriter, loc, llvm::Log2_64(uint64_t(groupsM)))))
+                           : group;
+    // From shared memory each warpgroup reads its own 64 rows of A: 64 rows
+    // of 128 bytes further (K contiguous), or one 128-byte column block of
+    // the K rows further (M contiguous).
+    Value aOffset0 = constI32(rewriter, loc, 0);
+    int64_t aRows = aBuffer ? aBuffer.getShape()[0] : 0;
+    if (aBuffer && groupM)
+      aOffset0 = times(groupM, aMMajor ? aRows * 128 : 64 * 128);
     // From registers: four words of each m16k16 fragment (as mma.sync's A).
     SmallVector<Value> aRegs;
     std::optional<RegisterAt> aAt;
@@ -258,6 +280,13 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     // B's swizzle: 128 bytes, or 64 or 32 for narrower rows (one column
     // block; tilegpu-lower-dots stages them so in tilec.narrow_wgmma kernels).
     int64_t bSwizzle = cast<SwizzledAttr>(bBuffer.getEncoding()).getBytes();
+    // A column block's warpgroups start at its first column of B: rows of
+    // B further (K contiguous), or whole column blocks (tilegpu-lower-dots
+    // makes blocks of whole swizzle widths there).
+    Value bOffset0 =
+        groupN ? times(groupN, bKMajor ? blockN * bSwizzle
+                                       : blockN * elementBytes / bSwizzle * bRows * bSwizzle)
+               : constI32(rewriter, loc, 0);
     MLIRContext *context = getContext();
     auto typeAttr = NVVM::WGMMATypesAttr::get(
         context, element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
@@ -266,48 +295,53 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     // Every register the wgmmas read is written before wgmma.fence (else
     // ptxas orders them itself with extra warpgroup.arrive, C7519).
     SmallVector<Value> chains;
-    for (int64_t half = 0; half < halves; ++half)
-      chains.push_back(packRegisters(rewriter, loc, floatStruct(context, perHalf),
-                            ArrayRef<Value>(acc).slice(half * perHalf, perHalf)));
+    for (int64_t slab = 0; slab < slabs; ++slab)
+      chains.push_back(packRegisters(rewriter, loc, floatStruct(context, perSlab),
+                                     ArrayRef<Value>(acc).slice(slab * perSlab, perSlab)));
     SmallVector<SmallVector<Value>> stepWords;
     if (aTile)
-      for (int64_t half = 0; half < halves; ++half)
+      for (int64_t slab = 0; slab < slabs; ++slab)
         for (int64_t step = 0; step < k / 16; ++step)
-          stepWords.push_back(aWords(64 * warpgroups * half, 16 * step));
+          stepWords.push_back(aWords(64 * groupsM * slab, 16 * step));
 
     // The buffers' descriptors; each step's is one of these plus its offset.
-    // K-major B: 8-row atoms 8 * swizzle bytes apart (the leading offset
-    // unused); N-major: the column blocks bRows * swizzle bytes apart, the
-    // 8-row atoms along K 8 * swizzle.
-    Value bBase = matrixDescriptor(rewriter, loc, adaptor.getB(), constI32(rewriter, loc, 0),
+    // K-major: 8-row atoms 8 * swizzle bytes apart (the leading offset
+    // unused); M- or N-major: the column blocks rows * swizzle bytes apart,
+    // the 8-row atoms along K 8 * swizzle.
+    Value bBase = matrixDescriptor(rewriter, loc, adaptor.getB(), bOffset0,
                                    bKMajor ? 16 : bRows * bSwizzle, 8 * bSwizzle, bSwizzle);
-    Value aBase = aBuffer ? matrixDescriptor(rewriter, loc, adaptor.getA(), aRow, 16, 1024)
+    Value aBase = aBuffer ? matrixDescriptor(rewriter, loc, adaptor.getA(), aOffset0,
+                                             aMMajor ? aRows * 128 : 16, 1024)
                           : Value();
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     SmallVector<Value> out;
-    for (int64_t half = 0; half < halves; ++half) {
-      Value chain = chains[half];
+    for (int64_t slab = 0; slab < slabs; ++slab) {
+      Value chain = chains[slab];
       for (int64_t step = 0; step < k / 16; ++step) {
         bool scaleD = !(fromZero && step == 0);
         int64_t bOffset = bKMajor ? swizzledOffset(bRows, 0, 16 * step, elementBytes, bSwizzle)
                                   : 16 * step * bSwizzle;
         Value bDesc = stepDescriptor(rewriter, loc, bBase, bOffset);
         if (aTile) {
-          chain = wgmmaWithRegisterA(rewriter, loc, chain, stepWords[half * (k / 16) + step],
-                                     bDesc, n, element.isBF16(), scaleD,
+          chain = wgmmaWithRegisterA(rewriter, loc, chain, stepWords[slab * (k / 16) + step], bDesc,
+                                     blockN, element.isBF16(), scaleD,
                                      /*transposeB=*/!bKMajor);
           continue;
         }
-        int64_t aOffset = swizzledOffset(aBuffer.getShape()[0], 64 * warpgroups * half,
-                                         16 * step, elementBytes);
+        int64_t aOffset = aMMajor
+                              ? swizzledOffset(aRows, 16 * step, 64 * groupsM * slab, elementBytes)
+                              : swizzledOffset(aRows, 64 * groupsM * slab, 16 * step, elementBytes);
         Value aDesc = stepDescriptor(rewriter, loc, aBase, aOffset);
         chain = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, chain.getType(), chain, aDesc, bDesc,
-            NVVM::MMAShapeAttr::get(context, 64, n, 16), typeAttr, typeAttr,
+            NVVM::MMAShapeAttr::get(context, 64, blockN, 16), typeAttr, typeAttr,
             NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
             NVVM::WGMMAScaleOutAttr::get(context, scaleD ? NVVM::WGMMAScaleOut::one
                                                          : NVVM::WGMMAScaleOut::zero),
-            one, one, NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
+            // NVVM's names: A row-major and B column-major are K contiguous.
+            one, one,
+            NVVM::MMALayoutAttr::get(context,
+                                     aMMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
             NVVM::MMALayoutAttr::get(context,
                                      bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
             NVVM::MMAIntOverflowAttr());

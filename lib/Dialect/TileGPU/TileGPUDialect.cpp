@@ -357,36 +357,39 @@ FailureOr<tilec::LinearLayout> MmaOperandLayoutAttr::toLinearLayout(ArrayRef<int
 }
 
 static LogicalResult verifyWarpgroups(function_ref<InFlightDiagnostic()> emitError,
-                                      unsigned warpgroups) {
+                                      unsigned warpgroups, unsigned columns) {
   if (!allPowersOfTwo({warpgroups}))
     return emitError() << "expected a power of two of warpgroups, got " << warpgroups;
-  if (warpgroups > 8)
-    return emitError() << "expected at most 8 warpgroups (1024 threads), got " << warpgroups;
+  if (!allPowersOfTwo({columns}))
+    return emitError() << "expected a power of two of column blocks, got " << columns;
+  if (uint64_t{warpgroups} * columns > 8)
+    return emitError() << "expected at most 8 warpgroups (1024 threads), got " << warpgroups
+                       << " x " << columns;
   return success();
 }
 
 LogicalResult WgmmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                      unsigned warpgroups) {
-  return verifyWarpgroups(emitError, warpgroups);
+                                      unsigned warpgroups, unsigned columns) {
+  return verifyWarpgroups(emitError, warpgroups, columns);
 }
 
 FailureOr<tilec::LinearLayout> WgmmaLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape,
                                                                std::string *whyNot) const {
-  if (failed(checkMatrixShape(shape, 64 * getWarpgroups(), 8, whyNot)))
+  if (failed(checkMatrixShape(shape, 64 * getWarpgroups(), 8 * getColumns(), whyNot)))
     return failure();
-  return tilec::LinearLayout::mmaAccumulator(shape[0], shape[1], 4 * getWarpgroups(), 1);
+  return tilec::LinearLayout::wgmmaAccumulator(shape[0], shape[1], getWarpgroups(), getColumns());
 }
 
 LogicalResult WgmmaOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                             unsigned warpgroups) {
-  return verifyWarpgroups(emitError, warpgroups);
+                                             unsigned warpgroups, unsigned columns) {
+  return verifyWarpgroups(emitError, warpgroups, columns);
 }
 
 FailureOr<tilec::LinearLayout>
 WgmmaOperandLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape, std::string *whyNot) const {
   if (failed(checkMatrixShape(shape, 64 * getWarpgroups(), 16, whyNot)))
     return failure();
-  return tilec::LinearLayout::mmaOperandA(shape[0], shape[1], 4 * getWarpgroups(), 1);
+  return tilec::LinearLayout::mmaOperandA(shape[0], shape[1], 4 * getWarpgroups(), getColumns());
 }
 
 //===----------------------------------------------------------------------===//

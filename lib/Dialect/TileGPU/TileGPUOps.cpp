@@ -34,6 +34,21 @@ SmallVector<Value, 2> tilec::tilegpu::dotOperandBuffers(WarpgroupDotOp dot) {
   return buffers;
 }
 
+std::optional<WgmmaGrid> tilec::tilegpu::wgmmaGridOf(const tilec::LinearLayout &layout, int64_t m,
+                                                     int64_t n) {
+  int64_t warpgroups = layout.numWarps() / 4;
+  if (layout.numWarps() % 4)
+    return std::nullopt;
+  for (int64_t columns = 1; columns <= warpgroups; columns *= 2) {
+    int64_t groupsM = warpgroups / columns;
+    if (m % (64 * groupsM) || n % (8 * columns))
+      continue;
+    if (layout == tilec::LinearLayout::wgmmaAccumulator(m, n, groupsM, columns))
+      return WgmmaGrid{groupsM, columns};
+  }
+  return std::nullopt;
+}
+
 bool tilec::tilegpu::isGroupBarrier(Operation &op) {
   if (isa<BarrierOp>(op))
     return true;
@@ -338,18 +353,22 @@ LogicalResult WarpgroupDotOp::verify() {
   auto b = getB().getType();
   if (!isa<SwizzledAttr>(b.getEncoding()))
     return emitOpError("expected B in a swizzled buffer, got ") << b;
-  ArrayRef<int64_t> aShape;
+  SmallVector<int64_t> aShape;
   Type aElement;
   if (auto aBuffer = dyn_cast<SharedMemoryType>(getA().getType())) {
     auto aSwizzle = dyn_cast<SwizzledAttr>(aBuffer.getEncoding());
     if (!aSwizzle || aSwizzle.getBytes() != 128)
       return emitOpError("expected A in a 128-byte-swizzled buffer or in registers, got ")
              << aBuffer;
-    aShape = aBuffer.getShape();
+    aShape.assign(aBuffer.getShape().begin(), aBuffer.getShape().end());
     aElement = aBuffer.getElementType();
+    if (getTransposeA() && aShape.size() == 2)
+      std::swap(aShape[0], aShape[1]);
   } else {
+    if (getTransposeA())
+      return emitOpError("expected A in shared memory with transpose_a");
     auto aTile = cast<RankedTensorType>(getA().getType());
-    aShape = aTile.getShape();
+    aShape.assign(aTile.getShape().begin(), aTile.getShape().end());
     aElement = aTile.getElementType();
   }
   if (failed(checkMmaElements(*this, aElement, b.getElementType())))
@@ -361,20 +380,21 @@ LogicalResult WarpgroupDotOp::verify() {
   if (failed(shape))
     return failure();
   auto [m, n, k] = *shape;
-  if (n % 8 || n > 256)
-    return emitOpError("expected N to be a multiple of 8 up to 256, got ") << n;
   FailureOr<tilec::LinearLayout> accLayout = layoutOf(*this, getAcc(), "an accumulator");
   if (failed(accLayout))
     return failure();
-  int64_t warps = accLayout->numWarps();
-  if (warps % 4 || m % (16 * warps) ||
-      *accLayout != tilec::LinearLayout::mmaAccumulator(m, n, warps, 1))
+  std::optional<WgmmaGrid> grid = wgmmaGridOf(*accLayout, m, n);
+  if (!grid)
     return emitOpError("expected the accumulator in a wgmma layout, got ") << acc;
+  int64_t blockN = n / grid->columns;
+  if (blockN % 8 || blockN > 256)
+    return emitOpError("expected each warpgroup's N to be a multiple of 8 up to 256, got ")
+           << blockN;
   if (isa<RankedTensorType>(getA().getType())) {
     FailureOr<tilec::LinearLayout> aLayout = layoutOf(*this, getA(), "an A operand");
     if (failed(aLayout))
       return failure();
-    if (*aLayout != tilec::LinearLayout::mmaOperandA(m, k, warps, 1))
+    if (*aLayout != tilec::LinearLayout::mmaOperandA(m, k, 4 * grid->warpgroupsM, grid->columns))
       return emitOpError("expected A in registers in the wgmma operand layout");
   }
   return success();

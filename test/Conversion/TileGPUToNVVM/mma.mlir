@@ -170,3 +170,47 @@ func.func @narrow_32_bytes(%q: tensor<64x16xbf16, #wgmmaA>, %k: !tilegpu.smem<64
       : tensor<64x16xbf16, #wgmmaA>, !tilegpu.smem<64x16xbf16, #swz32>, tensor<64x64xf32, #wgmma>
   return %t : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
 }
+
+// -----
+
+#swz = #tilegpu.swizzled<128>
+#swz64 = #tilegpu.swizzled<64>
+#cols = #tilegpu.wgmma<warpgroups = 1, columns = 2>
+// Column blocks: each warpgroup runs m64n64 on its own 64 columns of B.
+// B (K x N, N contiguous) starts one 128-byte column block (128 rows of
+// 128 bytes) further per warpgroup index; A is stored transposed (K x M,
+// M contiguous: transpose_a, NVVM's column-major A), its descriptor the
+// N-major one (column blocks 128 rows x 128 bytes apart, 8-row atoms 1024
+// bytes apart: 4611686293372403712 = 1 << 62 | 64 << 32 | 1024 << 16), a
+// K step 16 rows further (2048 bytes: 128 in the address field).
+// CHECK-LABEL: func.func @column_blocks
+// CHECK: %[[WG:.+]] = nvvm.shfl.sync idx
+// CHECK: %[[BLOCK:.+]] = llvm.mlir.constant(16384 : i32) : i32
+// CHECK: %[[OFF:.+]] = llvm.mul %[[WG]], %[[BLOCK]] : i32
+// CHECK: %[[B:.+]] = llvm.ptrtoint %arg1
+// CHECK: llvm.add %[[B]], %[[OFF]] : i32
+// CHECK: llvm.mlir.constant(4611686293372403712 : i64)
+// CHECK: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <row>]
+// CHECK: "add.s64 $0, $1, 128;"
+// CHECK-COUNT-7: <m = 64, n = 64, k = 16>
+// CHECK-NOT: nvvm.wgmma.mma_async
+func.func @column_blocks(%dsT: !tilegpu.smem<128x64xbf16, #swz>, %k: !tilegpu.smem<128x128xbf16, #swz>,
+                         %dq: tensor<64x128xf32, #cols>) -> !tilegpu.dot_token<tensor<64x128xf32, #cols>> {
+  %t = tilegpu.warpgroup_dot %dsT, %k, %dq transpose_a
+      : !tilegpu.smem<128x64xbf16, #swz>, !tilegpu.smem<128x128xbf16, #swz>, tensor<64x128xf32, #cols>
+  return %t : !tilegpu.dot_token<tensor<64x128xf32, #cols>>
+}
+
+// Blocks of 32 columns from a 64-byte-swizzled B: the second warpgroup's
+// block is the buffer's second column block, 128 rows x 64 bytes further.
+// CHECK-LABEL: func.func @narrow_column_blocks
+// CHECK: %[[WG:.+]] = nvvm.shfl.sync idx
+// CHECK: %[[BLOCK:.+]] = llvm.mlir.constant(8192 : i32) : i32
+// CHECK: llvm.mul %[[WG]], %[[BLOCK]] : i32
+// CHECK: <m = 64, n = 32, k = 16>
+func.func @narrow_column_blocks(%a: !tilegpu.smem<64x128xbf16, #swz>, %k: !tilegpu.smem<128x64xbf16, #swz64>,
+                                %dq: tensor<64x64xf32, #cols>) -> !tilegpu.dot_token<tensor<64x64xf32, #cols>> {
+  %t = tilegpu.warpgroup_dot %a, %k, %dq
+      : !tilegpu.smem<64x128xbf16, #swz>, !tilegpu.smem<128x64xbf16, #swz64>, tensor<64x64xf32, #cols>
+  return %t : !tilegpu.dot_token<tensor<64x64xf32, #cols>>
+}

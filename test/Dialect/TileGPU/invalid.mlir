@@ -447,8 +447,51 @@ func.func @f(%q: !tilegpu.smem<64x32xbf16, #tilegpu.swizzled<64>>, %k: !tilegpu.
 // -----
 
 func.func @f(%q: !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, %k: !tilegpu.smem<512x64xbf16, #tilegpu.swizzled<128>>, %s: tensor<64x512xf32, #tilegpu.wgmma<warpgroups = 1>>) {
-  // expected-error @+1 {{'tilegpu.warpgroup_dot' op expected N to be a multiple of 8 up to 256, got 512}}
+  // expected-error @+1 {{'tilegpu.warpgroup_dot' op expected each warpgroup's N to be a multiple of 8 up to 256, got 512}}
   %0 = tilegpu.warpgroup_dot %q, %k, %s transpose_b : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, !tilegpu.smem<512x64xbf16, #tilegpu.swizzled<128>>, tensor<64x512xf32, #tilegpu.wgmma<warpgroups = 1>>
+  return
+}
+
+// -----
+
+// transpose_a reads A's transpose from shared memory; registers hold A itself.
+func.func @f(%p: tensor<64x64xbf16, #tilegpu.wgmma_operand<warpgroups = 1>>, %v: !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, %o: tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>) {
+  // expected-error @+1 {{'tilegpu.warpgroup_dot' op expected A in shared memory with transpose_a}}
+  %0 = tilegpu.warpgroup_dot %p, %v, %o transpose_a : tensor<64x64xbf16, #tilegpu.wgmma_operand<warpgroups = 1>>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+  return
+}
+
+// -----
+
+// With transpose_a, A's buffer is K x M: 128 x 64 here, so K = 128 must
+// match B's 64 rows.
+func.func @f(%ds: !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>, %k: !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, %s: tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1, columns = 2>>) {
+  // expected-error @+1 {{'tilegpu.warpgroup_dot' op expected MxK, KxN and MxN operands}}
+  %0 = tilegpu.warpgroup_dot %ds, %k, %s transpose_a : !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>, !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1, columns = 2>>
+  return
+}
+
+// -----
+
+// Column blocks: A in registers is copied to each block's warpgroups (the
+// operand layout with the same columns).
+func.func @f(%p: tensor<64x64xbf16, #tilegpu.wgmma_operand<warpgroups = 1>>, %v: !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, %o: tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1, columns = 2>>) {
+  // expected-error @+1 {{'tilegpu.warpgroup_dot' op expected A in registers in the wgmma operand layout}}
+  %0 = tilegpu.warpgroup_dot %p, %v, %o : tensor<64x64xbf16, #tilegpu.wgmma_operand<warpgroups = 1>>, !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>, tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1, columns = 2>>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected a power of two of column blocks, got 3}}
+func.func @f(%o: tensor<64x96xf32, #tilegpu.wgmma<warpgroups = 1, columns = 3>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected at most 8 warpgroups (1024 threads), got 4 x 4}}
+func.func @f(%o: tensor<256x128xf32, #tilegpu.wgmma<warpgroups = 4, columns = 4>>) {
   return
 }
 

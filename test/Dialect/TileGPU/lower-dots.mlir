@@ -12,7 +12,7 @@
 // SM80: tile.load_block %{{.*}} -> tensor<64x32xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>
 // SM80: tile.load_block %{{.*}} -> tensor<32x64xbf16, #tilegpu.mma_operand<index = 1, warps = [4, 1]>>
 // SM80-NOT: convert_layout
-// SM80: tilegpu.mma
+// SM80: tilegpu.mma %
 // SM80-NOT: tile.dot
 // The wgmma form: B stored into a 128-byte-swizzled buffer right after it
 // is loaded (its load retyped to 16 bytes of a row per thread, whatever
@@ -44,7 +44,7 @@ func.func @loads(%da: !tile.desc<64x32xbf16>, %db: !tile.desc<32x64xbf16>, %c: t
 // SM80: %[[X:.*]] = arith.addf
 // SM80: tilegpu.convert_layout %[[X]] : tensor<32x32xbf16, #tilegpu.blocked{{.*}}> -> tensor<32x32xbf16, #tilegpu.mma_operand<index = 0, warps = [2, 2]>>
 // SM80: tilegpu.convert_layout %[[X]] : {{.*}} -> tensor<32x32xbf16, #tilegpu.mma_operand<index = 1, warps = [2, 2]>>
-// SM80: tilegpu.mma
+// SM80: tilegpu.mma %
 // SM90-LABEL: func.func @computed
 // SM90-NOT: warpgroup_dot
 // SM90: tilegpu.mma
@@ -147,4 +147,54 @@ func.func @narrow_unmarked(%da: !tile.desc<64x64xbf16>, %db: !tile.desc<64x32xbf
   %b = tile.load_block %db[%i, %i] : !tile.desc<64x32xbf16> -> tensor<64x32xbf16, #bl>
   %d = tile.dot %a, %b, %c : tensor<64x64xbf16, #bl>, tensor<64x32xbf16, #bl> -> tensor<64x32xf32, #acc>
   return %d : tensor<64x32xf32, #acc>
+}
+
+// -----
+
+#cols = #tilegpu.wgmma<warpgroups = 1, columns = 2>
+#acc = #tilegpu.wgmma<warpgroups = 2>
+#bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [8, 1], order = [1, 0]>
+// The fused backward's dQ share: dS (64 queries x 128 keys) is the
+// transpose of a computed dSᵀ, times K (128 keys x 128 columns) on two
+// column blocks of 64 (the accumulator's columns = 2). dSᵀ is stored once,
+// untransposed, in a 128-byte-swizzled buffer that wgmma reads as A with
+// transpose_a; K is staged for B as usual. Without wgmma (SM80), the dot
+// runs on mma.sync in its own layouts, converted in and out.
+// SM90-LABEL: func.func @column_blocks
+// SM90: %[[DST:.+]] = arith.truncf
+// SM90-NEXT: %[[DSB:.+]] = tilegpu.alloc : !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>
+// SM90-NEXT: tilegpu.local_store %[[DST]], %[[DSB]]
+// SM90: %[[KB:.+]] = tilegpu.alloc : !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>
+// SM90: tilegpu.warpgroup_dot %[[DSB]], %[[KB]], %{{.+}} transpose_a : !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>, !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>, tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1, columns = 2>>
+// SM90-NOT: tile.trans
+// SM80-LABEL: func.func @column_blocks
+// SM80: tilegpu.convert_layout %{{.+}} : tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1, columns = 2>> -> tensor<64x128xf32, #tilegpu.mma<warps = [4, 2]>>
+// SM80: tilegpu.mma %
+// SM80-SAME: -> tensor<64x128xf32, #tilegpu.mma<warps = [4, 2]>>
+// SM80: tilegpu.convert_layout %{{.+}} : tensor<64x128xf32, #tilegpu.mma<warps = [4, 2]>> -> tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1, columns = 2>>
+func.func @column_blocks(%dsT32: tensor<128x64xf32, #acc>, %dk: !tile.desc<128x128xbf16>,
+                         %c: tensor<64x128xf32, #cols>, %i: i32) -> tensor<64x128xf32, #cols> {
+  %dsT = arith.truncf %dsT32 : tensor<128x64xf32, #acc> to tensor<128x64xbf16, #acc>
+  %ds = tile.trans %dsT order = [1, 0] : tensor<128x64xbf16, #acc> -> tensor<64x128xbf16, #tilegpu.linear<reg = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>
+  %k = tile.load_block %dk[%i, %i] : !tile.desc<128x128xbf16> -> tensor<128x128xbf16, #bl>
+  %d = tile.dot %ds, %k, %c : tensor<64x128xbf16, #tilegpu.linear<reg = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>>, tensor<128x128xbf16, #bl> -> tensor<64x128xf32, #cols>
+  return %d : tensor<64x128xf32, #cols>
+}
+
+// -----
+
+#cols = #tilegpu.wgmma<warpgroups = 1, columns = 2>
+#bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [8, 1], order = [1, 0]>
+// Column blocks of 32 bf16 columns are 64 bytes wide: B gets a
+// 64-byte-swizzled buffer (each warpgroup's wgmma reads one whole column
+// block of it), in any kernel.
+// SM90-LABEL: func.func @narrow_column_blocks
+// SM90: tilegpu.alloc : !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<64>>
+// SM90: tilegpu.warpgroup_dot {{.+}} tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1, columns = 2>>
+func.func @narrow_column_blocks(%da: !tile.desc<64x128xbf16>, %dk: !tile.desc<128x64xbf16>,
+                                %c: tensor<64x64xf32, #cols>, %i: i32) -> tensor<64x64xf32, #cols> {
+  %a = tile.load_block %da[%i, %i] : !tile.desc<64x128xbf16> -> tensor<64x128xbf16, #bl>
+  %k = tile.load_block %dk[%i, %i] : !tile.desc<128x64xbf16> -> tensor<128x64xbf16, #bl>
+  %d = tile.dot %a, %k, %c : tensor<64x128xbf16, #bl>, tensor<128x64xbf16, #bl> -> tensor<64x64xf32, #cols>
+  return %d : tensor<64x64xf32, #cols>
 }

@@ -2,7 +2,9 @@
 // through a 128-byte-swizzled shared buffer and one TMA store (a box per
 // column block) issued by the first warp of the threads that run it, which
 // then waits until the copy has read the buffer (in a tile loop: before the
-// next tile writes it). Stores in nested loops or branches, through
+// next tile writes it). A block atomic add in a loop (the fused backward's
+// dQ) goes the same way as a TMA reduction (`tma_store add`). Stores in
+// nested loops or branches, through
 // descriptors that are not their argument's own, of rows that are not whole
 // 128-byte column blocks, or of one row stay as they are.
 // RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores | FileCheck %s
@@ -97,14 +99,15 @@ func.func @in_role(%po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i6
 #acc = #tilegpu.wgmma<warpgroups = 1>
 // In a loop directly in the kernel's body (a persistent kernel's tile loop)
 // the buffer is written again a tile later: the first warp waits for the
-// last tile's copy before a barrier of the block (added: the loop has none
-// yet), the copy itself is not waited for in the loop, and after the loop
-// the last one is.
+// last tile's copy before the write (the loop has no barrier yet, nor a
+// shared store before it), the copy itself is not waited for in the loop,
+// and after the loop the last one is. tilegpu-insert-barriers puts the
+// block's barrier between the wait and the write.
 // CHECK-LABEL: func.func @tile_loop
 // CHECK: scf.for
 // CHECK: scf.if
 // CHECK-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
-// CHECK: tilegpu.barrier
+// CHECK-NEXT: }
 // CHECK-NEXT: tilegpu.alloc
 // CHECK-NEXT: tilegpu.local_store
 // CHECK: scf.if
@@ -114,6 +117,13 @@ func.func @in_role(%po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i6
 // CHECK: scf.if
 // CHECK-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
 // CHECK: return
+// SYNC-LABEL: func.func @tile_loop
+// SYNC: scf.for
+// SYNC: tilegpu.tma_store_wait {pending = 0 : i32}
+// SYNC-NEXT: }
+// SYNC-NEXT: tilegpu.alloc
+// SYNC-NEXT: tilegpu.barrier
+// SYNC-NEXT: tilegpu.local_store
 func.func @tile_loop(%po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i64,
                      %o: tensor<64x128xbf16, #acc>, %n: i32) attributes {tilegpu.kernel} {
   %c0 = arith.constant 0 : i32
@@ -153,5 +163,70 @@ func.func @kept(%po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i64,
   tile.store_block %packed[%c0, %c0], %o : !tile.desc<64x128xbf16>, tensor<64x128xbf16, #acc>
   %dn = tile.make_desc %po, [%on, %od], [%ons, %ods] : !tile.ptr<bf16> -> !tile.desc<64x32xbf16>
   tile.store_block %dn[%c0, %c0], %narrow : !tile.desc<64x32xbf16>, tensor<64x32xbf16, #acc>
+  return
+}
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#blocked = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// Block atomic adds of f32 in consecutive loops (the fused backward's three
+// key loops, each adding a step's dQ share): a TMA reduction each, from one
+// buffer that the first loop's staging made and the second moved before
+// the first loop. In each, the first warp waits for the last copy before
+// the body's first shared store (the step's dSᵀ, whose barrier then covers
+// the add's buffer too) and after the loop.
+// CHECK-LABEL: func.func @adds_in_loops
+// CHECK: %[[BUF:.+]] = tilegpu.alloc : !tilegpu.smem<64x128xf32, #tilegpu.swizzled<128>>
+// CHECK-NEXT: scf.for
+// CHECK: scf.if
+// CHECK-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.local_store %{{.+}}, %[[DS:.+]] :
+// CHECK-NOT: tilegpu.barrier
+// CHECK: tilegpu.local_store %{{.+}}, %[[BUF]]
+// CHECK: scf.if
+// CHECK-NEXT: tilegpu.tma_store add %[[BUF]], %{{.+}}[%{{.+}}, %c0{{.*}}] : !tilegpu.smem<64x128xf32, #tilegpu.swizzled<128>>, !tilegpu.tensor_map<64x32xf32, #tilegpu.swizzled<128>>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK: tilegpu.tma_store_wait
+// CHECK: scf.for
+// CHECK: tilegpu.local_store %{{.+}}, %[[BUF]]
+// CHECK: tilegpu.tma_store add %[[BUF]]
+// CHECK: }
+// CHECK: tilegpu.tma_store_wait
+// CHECK-NOT: tile.atomic_add_block
+// CHECK: return
+// After tilegpu-insert-barriers: one barrier publishes dSᵀ and orders the
+// add's buffer after the wait (no barrier before the wait's branch, which
+// only reads); one, fenced, publishes the add's buffer to TMA.
+// SYNC-LABEL: func.func @adds_in_loops
+// SYNC: scf.for
+// SYNC-NOT: tilegpu.barrier
+// SYNC: tilegpu.tma_store_wait {pending = 0 : i32}
+// SYNC-NEXT: }
+// SYNC-NEXT: tilegpu.local_store
+// SYNC-NEXT: tilegpu.barrier
+// SYNC-NEXT: tilegpu.local_load
+// SYNC-NEXT: tilegpu.local_store
+// SYNC: tilegpu.fence async_proxy
+// SYNC-NEXT: tilegpu.barrier
+// SYNC-NEXT: scf.if
+// SYNC-NEXT: tilegpu.tma_store add
+func.func @adds_in_loops(%pq: !tile.ptr<f32>, %qn: i32, %qd: i32, %qns: i64, %qds: i64,
+                         %ds: tensor<64x64xbf16, #blocked>, %dq: tensor<64x128xf32, #acc>,
+                         %n: i32) attributes {tilegpu.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %dacc = tile.make_desc %pq, [%qn, %qd], [%qns, %qds] : !tile.ptr<f32> -> !tile.desc<64x128xf32>
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    %s = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+    tilegpu.local_store %ds, %s : tensor<64x64xbf16, #blocked>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+    %r = tilegpu.local_load %s : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>> -> tensor<64x64xbf16, #blocked>
+    tile.atomic_add_block %dacc[%i, %c0], %dq : !tile.desc<64x128xf32>, tensor<64x128xf32, #acc>
+  }
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    tile.atomic_add_block %dacc[%i, %c0], %dq : !tile.desc<64x128xf32>, tensor<64x128xf32, #acc>
+  }
   return
 }

@@ -56,6 +56,16 @@ mlir::Value rootBuffer(mlir::Value buffer);
 /// their root buffers.
 llvm::SmallVector<mlir::Value, 2> dotOperandBuffers(WarpgroupDotOp dot);
 
+/// How a wgmma accumulator layout places its warpgroups.
+struct WgmmaGrid {
+  int64_t warpgroupsM; ///< stacked along M, 64 rows each
+  int64_t columns;     ///< column blocks side by side (each warpgroupsM)
+};
+
+/// The warpgroups of `layout` when it is the wgmma accumulator of an MxN
+/// tile (LinearLayout::wgmmaAccumulator), else nullopt.
+std::optional<WgmmaGrid> wgmmaGridOf(const LinearLayout &layout, int64_t m, int64_t n);
+
 /// Whether `op` synchronizes every thread of its group: the block barrier,
 /// or a named barrier of a constant id over all threads of its warp role
 /// (or any named barrier outside roles). A barrier whose id depends on the

@@ -40,12 +40,28 @@ struct Access {
 /// its token does not say (a token carried around a loop).
 struct KernelBuffers {
   llvm::SmallSetVector<Value, 4> copied, dotRead;
+  /// The TMA stores: what a `tma_store_wait` may end the reads of
+  /// (tmaStoresBefore), and their waits' and their places in the text.
+  SmallVector<TMAStoreOp> tmaStores;
+  llvm::DenseMap<Operation *, unsigned> textOrder;
   /// Some op reads shared memory through the async proxy (wgmma, TMA
   /// store): then a barrier that publishes writes before an op with
   /// regions is fenced too, since what it publishes may be read that way
   /// after it. (sm_80 has no proxy fence, and needs none.)
   bool asyncReaders = false;
 };
+
+/// The buffers of the TMA stores that `wait` may complete: those before it,
+/// and in a loop those of its body (the last iteration's).
+static SmallVector<Value> tmaStoresBefore(Operation *wait, const KernelBuffers &kernel) {
+  auto loop = wait->getParentOfType<scf::ForOp>();
+  unsigned at = kernel.textOrder.lookup(wait);
+  SmallVector<Value> buffers;
+  for (TMAStoreOp store : kernel.tmaStores)
+    if (kernel.textOrder.lookup(store) < at || (loop && loop->isAncestor(store)))
+      buffers.push_back(rootBuffer(store.getSrc()));
+  return buffers;
+}
 
 static Access accessOf(Operation *op, const KernelBuffers &kernel) {
   Access access;
@@ -75,6 +91,10 @@ static Access accessOf(Operation *op, const KernelBuffers &kernel) {
     }
   } else if (auto store = dyn_cast<TMAStoreOp>(op)) {
     access.asyncReads.push_back(rootBuffer(store.getSrc()));
+  } else if (isa<TMAStoreWaitOp>(op)) {
+    // As a dot_wait: the stores' reads are done for this thread (the one
+    // that issued them), and a write of another must wait for it.
+    access.reads = tmaStoresBefore(op, kernel);
   }
   return access;
 }
@@ -87,6 +107,10 @@ static KernelBuffers kernelBuffers(Operation *kernel) {
     if (auto dot = dyn_cast<WarpgroupDotOp>(op))
       for (Value buffer : dotOperandBuffers(dot))
         buffers.dotRead.insert(buffer);
+    if (auto store = dyn_cast<TMAStoreOp>(op))
+      buffers.tmaStores.push_back(store);
+    if (isa<TMAStoreOp, TMAStoreWaitOp>(op)) // no regions: visited in text order
+      buffers.textOrder[op] = buffers.textOrder.size();
     buffers.asyncReaders |= isa<WarpgroupDotOp, TMAStoreOp>(op);
   });
   return buffers;
@@ -107,14 +131,33 @@ touchedIn(Block &block, const KernelBuffers &kernel) {
   return {writes, reads};
 }
 
-/// Whether what an iteration of `body` leaves pending can meet the next
-/// iteration's accesses: a buffer read that the body writes, or one written
-/// that it reads or writes.
-static bool meetsNextIteration(const Hazards &pending, Block &body, const KernelBuffers &kernel) {
-  auto [writes, reads] = touchedIn(body, kernel);
+/// Whether accesses that write `writes` and read `reads` meet what
+/// `pending` has: a buffer read that they write, or one written that they
+/// read or write.
+static bool meets(const Hazards &pending, const llvm::SmallDenseSet<Value> &writes,
+                  const llvm::SmallDenseSet<Value> &reads) {
   return llvm::any_of(pending.read, [&](Value b) { return writes.contains(b); }) ||
          llvm::any_of(pending.written,
                       [&](Value b) { return writes.contains(b) || reads.contains(b); });
+}
+
+/// Whether what an iteration of `body` leaves pending can meet the next
+/// iteration's accesses.
+static bool meetsNextIteration(const Hazards &pending, Block &body, const KernelBuffers &kernel) {
+  auto [writes, reads] = touchedIn(body, kernel);
+  return meets(pending, writes, reads);
+}
+
+/// Whether only reads are pending and the ops in `op`'s regions write no
+/// shared memory.
+static bool onlyReads(const Hazards &pending, Operation &op, const KernelBuffers &kernel) {
+  if (!pending.written.empty())
+    return false;
+  for (Region &region : op.getRegions())
+    for (Block &block : region)
+      if (!touchedIn(block, kernel).first.empty())
+        return false;
+  return true;
 }
 
 class BarrierPlacer {
@@ -166,6 +209,22 @@ private:
   /// other roles, and a branch's (which may be a subset of the threads,
   /// where no barrier can go) for what follows.
   void placeInRegions(Operation &op, Hazards &hazards, bool canSync) {
+    if (isa<scf::IfOp>(op) && onlyReads(hazards, op, buffers)) {
+      // Where only reads are pending, a branch that writes nothing (a TMA
+      // store's wait in the first warp) needs no barrier before it: it runs
+      // with the hazards, which stay pending after it with its reads.
+      Hazards after = hazards;
+      for (Region &region : op.getRegions())
+        for (Block &block : region) {
+          Hazards pending = hazards;
+          placeIn(block, pending, /*canSync=*/false);
+          after.written.insert(pending.written.begin(), pending.written.end());
+          after.read.insert(pending.read.begin(), pending.read.end());
+          after.fenced &= pending.fenced;
+        }
+      hazards = after;
+      return;
+    }
     if (!hazards.empty() && canSync)
       synchronize(&op, buffers.asyncReaders && !hazards.written.empty() && !hazards.fenced,
                   hazards);
@@ -198,7 +257,15 @@ private:
                    buffers.asyncReaders && !pending.written.empty() && !pending.fenced);
           continue;
         }
-        if (publishAtEnd && !block.empty())
+        // The reads of TMA stores that a role's last wait leaves pending
+        // meet nothing: its threads are done.
+        bool storesDone = isa<WarpSpecializeOp>(op) && pending.written.empty() &&
+                          llvm::all_of(pending.read, [&](Value b) {
+                            return llvm::any_of(buffers.tmaStores, [&](TMAStoreOp store) {
+                              return rootBuffer(store.getSrc()) == b;
+                            });
+                          });
+        if (publishAtEnd && !block.empty() && !storesDone)
           synchronizeAtEnd(block, buffers.asyncReaders && !pending.written.empty() &&
                                       !pending.fenced);
         if (!publishAtEnd || isa<WarpSpecializeOp>(op))

@@ -26,13 +26,24 @@ namespace tile = tilec::tile;
 
 namespace {
 
-/// The warp grid [M, N] whose mma.sync accumulator layout `layout` is.
-static std::optional<std::pair<int64_t, int64_t>>
-mmaWarpGrid(const tilec::LinearLayout &layout, int64_t m, int64_t n) {
+/// How an accumulator layout spreads a dot over the warps.
+struct WarpGrid {
+  int64_t warpsM, warpsN;
+  /// The warps along N own blocks of columns (wgmma's column blocks,
+  /// LinearLayout::wgmmaAccumulator), not mma.sync's interleaved 8-column
+  /// tiles.
+  bool columnBlocks = false;
+};
+
+/// The warp grid of `layout`, an mma.sync accumulator or wgmma's on column
+/// blocks.
+static std::optional<WarpGrid> warpGridOf(const tilec::LinearLayout &layout, int64_t m, int64_t n) {
   int64_t warps = layout.numWarps();
   for (int64_t warpsM = 1; warpsM <= warps; warpsM *= 2)
     if (layout == tilec::LinearLayout::mmaAccumulator(m, n, warpsM, warps / warpsM))
-      return std::make_pair(warpsM, warps / warpsM);
+      return WarpGrid{warpsM, warps / warpsM};
+  if (std::optional<WgmmaGrid> grid = wgmmaGridOf(layout, m, n))
+    return WarpGrid{4 * grid->warpgroupsM, grid->columns, /*columnBlocks=*/true};
   return std::nullopt;
 }
 
@@ -108,9 +119,11 @@ static Value inLayout(OpBuilder &b, Value value, Attribute layout, unsigned inde
 /// all the dots that read it; its live range is then the block's, so the buffers of consecutive
 /// loops share bytes). A block load only dots read is first retyped to a coalesced layout (16 bytes
 /// of a row per thread): its registers only pass through on their way to the buffer.
-static Value stagingBuffer(Value staged, llvm::DenseMap<Value, Value> &buffers,
-                           int64_t swizzle = 128) {
-  if (Value buffer = buffers.lookup(staged))
+/// The staging buffers made so far, by value and swizzle.
+using StagingBuffers = llvm::DenseMap<std::pair<Value, int64_t>, Value>;
+
+static Value stagingBuffer(Value staged, StagingBuffers &buffers, int64_t swizzle = 128) {
+  if (Value buffer = buffers.lookup({staged, swizzle}))
     return buffer;
   auto tile = cast<RankedTensorType>(staged.getType());
   if (llvm::all_of(staged.getUsers(), [](Operation *user) { return isa<tile::DotOp>(user); })) {
@@ -130,7 +143,7 @@ static Value stagingBuffer(Value staged, llvm::DenseMap<Value, Value> &buffers,
                                     SwizzledAttr::get(b.getContext(), swizzle));
   Value buffer = AllocOp::create(b, staged.getLoc(), type, IntegerAttr());
   LocalStoreOp::create(b, staged.getLoc(), staged, buffer);
-  buffers[staged] = buffer;
+  buffers[{staged, swizzle}] = buffer;
   return buffer;
 }
 
@@ -170,7 +183,7 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
   }
 
   /// The staging buffer of each value some wgmma reads from shared memory.
-  llvm::DenseMap<Value, Value> stagedBuffers;
+  StagingBuffers stagedBuffers;
   /// Loop-invariant wgmma A operands go to shared memory.
   bool aInSharedMemory = false;
   /// Kernels whose wgmma B operands may have rows of 32 or 64 bytes.
@@ -195,17 +208,53 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
 
   /// `dot` as `warpgroup_dot` of `a` (registers or a buffer) and the B
   /// buffer, waited for at once (tilegpu-sink-dot-waits moves the wait);
-  /// `transposed`, the transpose peeled off B, goes once nothing reads it.
+  /// the transposes peeled off A (`transposedA`: A's buffer holds Aᵀ) and
+  /// B go once nothing reads them.
   static LogicalResult replaceByWarpgroupDot(OpBuilder &b, tile::DotOp dot, Value a, Value bBuffer,
-                                             tile::TransOp transposed) {
+                                             tile::TransOp transposedB,
+                                             tile::TransOp transposedA = {}) {
     auto token = WarpgroupDotOp::create(b, dot.getLoc(), a, bBuffer, dot.getC(),
-                                        transposed ? b.getUnitAttr() : UnitAttr());
+                                        transposedA ? b.getUnitAttr() : UnitAttr(),
+                                        transposedB ? b.getUnitAttr() : UnitAttr());
     auto wait = DotWaitOp::create(b, dot.getLoc(), ValueRange{token.getToken()}, 0);
     dot.replaceAllUsesWith(wait.getResult(0));
     dot.erase();
-    if (transposed && transposed->use_empty())
-      transposed.erase();
+    for (tile::TransOp transposed : {transposedA, transposedB})
+      if (transposed && transposed->use_empty())
+        transposed.erase();
     return success();
+  }
+
+  /// A transposed tile that only dots read as A and that registers would
+  /// reach only through an exchange (it is computed, not loaded): wgmma
+  /// reads it from a buffer of its untransposed rows (M contiguous,
+  /// transpose_a), written once — the backward's dS = (dSᵀ)ᵀ.
+  static tile::TransOp transposedComputedA(tile::DotOp dot) {
+    auto trans = dot.getA().getDefiningOp<tile::TransOp>();
+    if (!trans || trans.getOrder() != ArrayRef<int64_t>{1, 0} || !onlyDotsRead(dot.getA(), 0))
+      return {};
+    Operation *source = trans.getSrc().getDefiningOp();
+    if (!source || isa<tile::LoadBlockOp, LocalLoadOp, tile::ReshapeOp>(source))
+      return {};
+    return trans;
+  }
+
+  /// mma.sync for a dot whose accumulator is on wgmma's column blocks (a
+  /// wgmma that did not fit after all): through mma.sync's own layouts.
+  static void replaceByColumnBlockMma(OpBuilder &b, tile::DotOp dot, const WarpGrid &grid) {
+    MLIRContext *context = dot.getContext();
+    auto cType = cast<RankedTensorType>(dot.getC().getType());
+    auto mmaType = RankedTensorType::get(cType.getShape(), cType.getElementType(),
+                                         MmaLayoutAttr::get(context, grid.warpsM, grid.warpsN));
+    Value c = ConvertLayoutOp::create(b, dot.getLoc(), mmaType, dot.getC());
+    Value a =
+        inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, grid.warpsM, grid.warpsN), 0);
+    Value bOperand =
+        inLayout(b, dot.getB(), MmaOperandLayoutAttr::get(context, 1, grid.warpsM, grid.warpsN), 1);
+    auto mma = MmaOp::create(b, dot.getLoc(), mmaType, a, bOperand, c);
+    auto back = ConvertLayoutOp::create(b, dot.getLoc(), cType, mma.getResult());
+    dot.replaceAllUsesWith(back.getResult());
+    dot.erase();
   }
 
   LogicalResult lower(tile::DotOp dot, bool useWgmma) {
@@ -220,12 +269,12 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     FailureOr<tilec::LinearLayout> accLayout = getLinearLayout(cType);
     if (failed(accLayout))
       return dot.emitOpError("expected tiles with layouts (run convert-tile-to-tilegpu first)");
-    auto grid = mmaWarpGrid(*accLayout, m, n);
+    std::optional<WarpGrid> grid = warpGridOf(*accLayout, m, n);
     if (!grid || m % 16 || n % 8 || k % 16)
       return dot.emitOpError("expected an accumulator in an mma.sync layout and M, N, K "
                              "multiples of 16, 8, 16; got ")
              << cType << " with K = " << k;
-    auto [warpsM, warpsN] = *grid;
+    auto [warpsM, warpsN, columnBlocks] = *grid;
     OpBuilder b(dot);
     // wgmma reads B from shared memory as KxN, or as NxK with transpose_b:
     // a transposed tile is staged untransposed.
@@ -236,10 +285,21 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     if (transposeB)
       staged = trans.getSrc();
     auto stagedType = cast<RankedTensorType>(staged.getType());
-    int64_t bRowBytes = stagedType.getDimSize(1) * bType.getElementTypeBitWidth() / 8;
+    int64_t elementBytes = bType.getElementTypeBitWidth() / 8;
+    int64_t bRowBytes = stagedType.getDimSize(1) * elementBytes;
     int64_t swizzle = bSwizzle(dot, bRowBytes);
-    bool fitsWgmma = useWgmma && warpsN == 1 && warpsM % 4 == 0 && m % (16 * warpsM) == 0 &&
-                     n <= 256 && swizzle && k % 8 == 0;
+    // Each warpgroup's wgmma: 64-row slabs of its own, and on column
+    // blocks its own columns of B (N-major B: whole swizzled column blocks;
+    // blocks narrower than 128 bytes get a buffer of their width's swizzle,
+    // 64 or 32 bytes: a copy beside the 128-byte one other dots read).
+    int64_t blockN = n / warpsN;
+    if (columnBlocks && !transposeB && swizzle && blockN * elementBytes % swizzle != 0 &&
+        (blockN * elementBytes == 64 || blockN * elementBytes == 32))
+      swizzle = blockN * elementBytes;
+    bool blocksFit =
+        !columnBlocks || transposeB || (swizzle && blockN * elementBytes % swizzle == 0);
+    bool fitsWgmma = useWgmma && (warpsN == 1 || columnBlocks) && warpsM % 4 == 0 &&
+                     m % (16 * warpsM) == 0 && blockN <= 256 && swizzle && blocksFit && k % 8 == 0;
     MLIRContext *context = dot.getContext();
     int64_t aRowBytes = k * aType.getElementTypeBitWidth() / 8;
     if (fitsWgmma && aInSharedMemory && aRowBytes % 128 == 0 && m % 64 == 0 &&
@@ -249,6 +309,16 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
       return replaceByWarpgroupDot(b, dot, stagingBuffer(dot.getA(), stagedBuffers),
                                    stagingBuffer(staged, stagedBuffers, swizzle),
                                    transposeB ? trans : tile::TransOp());
+    }
+    if (tile::TransOp transA = fitsWgmma ? transposedComputedA(dot) : tile::TransOp()) {
+      // Aᵀ's rows are M long: whole 128-byte blocks (m a multiple of 64).
+      return replaceByWarpgroupDot(b, dot, stagingBuffer(transA.getSrc(), stagedBuffers),
+                                   stagingBuffer(staged, stagedBuffers, swizzle),
+                                   transposeB ? trans : tile::TransOp(), transA);
+    }
+    if (columnBlocks && !fitsWgmma) {
+      replaceByColumnBlockMma(b, dot, *grid);
+      return success();
     }
     Value a = inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, warpsM, warpsN), 0);
     if (fitsWgmma) {

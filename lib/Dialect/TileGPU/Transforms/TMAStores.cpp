@@ -14,6 +14,10 @@
 //     tilegpu.tma_store_wait {pending = 0}          // before the kernel ends
 //   }
 //
+// A block atomic add in a loop (the fused backward's dQ share of each step)
+// goes the same way with `tma_store add` (FlashAttention-3's dQ: one bulk
+// reduction a step instead of one `red.global.add` per element and thread).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Streams.h"
@@ -36,23 +40,40 @@ namespace tile = tilec::tile;
 
 namespace {
 
-/// How one block store goes by TMA.
+/// A block store or a block atomic add: what the pass may send by TMA.
+struct BlockWrite {
+  Operation *op;
+  Value desc, value;
+  ValueRange offsets;
+  bool add;
+};
+
+static std::optional<BlockWrite> blockWriteOf(Operation *op) {
+  if (auto store = dyn_cast<tile::StoreBlockOp>(op))
+    return BlockWrite{op, store.getDesc(), store.getValue(), store.getOffsets(), false};
+  if (auto add = dyn_cast<tile::AtomicAddBlockOp>(op))
+    return BlockWrite{op, add.getDesc(), add.getValue(), add.getOffsets(), true};
+  return std::nullopt;
+}
+
+/// How one block write goes by TMA.
 struct Plan {
   tile::MakeDescOp make;
-  /// The stored tile without its unit dimensions (rows x columns).
+  /// The written tile without its unit dimensions (rows x columns).
   Value tile;
   llvm::SmallVector<int64_t> box;
   /// The warp role whose threads store (else the kernel's: all threads).
   std::optional<unsigned> role;
-  /// The loop over a persistent kernel's tiles that runs the store once a
-  /// tile (directly in the kernel's or the role's body), if it is in one.
-  scf::ForOp tileLoop;
+  /// The loop that runs the write once an iteration (directly in the
+  /// kernel's or the role's body; a persistent kernel's tile loop, or the
+  /// key loop of a fused backward's dQ adds), if it is in one.
+  scf::ForOp loop;
 };
 
 /// Whether a buffer of `bytes` surely fits beside every buffer the kernel
-/// already has alive at once; in a tile loop everything may be (the
-/// allocator's live ranges do not end inside it), so all of them count,
-/// each rounded up to the 1024-byte alignment of a swizzled buffer.
+/// already has alive at once; in a loop everything may be (the allocator's
+/// live ranges do not end inside it), so all of them count, each rounded
+/// up to the 1024-byte alignment of a swizzled buffer.
 static bool fitsBesideAll(FunctionOpInterface kernel, int64_t bytes) {
   int64_t total = llvm::alignTo(bytes, 1024);
   kernel.walk([&](Operation *op) {
@@ -64,32 +85,56 @@ static bool fitsBesideAll(FunctionOpInterface kernel, int64_t bytes) {
   return total <= tilec::maxSharedBytesPerBlock("sm_90a"); // TMA: sm_90a
 }
 
-/// Whether `store` ends up by TMA, and how: a store of a whole 2-D tile
+/// The staging buffers made for writes in loops, by descriptor and type:
+/// the writes of one descriptor in consecutive loops of a block (the fused
+/// backward's three key loops) share one, moved before the first loop (each
+/// loop waits for its last copy after it).
+using StagingBuffers = llvm::DenseMap<std::pair<Operation *, Type>, Value>;
+
+/// The 128-byte-swizzled buffer type that stages `tile`.
+static SharedMemoryType stagingType(Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  return SharedMemoryType::get(tile.getContext(), type.getShape(), type.getElementType(),
+                               SwizzledAttr::get(tile.getContext(), 128));
+}
+
+/// The buffer `buffers` has for `make`'s writes of `tile` made in the block
+/// of `loop` (before it, or in an earlier loop there), if any.
+static Value existingBuffer(const StagingBuffers &buffers, tile::MakeDescOp make, Value tile,
+                            scf::ForOp loop) {
+  Value buffer = buffers.lookup({make.getOperation(), stagingType(tile)});
+  return buffer && loop->getBlock()->findAncestorOpInBlock(*buffer.getDefiningOp()) ? buffer
+                                                                                    : Value();
+}
+
+/// Whether `write` goes by TMA, and how: a write of a whole 2-D tile
 /// (unit dimensions aside) whose rows are whole 128-byte column blocks,
 /// through a descriptor of a tensor argument as the runtime passes it, run
 /// once by every thread of the kernel or of a warp role (directly in its
-/// body, or directly in a loop there — a persistent kernel's tile loop —
-/// when the buffer surely fits beside all others; not in a branch).
-static std::optional<Plan> planOf(tile::StoreBlockOp store, FunctionOpInterface kernel) {
-  Operation *parent = store->getParentOp();
-  scf::ForOp tileLoop = dyn_cast<scf::ForOp>(parent);
-  if (tileLoop)
-    parent = tileLoop->getParentOp();
+/// body, or directly in a loop there when the buffer surely fits beside
+/// all others, or shares one of `buffers`; not in a branch). An add needs
+/// f32, f16 or bf16 elements.
+static std::optional<Plan> planOf(const BlockWrite &write, FunctionOpInterface kernel,
+                                  const StagingBuffers &buffers) {
+  Operation *parent = write.op->getParentOp();
+  scf::ForOp loop = dyn_cast<scf::ForOp>(parent);
+  if (loop)
+    parent = loop->getParentOp();
   std::optional<unsigned> role;
   if (isa<WarpSpecializeOp>(parent) && parent->getParentOp() == kernel.getOperation())
-    role = store->getParentRegion()->getRegionNumber();
-  if (tileLoop && role)
-    role = tileLoop->getParentRegion()->getRegionNumber();
+    role = write.op->getParentRegion()->getRegionNumber();
+  if (loop && role)
+    role = loop->getParentRegion()->getRegionNumber();
   if (parent != kernel.getOperation() && !role)
     return std::nullopt;
-  auto make = store.getDesc().getDefiningOp<tile::MakeDescOp>();
+  auto make = write.desc.getDefiningOp<tile::MakeDescOp>();
   if (!make || !describesItsArgument(make) ||
-      llvm::any_of(store.getOffsets(), [](Value v) { return !v.getType().isInteger(32); }))
+      llvm::any_of(write.offsets, [](Value v) { return !v.getType().isInteger(32); }))
     return std::nullopt;
 
   tile::TensorDescType desc = make.getType();
   llvm::SmallVector<int64_t> shape = withoutUnitDims(desc.getBlockShape());
-  Value tile = store.getValue();
+  Value tile = write.value;
   if (auto reshape = tile.getDefiningOp<tile::ReshapeOp>())
     tile = reshape.getSrc();
   auto type = cast<RankedTensorType>(tile.getType());
@@ -99,14 +144,17 @@ static std::optional<Plan> planOf(tile::StoreBlockOp store, FunctionOpInterface 
   Type element = desc.getElementType();
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
     return std::nullopt;
+  if (write.add && !element.isF32() && !element.isF16() && !element.isBF16())
+    return std::nullopt;
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   if (shape[1] * elementBytes % 128 || shape[0] > 256)
     return std::nullopt;
-  if (tileLoop && !fitsBesideAll(kernel, shape[0] * shape[1] * elementBytes))
+  if (loop && !existingBuffer(buffers, make, tile, loop) &&
+      !fitsBesideAll(kernel, shape[0] * shape[1] * elementBytes))
     return std::nullopt;
   llvm::SmallVector<int64_t> box(desc.getBlockShape());
   box.back() = 128 / elementBytes;
-  return Plan{make, tile, box, role, tileLoop};
+  return Plan{make, tile, box, role, loop};
 }
 
 /// `body` run by the first warp of the group only (firstWarp).
@@ -118,56 +166,81 @@ static void inFirstWarp(OpBuilder &b, Location loc, bool inRole,
   body(inside);
 }
 
-/// In a tile loop the buffer is written again a tile later: before that,
-/// the storing warp waits until the last tile's copy has read it, and a
+/// In a loop the buffer is written again an iteration later: before that,
+/// the storing warp waits until the last iteration's copy has read it, and a
 /// barrier of the group holds the other threads until then. The wait goes
 /// just before the last barrier of the group that the loop body already
-/// has ahead of `store` (as late as possible: the copy runs meanwhile),
-/// else a barrier is added; after the loop, the last copy is waited for.
-static void waitForLastTile(tile::StoreBlockOp store, const Plan &plan) {
-  Location loc = store.getLoc();
+/// has ahead of `write` (as late as possible: the copy runs meanwhile).
+/// Without one it goes before the body's first shared store ahead of
+/// `write` (else before `write`), and tilegpu-insert-barriers puts a
+/// barrier between it and `write` where none falls (the fused backward's
+/// dQ: the one that publishes dSᵀ). After the loop, the last copy is
+/// waited for.
+static void waitForLastIteration(Operation *write, const Plan &plan) {
+  Location loc = write->getLoc();
   bool inRole = plan.role.has_value();
   Operation *barrier = nullptr;
-  for (Operation *op = store->getPrevNode(); op && !barrier; op = op->getPrevNode())
+  for (Operation *op = write->getPrevNode(); op && !barrier; op = op->getPrevNode())
     if (isGroupBarrier(*op))
       barrier = op;
-  OpBuilder b(barrier ? barrier : store.getOperation());
+  Operation *at = barrier;
+  if (!at)
+    for (Operation &op : *write->getBlock()) {
+      if (&op == write || isa<LocalStoreOp>(op)) {
+        at = &op;
+        break;
+      }
+    }
+  OpBuilder b(at);
   inFirstWarp(b, loc, inRole, [&](OpBuilder &inside) { TMAStoreWaitOp::create(inside, loc, 0); });
-  if (!barrier)
-    createGroupBarrier(b, loc, store);
-  OpBuilder after(plan.tileLoop->getContext());
-  after.setInsertionPointAfter(plan.tileLoop);
+  OpBuilder after(plan.loop->getContext());
+  after.setInsertionPointAfter(plan.loop);
   inFirstWarp(after, loc, inRole,
               [&](OpBuilder &inside) { TMAStoreWaitOp::create(inside, loc, 0); });
 }
 
-static void storeByTMA(tile::StoreBlockOp store, const Plan &plan, TensorMaps &maps) {
-  Location loc = store.getLoc();
-  OpBuilder b(store);
-  if (plan.tileLoop)
-    waitForLastTile(store, plan);
+/// A buffer for `plan`'s tile, made at `write`; in a loop whose block
+/// has one for it already (an earlier loop's), that one, moved out of that
+/// loop.
+static Value stagingBuffer(Operation *write, const Plan &plan, StagingBuffers &buffers) {
+  if (plan.loop)
+    if (Value buffer = existingBuffer(buffers, plan.make, plan.tile, plan.loop)) {
+      Operation *alloc = buffer.getDefiningOp();
+      if (alloc->getBlock() != plan.loop->getBlock())
+        alloc->moveBefore(plan.loop->getBlock()->findAncestorOpInBlock(*alloc));
+      return buffer;
+    }
+  OpBuilder b(write);
+  SharedMemoryType type = stagingType(plan.tile);
+  Value buffer = AllocOp::create(b, write->getLoc(), type, IntegerAttr());
+  tile::MakeDescOp make = plan.make;
+  if (plan.loop)
+    buffers[{make.getOperation(), type}] = buffer;
+  return buffer;
+}
+
+static void writeByTMA(const BlockWrite &write, const Plan &plan, TensorMaps &maps,
+                       StagingBuffers &buffers) {
+  Location loc = write.op->getLoc();
+  OpBuilder b(write.op);
+  if (plan.loop)
+    waitForLastIteration(write.op, plan);
   else if (plan.role)
     // The role's threads stop reading what they have read (Q) before the
     // stores: only across a barrier of the role may the staging buffer take
     // those bytes (tilegpu-allocate-shared-memory).
-    createGroupBarrier(b, loc, store);
-  MLIRContext *context = b.getContext();
-  auto type = cast<RankedTensorType>(plan.tile.getType());
-  auto swizzled = SwizzledAttr::get(context, 128);
-  Value map = maps.get(plan.make, plan.box, swizzled, loc);
-  auto bufferType =
-      SharedMemoryType::get(context, type.getShape(), type.getElementType(), swizzled);
-  Value buffer = AllocOp::create(b, loc, bufferType, IntegerAttr());
+    createGroupBarrier(b, loc, write.op);
+  Value map = maps.get(plan.make, plan.box, SwizzledAttr::get(b.getContext(), 128), loc);
+  Value buffer = stagingBuffer(write.op, plan, buffers);
   LocalStoreOp::create(b, loc, plan.tile, buffer);
   inFirstWarp(b, loc, plan.role.has_value(), [&](OpBuilder &inside) {
-    TMAStoreOp::create(inside, loc, buffer, map, store.getOffsets(), /*add=*/false);
-    // Outside a tile loop the kernel (or role) ends soon: wait here.
-    if (!plan.tileLoop)
+    TMAStoreOp::create(inside, loc, buffer, map, write.offsets, write.add);
+    // Outside a loop the kernel (or role) ends soon: wait here.
+    if (!plan.loop)
       TMAStoreWaitOp::create(inside, loc, 0);
   });
-  Value stored = store.getValue();
-  store.erase();
-  if (auto reshape = stored.getDefiningOp<tile::ReshapeOp>(); reshape && reshape->use_empty())
+  write.op->erase();
+  if (auto reshape = write.value.getDefiningOp<tile::ReshapeOp>(); reshape && reshape->use_empty())
     reshape.erase();
 }
 
@@ -177,20 +250,24 @@ struct TileGPUTMAStores : public tilec::tilegpu::impl::TileGPUTMAStoresBase<Tile
       auto kernel = dyn_cast<FunctionOpInterface>(op);
       if (!kernel || kernel.isExternal() || !kernel->hasAttr(kKernelAttrName))
         continue;
-      SmallVector<tile::StoreBlockOp> stores;
-      kernel.walk([&](tile::StoreBlockOp store) { stores.push_back(store); });
+      SmallVector<BlockWrite> writes;
+      kernel.walk([&](Operation *op) {
+        if (std::optional<BlockWrite> write = blockWriteOf(op))
+          writes.push_back(*write);
+      });
       TensorMaps maps(kernel);
+      StagingBuffers buffers;
       llvm::SmallSetVector<int64_t, 4> aligned;
       if (auto previous = kernel->getAttrOfType<DenseI64ArrayAttr>("tilec.aligned_args"))
         aligned.insert(previous.asArrayRef().begin(), previous.asArrayRef().end());
       bool changed = false;
-      // One at a time: a store's plan counts the buffers of those before it.
-      for (tile::StoreBlockOp store : stores) {
-        std::optional<Plan> plan = planOf(store, kernel);
+      // One at a time: a write's plan counts the buffers of those before it.
+      for (const BlockWrite &write : writes) {
+        std::optional<Plan> plan = planOf(write, kernel, buffers);
         if (!plan)
           continue;
         aligned.insert(cast<BlockArgument>(plan->make.getBase()).getArgNumber());
-        storeByTMA(store, *plan, maps);
+        writeByTMA(write, *plan, maps, buffers);
         changed = true;
       }
       if (!changed)
