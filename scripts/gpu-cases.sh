@@ -301,6 +301,16 @@ if [ "${BWD:-0}" = 1 ]; then
     # Query-head groups in one loop over (block, head) pairs (sm_90a, d = 128).
     case_ bwd_dkdv_gqa3_d128_ragged flash_attention_bwd_dkdv_gqa --set head_dim=128 --set group=3 --size heads=6 --size seq_q=300 --size seq_k=333
     case_ bwd_dkdv_gqa2_d128_tiny flash_attention_bwd_dkdv_gqa --set head_dim=128 --set group=2 --size batch=2 --size heads=4 --size seq_q=5 --size seq_k=3
+    # The fused kernel in FlashAttention-3's shape (sm_90a: d = 64, and
+    # d = 128 without a mask): several key blocks of 128 and query blocks of
+    # 64, ragged ends, each step's dQ share added by TMA reductions (rows
+    # past the sequence dropped by TMA).
+    for v in "" _gqa; do
+      case_ bwd_fused${v}_d128_ragged flash_attention_bwd_fused$v --set head_dim=128 --size heads=6 --size seq_q=300 --size seq_k=333
+    done
+    for v in "" _causal _prefix_lm _gqa; do
+      case_ bwd_fused${v}_d64_multi flash_attention_bwd_fused$v --set dtype=f16 --size heads=6 --size seq_q=300 --size seq_k=333
+    done
     for part in dkdv dq fused; do
       case_ bwd_${part}_gqa3 flash_attention_bwd_${part}_gqa --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
       case_ bwd_${part}_causal_tiny flash_attention_bwd_${part}_causal --size seq_q=5 --size seq_k=3
