@@ -117,14 +117,26 @@ def TileGPU_LocalStoreOp : TileGPU_Op<"local_store", [MemoryEffects<[MemWrite]>]
   let description = [{
     Each thread writes its elements of `value` (replicas write once).
 
+    With `matrix`, a warp writes four 8x8 blocks of 16-bit elements at once
+    (`stmatrix.x4`): the value's layout must be made of mma's C fragments
+    (a register pair is two adjacent columns of one row, lanes 0-1 pick the
+    pair, lanes 2-4 the row; `fitsStMatrix`) and the buffer swizzled. Each
+    lane gives one row address, so a tile needs a quarter of the address
+    registers of element stores (the fused attention backward's dSᵀ, stored
+    every step).
+
     Example:
     ```mlir
     tilegpu.local_store %t, %s : tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>,
         !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+    tilegpu.local_store matrix %dsT, %b : tensor<128x64xbf16, #tilegpu.wgmma<warpgroups = 2>>,
+        !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>
     ```
   }];
-  let arguments = (ins TileGPU_Tile:$value, TileGPU_SharedMemoryType:$dst);
-  let assemblyFormat = "$value `,` $dst attr-dict `:` type($value) `,` qualified(type($dst))";
+  let arguments = (ins TileGPU_Tile:$value, TileGPU_SharedMemoryType:$dst, UnitAttr:$matrix);
+  let assemblyFormat = [{
+    (`matrix` $matrix^)? $value `,` $dst attr-dict `:` type($value) `,` qualified(type($dst))
+  }];
   let hasVerifier = 1;
 }
 

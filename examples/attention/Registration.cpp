@@ -315,14 +315,15 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // Beside the heavier masks (heavyOnMmaSync: the sliding window's) the
     // producer warpgroup lost (dK/dV +19 % at d = 128, +7-49 % at d = 64):
     // TMA by the consumers at d = 128, the 64-key schedule at d = 64.
-    // The fused kernel takes the same shape with a producer warpgroup, its
-    // dQ share of each step a wgmma on two column blocks (dSᵀ from shared
-    // memory) added into dq_acc by TMA reductions (FlashAttention-3's); not
-    // measured yet. At d = 128 not beside a mask: dQ's accumulator leaves
-    // no room for it (8 spill bytes, the sliding window's 620).
-    const bool fa3Shape = form == Form::Fused
-                              ? (d == 64 && !heavyOnMmaSync) || (d == 128 && !v.mask)
-                              : d == 128 || (d == 64 && !heavyOnMmaSync);
+    // The fused kernel takes the same shape at d = 64 with a producer
+    // warpgroup, its dQ share of each step a wgmma on two column blocks (dSᵀ
+    // from shared memory, stored by stmatrix) added into dq_acc by TMA
+    // reductions (FlashAttention-3's); not measured yet. At d = 128 dQ's
+    // accumulator beside dK's and dV's leaves too few registers: ptxas
+    // serializes every wgmma (C7512), or, with the reduction waited for at
+    // once, spills 116 bytes (docs/design.md).
+    const bool fa3Shape = form == Form::Fused ? d == 64 && !heavyOnMmaSync
+                                              : d == 128 || (d == 64 && !heavyOnMmaSync);
     if (kernel == BackwardKernel::KV && p.target().wgmma &&
         (form == Form::Dense || form == Form::Fused) && !v.scoreMod && !v.blockMask &&
         fa3Shape && defaultTiles) {
@@ -441,12 +442,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   // scripts/ptxas-check.sh).
   auto fusedConfig = [=](const Params &p) {
     AttentionConfig cfg = bwdConfig(KV, p, Form::Fused);
-    if (bwdSchedule(KV, p, Form::Fused).sm90 != Sm90Pipeline::Default) {
-      // FlashAttention-3's shape (above). dQ's accumulator beside dK's and
-      // dV's leaves no room at d = 128 for dP beside S (12-32 spill bytes).
-      cfg.dpBesideS = cfg.qkColumns() <= 64;
-      return cfg;
-    }
+    if (bwdSchedule(KV, p, Form::Fused).sm90 != Sm90Pipeline::Default)
+      return cfg; // FlashAttention-3's shape (above)
     AttentionVariant v = variant(p);
     cfg.dpBesideS = !(p.target().wgmma && cfg.qkColumns() > 64 && v.mask && !v.blockMask);
     if (p.target().wgmma && !p.getInt("block_m") && (v.blockMask || cfg.group > 1) &&

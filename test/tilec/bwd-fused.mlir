@@ -7,16 +7,16 @@
 // lowered to predicated red.global.add.f32 (sm_80, and the tilegpu
 // lowering without TMA), by tile-to-llvm on sm_90a to rows through shared
 // memory and one cp.reduce.async.bulk per row (aligned: no red.global
-// fallback), and by default on sm_90a in FlashAttention-3's shape: each
-// step's dQ share a wgmma on two column blocks of 64 (dSᵀ read from shared
-// memory transposed: the descriptor's tnspA), staged in shared memory and
-// added by TMA reductions, one per 128-byte column block (TMA drops the
-// rows past the tensor).
+// fallback), and by default on sm_90a at d = 64 in FlashAttention-3's
+// shape: each step's dQ share a wgmma on two column blocks of 32 (dSᵀ
+// stored by stmatrix, read from shared memory transposed: the descriptor's
+// tnspA), staged in shared memory and added by TMA reductions, one per
+// 128-byte column block (TMA drops the rows past the tensor).
 // RUN: tilec --kernel=flash_attention_bwd_fused_causal --run=cpu --size batch=2 --size seq_q=130 --size seq_k=77 | FileCheck %s --check-prefix=CPU
 // RUN: tilec --kernel=flash_attention_bwd_fused_document --set shuffled=1 --run=cpu --size batch=2 --size seq_q=130 --size seq_k=130 | FileCheck %s --check-prefix=CPU
 // RUN: tilec --kernel=flash_attention_bwd_dq_convert --set dtype=f16 --run=cpu | FileCheck %s --check-prefix=CONVERT
 // RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --lowering=tile-to-llvm --emit=ptx -o %t.ptx && FileCheck %s --check-prefix=BULK < %t.ptx && FileCheck %s --check-prefix=META < %t.json
-// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.fa3.ptx && FileCheck %s --check-prefix=TMARED < %t.fa3.ptx && FileCheck %s --check-prefix=TMAMAP < %t.fa3.json
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --emit=ptx -o %t.fa3.ptx && FileCheck %s --check-prefix=TMARED < %t.fa3.ptx && FileCheck %s --check-prefix=TMAMAP < %t.fa3.json
 // RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --lowering=tilegpu --tma=false --warp-specialize=false --emit=ptx -o %t.tg.ptx && FileCheck %s --check-prefix=PTX < %t.tg.ptx
 // RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_80 --emit=ptx -o %t.80.ptx && FileCheck %s --check-prefix=PTX < %t.80.ptx
 // A GPU case of it says its outputs are not bitwise repeatable
@@ -47,11 +47,14 @@
 
 // TMARED: .entry flash_attention_bwd_fused(
 // TMARED-NOT: red.global.add
-// TMARED: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1,  1, 1,  1;
+// TMARED: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// TMARED: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, p, 1,  1, 1,  1;
 // TMARED: fence.proxy.async.shared::cta;
 // TMARED-NEXT: bar.sync 2, 256;
 // TMARED: cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}];
-// TMARED-COUNT-3: cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group
+// TMARED-NEXT: add.s32
+// TMARED-NEXT: mov.b32
+// TMARED-NEXT: cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group
 // TMARED: cp.async.bulk.wait_group.read 0;
 // TMARED-NOT: red.global.add
 // TMAMAP: "num_warps": 8,

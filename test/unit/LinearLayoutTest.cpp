@@ -91,6 +91,48 @@ TEST(LinearLayout, ColumnGroupsAreWgmmaFragmentsSideBySide) {
         }
 }
 
+TEST(LinearLayout, StMatrixAddressesFollowTheFragments) {
+  // local_store `matrix` (MemoryToNVVM storeByMatrix): register pair k is
+  // 8x8 block k; stmatrix.x4 number g stores blocks 4g..4g+3, matrix i from
+  // each thread's word 4g + i, thread t holding row t / 4, columns
+  // 2 (t % 4) and + 1 of it (PTX ISA, stmatrix fragment), and lane 8i + j
+  // giving the address of the matrix's row j. The lowering computes that
+  // row's start as the group's register part XOR the warp's part XOR
+  // (lane % 8, 0) XOR register bases 1 and 2 picked by lane bits 3 and 4:
+  // it must be where the layout puts those elements.
+  auto xorCoords = [](Coords a, const Coords &b) {
+    for (size_t d = 0; d < a.size(); ++d)
+      a[d] ^= b[d];
+    return a;
+  };
+  for (const LinearLayout &acc :
+       {LinearLayout::mmaAccumulator(128, 64, 8, 1), LinearLayout::mmaAccumulator(64, 64, 4, 1),
+        LinearLayout::wgmmaAccumulator(64, 128, 1, 2),
+        LinearLayout::wgmmaAccumulator(128, 64, 2, 1)}) {
+    const std::vector<Coords> &regs = acc.regs();
+    ASSERT_EQ(regs[0], (Coords{0, 1}));
+    for (int64_t warp = 0; warp < acc.numWarps(); ++warp)
+      for (int64_t group = 0; group * 8 < acc.numRegs(); ++group)
+        for (int64_t i = 0; i < 4; ++i)
+          for (int64_t j = 0; j < 8; ++j) {
+            int64_t lane = 8 * i + j;
+            Coords start = xorCoords(acc.regPart(8 * group), acc.apply(0, 0, warp));
+            start = xorCoords(start, Coords{lane % 8, 0});
+            if ((lane >> 3) & 1)
+              start = xorCoords(start, regs[1]);
+            if ((lane >> 4) & 1)
+              start = xorCoords(start, regs[2]);
+            for (int64_t q = 0; q < 4; ++q)
+              for (int64_t e = 0; e < 2; ++e) {
+                Coords want = {start[0], start[1] + 2 * q + e};
+                EXPECT_EQ(acc.apply(8 * group + 2 * i + e, 4 * j + q, warp), want)
+                    << acc.str() << " warp " << warp << " group " << group << " matrix " << i
+                    << " row " << j;
+              }
+          }
+  }
+}
+
 TEST(LinearLayout, MmaOperandAMatchesPtxFragmentTable) {
   // a_i (16-bit): row = groupID + 8 * ((i / 2) & 1), col = 2 * threadID_in_group + (i & 1) + 8 * (i >= 4).
   LinearLayout a = LinearLayout::mmaOperandA(16, 16, 1, 1);

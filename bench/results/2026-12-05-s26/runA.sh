@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # session 26 call A (not run: no device lent in session 26): the fused backward in
-# FlashAttention-3's shape on sm_90a (dQ per step by wgmma on two column blocks, dSᵀ read
-# transposed from shared memory, added into dq_acc by TMA reductions) -- its first GPU run.
+# FlashAttention-3's shape on sm_90a at d = 64 (dQ per step by wgmma on two column blocks, dSᵀ
+# stored by stmatrix and read transposed from shared memory, added into dq_acc by TMA
+# reductions) -- its first GPU run.
 # 1. correctness: the BWD=1 cases of the fused kernel and the dQ convert (ragged, empty rows,
 #    several key blocks at d = 64 and 128, GQA 3), sanitizers (gpu-check.sh's lists);
 # 2. speed: this tree's backward set (prep + dK/dV + dQ, and prep + fused + convert) next to

@@ -177,8 +177,29 @@ LogicalResult LocalLoadOp::verify() {
   return verifyLocalAccess(*this, getResult(), getSrc().getType());
 }
 
+bool tilec::tilegpu::fitsStMatrix(RankedTensorType type, SharedMemoryType buffer) {
+  FailureOr<tilec::LinearLayout> layout = getLinearLayout(type);
+  if (failed(layout) || type.getRank() != 2 || type.getElementTypeBitWidth() != 16 ||
+      type.getElementType() != buffer.getElementType() || type.getShape() != buffer.getShape() ||
+      !isa<SwizzledAttr>(buffer.getEncoding()))
+    return false;
+  const std::vector<tilec::Coords> fragmentLanes = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  const std::vector<tilec::Coords> &regs = layout->regs();
+  if (layout->lanes() != fragmentLanes || regs.size() < 3 || regs[0] != tilec::Coords{0, 1})
+    return false;
+  auto wholeBlocks = [](const tilec::Coords &c) { return c[0] % 8 == 0 && c[1] % 8 == 0; };
+  return std::all_of(regs.begin() + 1, regs.end(), wholeBlocks) &&
+         llvm::all_of(layout->warps(), wholeBlocks);
+}
+
 LogicalResult LocalStoreOp::verify() {
-  return verifyLocalAccess(*this, getValue(), getDst().getType());
+  if (failed(verifyLocalAccess(*this, getValue(), getDst().getType())))
+    return failure();
+  if (getMatrix() && !fitsStMatrix(getValue().getType(), getDst().getType()))
+    return emitOpError("with matrix expects 16-bit mma C fragments of whole 8x8 blocks, four "
+                       "or more a thread, into a swizzled buffer; got ")
+           << getValue().getType() << " into " << getDst().getType();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

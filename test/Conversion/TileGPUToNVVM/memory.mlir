@@ -154,3 +154,21 @@ func.func @shared_vectors(%acc: tensor<64x64xbf16, #wgmma>, %x: tensor<16x64xbf1
   tilegpu.local_store %y, %q : tensor<4x32xbf16, #lanes>, !tilegpu.smem<4x32xbf16, #pad>
   return %r : tensor<64x64xbf16, #wgmma>
 }
+
+// -----
+
+// local_store matrix: a warp stores four 8x8 blocks of bf16 by one
+// stmatrix.x4; a 128x64 accumulator over two warpgroups holds 32 registers
+// a thread, 16 words: four stmatrix (instead of 16 element-pair stores),
+// each lane one row address.
+#swz = #tilegpu.swizzled<128>
+#wgmma2 = #tilegpu.wgmma<warpgroups = 2>
+// CHECK-LABEL: func.func @by_matrix
+// CHECK-COUNT-4: nvvm.stmatrix %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK-NOT: nvvm.stmatrix
+// CHECK-NOT: llvm.store
+func.func @by_matrix(%dsT: tensor<128x64xbf16, #wgmma2>) {
+  %s = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<128x64xbf16, #swz>
+  tilegpu.local_store matrix %dsT, %s : tensor<128x64xbf16, #wgmma2>, !tilegpu.smem<128x64xbf16, #swz>
+  return
+}

@@ -665,3 +665,22 @@ func.func @f(%m: !tilegpu.tensor_map<16x32xi32, #tilegpu.padded<0>>, %s: !tilegp
   tilegpu.tma_store add %s, %m[%i, %i] : !tilegpu.smem<16x32xi32, #tilegpu.padded<0>>, !tilegpu.tensor_map<16x32xi32, #tilegpu.padded<0>>
   return
 }
+
+// -----
+
+// local_store matrix takes mma C fragments of 16-bit elements only.
+func.func @f(%x: tensor<64x64xbf16, #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>>) {
+  %s = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+  // expected-error @+1 {{'tilegpu.local_store' op with matrix expects 16-bit mma C fragments of whole 8x8 blocks, four or more a thread, into a swizzled buffer}}
+  tilegpu.local_store matrix %x, %s : tensor<64x64xbf16, #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>) {
+  %s = tilegpu.alloc : !tilegpu.smem<64x64xf32, #tilegpu.swizzled<128>>
+  // expected-error @+1 {{'tilegpu.local_store' op with matrix expects 16-bit mma C fragments}}
+  tilegpu.local_store matrix %x, %s : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>, !tilegpu.smem<64x64xf32, #tilegpu.swizzled<128>>
+  return
+}

@@ -159,11 +159,12 @@ func.func @narrow_unmarked(%da: !tile.desc<64x64xbf16>, %db: !tile.desc<64x32xbf
 // column blocks of 64 (the accumulator's columns = 2). dSᵀ is stored once,
 // untransposed, in a 128-byte-swizzled buffer that wgmma reads as A with
 // transpose_a; K is staged for B as usual. Without wgmma (SM80), the dot
-// runs on mma.sync in its own layouts, converted in and out.
+// runs on mma.sync in its own layouts, converted in and out. dSᵀ, stored
+// every step, goes by stmatrix (local_store matrix).
 // SM90-LABEL: func.func @column_blocks
 // SM90: %[[DST:.+]] = arith.truncf
 // SM90-NEXT: %[[DSB:.+]] = tilegpu.alloc : !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>
-// SM90-NEXT: tilegpu.local_store %[[DST]], %[[DSB]]
+// SM90-NEXT: tilegpu.local_store matrix %[[DST]], %[[DSB]]
 // SM90: %[[KB:.+]] = tilegpu.alloc : !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>
 // SM90: tilegpu.warpgroup_dot %[[DSB]], %[[KB]], %{{.+}} transpose_a : !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>, !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>, tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1, columns = 2>>
 // SM90-NOT: tile.trans

@@ -66,6 +66,13 @@ struct WgmmaGrid {
 /// tile (LinearLayout::wgmmaAccumulator), else nullopt.
 std::optional<WgmmaGrid> wgmmaGridOf(const LinearLayout &layout, int64_t m, int64_t n);
 
+/// Whether a tile of `type` can go into `buffer` by stmatrix (local_store
+/// `matrix`): 16-bit elements, a 2-D layout of mma C fragments (register 0
+/// the next column, lanes 0-1 the column pair, lanes 2-4 the row) whose other
+/// register and warp bases move whole 8x8 blocks, at least four blocks per
+/// thread, into a swizzled buffer of the same type and shape.
+bool fitsStMatrix(mlir::RankedTensorType type, SharedMemoryType buffer);
+
 /// Whether `op` synchronizes every thread of its group: the block barrier,
 /// or a named barrier of a constant id over all threads of its warp role
 /// (or any named barrier outside roles). A barrier whose id depends on the

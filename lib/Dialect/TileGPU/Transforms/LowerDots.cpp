@@ -117,12 +117,14 @@ static Value inLayout(OpBuilder &b, Value value, Attribute layout, unsigned inde
 /// `staged` stored into a buffer with the `swizzle`-byte swizzle wgmma
 /// descriptors address (128, or 64 or 32 for narrower rows), right after it is made (one buffer for
 /// all the dots that read it; its live range is then the block's, so the buffers of consecutive
-/// loops share bytes). A block load only dots read is first retyped to a coalesced layout (16 bytes
-/// of a row per thread): its registers only pass through on their way to the buffer.
-/// The staging buffers made so far, by value and swizzle.
+/// loops share bytes); `byMatrix`: by stmatrix where the layout allows (a computed tile stored
+/// every step, whose element stores would hold an address register each). A block load only dots
+/// read is first retyped to a coalesced layout (16 bytes of a row per thread): its registers only
+/// pass through on their way to the buffer. The staging buffers made so far, by value and swizzle.
 using StagingBuffers = llvm::DenseMap<std::pair<Value, int64_t>, Value>;
 
-static Value stagingBuffer(Value staged, StagingBuffers &buffers, int64_t swizzle = 128) {
+static Value stagingBuffer(Value staged, StagingBuffers &buffers, int64_t swizzle = 128,
+                           bool byMatrix = false) {
   if (Value buffer = buffers.lookup({staged, swizzle}))
     return buffer;
   auto tile = cast<RankedTensorType>(staged.getType());
@@ -142,7 +144,8 @@ static Value stagingBuffer(Value staged, StagingBuffers &buffers, int64_t swizzl
   auto type = SharedMemoryType::get(b.getContext(), tile.getShape(), tile.getElementType(),
                                     SwizzledAttr::get(b.getContext(), swizzle));
   Value buffer = AllocOp::create(b, staged.getLoc(), type, IntegerAttr());
-  LocalStoreOp::create(b, staged.getLoc(), staged, buffer);
+  byMatrix = byMatrix && fitsStMatrix(tile, type);
+  LocalStoreOp::create(b, staged.getLoc(), staged, buffer, byMatrix ? b.getUnitAttr() : UnitAttr());
   buffers[{staged, swizzle}] = buffer;
   return buffer;
 }
@@ -312,7 +315,9 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     }
     if (tile::TransOp transA = fitsWgmma ? transposedComputedA(dot) : tile::TransOp()) {
       // Aᵀ's rows are M long: whole 128-byte blocks (m a multiple of 64).
-      return replaceByWarpgroupDot(b, dot, stagingBuffer(transA.getSrc(), stagedBuffers),
+      return replaceByWarpgroupDot(b, dot,
+                                   stagingBuffer(transA.getSrc(), stagedBuffers, 128,
+                                                 /*byMatrix=*/true),
                                    stagingBuffer(staged, stagedBuffers, swizzle),
                                    transposeB ? trans : tile::TransOp(), transA);
     }
