@@ -40,15 +40,20 @@ def TileGPULowerDots : Pass<"tilegpu-lower-dots", "::mlir::ModuleOp"> {
     mma.sync layout) by the tensor-core op that runs it:
 
     * on sm_90a with `wgmma`, when the accumulator is the wgmma layout (all
-      warps along M, whole warpgroups), N is at most 256 and B's rows are a
-      multiple of 128 bytes: B is stored into a 128-byte-swizzled buffer
-      right after it is made (once for every dot that reads it; a
+      warps along M, whole warpgroups; or on column blocks, each warpgroup
+      its own N / C columns), each warpgroup's N is at most 256 and B's rows
+      are a multiple of 128 bytes: B is stored into a 128-byte-swizzled
+      buffer right after it is made (once for every dot that reads it; a
       transposed B, `tile.trans`, is stored untransposed and read with
-      `transpose_b`), A stays in registers in the wgmma operand layout, and
-      `tilegpu.warpgroup_dot` is followed by a `tilegpu.dot_wait` with
-      nothing pending;
+      `transpose_b`; column blocks of 64 or 32 bytes of an N-major B get a
+      buffer of that swizzle), A stays in registers in the wgmma operand
+      layout — or, a transposed A that is computed (not loaded), is stored
+      untransposed by stmatrix (`local_store matrix`) and read with
+      `transpose_a` —, and `tilegpu.warpgroup_dot` is followed by a
+      `tilegpu.dot_wait` with nothing pending;
     * otherwise `tilegpu.mma` (mma.sync m16n8k16) with A and B in registers
-      in the operand layouts of the accumulator's warp grid.
+      in the operand layouts of the accumulator's warp grid (an accumulator
+      on column blocks converted to it and back).
 
     An operand produced by a `tile.load_block` or `tilegpu.local_load` (also
     through reshapes that only add or drop unit dimensions, and transposes)
@@ -181,7 +186,13 @@ def TileGPUTMAStores : Pass<"tilegpu-tma-stores", "::mlir::ModuleOp"> {
     trailing arguments in `tilec.tensor_maps`; their tensors join
     `tilec.aligned_args` (the runtime checks TMA's rules at launch). This
     is FlashAttention-3's epilogue: per thread a few shared stores instead
-    of one predicated global store per pair of columns.
+    of one predicated global store per pair of columns. A
+    `tile.atomic_add_block` (f32, f16, bf16) directly in such a loop goes
+    the same way as `tma_store add` (the fused attention backward's dQ
+    share of each step); adds of one descriptor in sibling loops share one
+    buffer. Without a barrier ahead of the write in the loop body, the wait
+    goes before the body's first shared store and tilegpu-insert-barriers
+    orders the write after it.
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect", "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];

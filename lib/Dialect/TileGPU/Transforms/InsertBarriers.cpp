@@ -40,8 +40,8 @@ struct Access {
 /// its token does not say (a token carried around a loop).
 struct KernelBuffers {
   llvm::SmallSetVector<Value, 4> copied, dotRead;
-  /// The TMA stores: what a `tma_store_wait` may end the reads of
-  /// (tmaStoresBefore), and their waits' and their places in the text.
+  /// The TMA stores (what a `tma_store_wait` may end the reads of:
+  /// tmaStoresBefore), and the place of each TMA store and wait in the text.
   SmallVector<TMAStoreOp> tmaStores;
   llvm::DenseMap<Operation *, unsigned> textOrder;
   /// Some op reads shared memory through the async proxy (wgmma, TMA
@@ -218,9 +218,7 @@ private:
         for (Block &block : region) {
           Hazards pending = hazards;
           placeIn(block, pending, /*canSync=*/false);
-          after.written.insert(pending.written.begin(), pending.written.end());
           after.read.insert(pending.read.begin(), pending.read.end());
-          after.fenced &= pending.fenced;
         }
       hazards = after;
       return;

@@ -114,15 +114,16 @@ static Value inLayout(OpBuilder &b, Value value, Attribute layout, unsigned inde
   return ConvertLayoutOp::create(b, value.getLoc(), wanted, value);
 }
 
+/// The staging buffers made so far, by value and swizzle.
+using StagingBuffers = llvm::DenseMap<std::pair<Value, int64_t>, Value>;
+
 /// `staged` stored into a buffer with the `swizzle`-byte swizzle wgmma
 /// descriptors address (128, or 64 or 32 for narrower rows), right after it is made (one buffer for
 /// all the dots that read it; its live range is then the block's, so the buffers of consecutive
 /// loops share bytes); `byMatrix`: by stmatrix where the layout allows (a computed tile stored
 /// every step, whose element stores would hold an address register each). A block load only dots
 /// read is first retyped to a coalesced layout (16 bytes of a row per thread): its registers only
-/// pass through on their way to the buffer. The staging buffers made so far, by value and swizzle.
-using StagingBuffers = llvm::DenseMap<std::pair<Value, int64_t>, Value>;
-
+/// pass through on their way to the buffer.
 static Value stagingBuffer(Value staged, StagingBuffers &buffers, int64_t swizzle = 128,
                            bool byMatrix = false) {
   if (Value buffer = buffers.lookup({staged, swizzle}))
