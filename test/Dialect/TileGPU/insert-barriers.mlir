@@ -300,3 +300,39 @@ func.func @read_what_another_role_fills(%map: !tilegpu.tensor_map<64x64xbf16, #s
     }
   return
 }
+
+// A TMA store's wait ends the store's reads of its buffer for the waiting
+// thread: the next iteration's write of that buffer by any thread waits for
+// a barrier after it. The wait's own branch, which writes nothing where only
+// reads are pending (of %other), needs no barrier before it.
+// CHECK-LABEL: func.func @tma_store_wait
+// CHECK: scf.for
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store %{{.+}}, %[[BUF:.+]] :
+// CHECK-NEXT: tilegpu.fence async_proxy
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: tilegpu.tma_store %[[BUF]]
+func.func @tma_store_wait(%x: tensor<64x64xbf16, #blocked>, %map: !tilegpu.tensor_map<64x64xbf16, #swz>,
+                          %first: i1, %n: i32) -> tensor<64x64xbf16, #blocked> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %buf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %other = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<64x64xbf16, #blocked>) : i32 {
+    %v = tilegpu.local_load %other : !tilegpu.smem<64x64xbf16, #swz> -> tensor<64x64xbf16, #blocked>
+    scf.if %first {
+      tilegpu.tma_store_wait {pending = 0 : i32}
+    }
+    tilegpu.local_store %x, %buf : tensor<64x64xbf16, #blocked>, !tilegpu.smem<64x64xbf16, #swz>
+    scf.if %first {
+      tilegpu.tma_store %buf, %map[%i, %c0] : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.tensor_map<64x64xbf16, #swz>
+    }
+    scf.yield %v : tensor<64x64xbf16, #blocked>
+  }
+  return %r : tensor<64x64xbf16, #blocked>
+}
