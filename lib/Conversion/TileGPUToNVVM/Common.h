@@ -33,6 +33,26 @@ inline Value byteOffset(OpBuilder &b, Location loc, Value base, Value bytes) {
                              ValueRange{bytes});
 }
 
+/// Two 16-bit elements as one mma.sync operand register: `i32` for bf16,
+/// `vector<2xf16>` for f16 (what nvvm.mma.sync takes).
+inline Value operandWord(OpBuilder &b, Location loc, Value low, Value high) {
+  Type element = low.getType();
+  auto pair = VectorType::get({2}, element);
+  Value word = LLVM::UndefOp::create(b, loc, pair);
+  word = LLVM::InsertElementOp::create(b, loc, word, low, constI32(b, loc, 0));
+  word = LLVM::InsertElementOp::create(b, loc, word, high, constI32(b, loc, 1));
+  return element.isBF16() ? Value(LLVM::BitcastOp::create(b, loc, b.getI32Type(), word)) : word;
+}
+
+/// Two 16-bit elements as one `i32` (what wgmma's A registers and stmatrix
+/// take, f16 too).
+inline Value i32Word(OpBuilder &b, Location loc, Value low, Value high) {
+  Value word = operandWord(b, loc, low, high);
+  return word.getType().isInteger(32)
+             ? word
+             : Value(LLVM::BitcastOp::create(b, loc, b.getI32Type(), word));
+}
+
 /// The address `offset` bytes into the kernel's dynamic shared memory.
 inline Value sharedAddress(OpBuilder &b, Location loc, int64_t offset) {
   Value base = LLVM::AddressOfOp::create(b, loc, sharedPointer(b.getContext()),

@@ -156,70 +156,32 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
   }
 };
 
-/// Each group of sharedVectorWidth registers written to its place in the
-/// buffer (replicas write the same value to the same place).
 /// local_store `matrix`: one stmatrix.x4 per four 8x8 blocks of this
-/// thread's registers (fitsStMatrix). Register pair k is block k; blocks
-/// 4g..4g+3 differ by register bases 1 and 2 (b1, b2), so lane t gives the
-/// address of row t % 8 of block 4g + t / 8: the block's origin (its
-/// registers' part, XOR the warp's) moved by (t / 8) & 1 times b1 and
-/// t / 16 times b2, XOR t % 8 rows — the same formula each group, but for
-/// the group's constant part.
+/// thread's registers (fitsStMatrix). Register pair k is block k, so blocks
+/// 4g..4g+3 differ by register bases 1 and 2, and lane t gives the address
+/// of row t % 8 of block 4g + t / 8: the place, in the layout whose lanes
+/// are those rows and register bases, of the group's first register.
 static void storeByMatrix(ConversionPatternRewriter &rewriter, Location loc, LocalStoreOp op,
                           Value buffer, Value value) {
-  auto c32 = [&](int64_t v) { return constI32(rewriter, loc, v); };
   RankedTensorType type = op.getValue().getType();
-  SharedMemoryType bufferType = op.getDst().getType();
   tilec::LinearLayout layout = *getLinearLayout(type);
   const std::vector<tilec::Coords> &regs = layout.regs();
-  Value tid = threadIndex(rewriter, loc);
-  Value lane = LLVM::AndOp::create(rewriter, loc, tid, c32(31));
-  Value warp = LLVM::AndOp::create(rewriter, loc, LLVM::LShrOp::create(rewriter, loc, tid, c32(5)),
-                                   c32(layout.numWarps() - 1));
-  auto bit = [&](Value index, int64_t i) {
-    return LLVM::AndOp::create(rewriter, loc, LLVM::LShrOp::create(rewriter, loc, index, c32(i)),
-                               c32(1));
-  };
-  // This lane's row and column in its group, before the group's part.
-  Value laneRow = LLVM::AndOp::create(rewriter, loc, lane, c32(7));
-  Value laneCol = c32(0);
-  Value coords[2] = {laneRow, laneCol};
-  auto addBasis = [&](Value set, const tilec::Coords &basis) {
-    for (int d = 0; d < 2; ++d)
-      if (basis[d])
-        coords[d] = LLVM::XOrOp::create(rewriter, loc, coords[d],
-                                        LLVM::MulOp::create(rewriter, loc, set, c32(basis[d])));
-  };
-  addBasis(bit(lane, 3), regs[1]);
-  addBasis(bit(lane, 4), regs[2]);
-  for (auto [i, basis] : llvm::enumerate(layout.warps()))
-    addBasis(bit(warp, i), basis);
+  tilec::LinearLayout rowStarts(layout.shape(), regs, {{1, 0}, {2, 0}, {4, 0}, regs[1], regs[2]},
+                                layout.warps());
+  SharedPlacement placement(rewriter, loc, rowStarts, op.getDst().getType());
   SmallVector<Value> words;
-  for (int64_t r = 0; r < layout.numRegs(); ++r)
-    if (r % 2)
-      words.push_back(LLVM::BitcastOp::create(
-          rewriter, loc, rewriter.getI32Type(),
-          LLVM::InsertElementOp::create(
-              rewriter, loc,
-              LLVM::InsertElementOp::create(
-                  rewriter, loc,
-                  LLVM::UndefOp::create(rewriter, loc, VectorType::get({2}, type.getElementType())),
-                  LLVM::ExtractValueOp::create(rewriter, loc, value, r - 1), c32(0)),
-              LLVM::ExtractValueOp::create(rewriter, loc, value, r), c32(1))));
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  for (size_t group = 0; group * 4 < words.size(); ++group) {
-    tilec::Coords fixed = layout.regPart(8 * group);
-    Value row = LLVM::XOrOp::create(rewriter, loc, coords[0], c32(fixed[0]));
-    Value col = LLVM::XOrOp::create(rewriter, loc, coords[1], c32(fixed[1]));
-    Value offset = rowByteOffset(rewriter, loc, bufferType, row,
-                                 LLVM::MulOp::create(rewriter, loc, col, c32(elementBytes)));
-    NVVM::StMatrixOp::create(rewriter, loc, byteOffset(rewriter, loc, buffer, offset),
-                             ArrayRef<Value>(words).slice(4 * group, 4), NVVM::MMALayout::row,
-                             NVVM::LdStMatrixShapeAttr::get(rewriter.getContext(), 8, 8),
-                             NVVM::LdStMatrixEltType::B16);
-  }
+  for (int64_t r = 0; r < layout.numRegs(); r += 2)
+    words.push_back(i32Word(rewriter, loc, LLVM::ExtractValueOp::create(rewriter, loc, value, r),
+                            LLVM::ExtractValueOp::create(rewriter, loc, value, r + 1)));
+  for (size_t group = 0; 4 * group < words.size(); ++group)
+    NVVM::StMatrixOp::create(
+        rewriter, loc, byteOffset(rewriter, loc, buffer, placement.offset(8 * group)),
+        ArrayRef<Value>(words).slice(4 * group, 4), NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(rewriter.getContext(), 8, 8), NVVM::LdStMatrixEltType::B16);
 }
 
+/// Each group of sharedVectorWidth registers written to its place in the
+/// buffer (replicas write the same value to the same place).
 struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,

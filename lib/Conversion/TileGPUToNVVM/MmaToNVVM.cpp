@@ -53,17 +53,6 @@ private:
   std::map<std::pair<int64_t, int64_t>, int64_t> index;
 };
 
-/// Two 16-bit elements as one mma.sync operand register: `i32` for bf16,
-/// `vector<2xf16>` for f16 (what nvvm.mma.sync takes).
-static Value operandWord(OpBuilder &b, Location loc, Value low, Value high) {
-  Type element = low.getType();
-  auto pair = VectorType::get({2}, element);
-  Value word = LLVM::UndefOp::create(b, loc, pair);
-  word = LLVM::InsertElementOp::create(b, loc, word, low, constI32(b, loc, 0));
-  word = LLVM::InsertElementOp::create(b, loc, word, high, constI32(b, loc, 1));
-  return element.isBF16() ? Value(LLVM::BitcastOp::create(b, loc, b.getI32Type(), word)) : word;
-}
-
 /// One mma.sync.m16n8k16 per 16x8 accumulator tile and 16-deep K step of
 /// each warp, chained over K. Fragment registers are found by coordinates
 /// (the PTX ISA's fragment tables are the layouts' definition).
@@ -227,34 +216,31 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     bool fromZero = isZero(adaptor.getAcc());
 
     // The warpgroup's place (runtime, uniform across its warps): its M index
-    // below groupsM, then its column block.
-    // (Read only where used: warpUniform's shuffle stays in the code.)
+    // below groupsM, then its column block. Read only where used (the
+    // shuffle of warpUniform stays in the code).
     Value group;
-    if ((aBuffer && groupsM > 1) || grid.columns > 1)
-      group = warpUniform(rewriter, loc,
-                          LLVM::LShrOp::create(rewriter, loc, threadIndex(rewriter, loc),
-                                               constI32(rewriter, loc, 7)));
+    auto groupIndex = [&] {
+      if (!group)
+        group = warpUniform(rewriter, loc,
+                            LLVM::LShrOp::create(rewriter, loc, threadIndex(rewriter, loc),
+                                                 constI32(rewriter, loc, 7)));
+      return group;
+    };
     auto times = [&](Value index, int64_t bytes) -> Value {
       return LLVM::MulOp::create(rewriter, loc, index, constI32(rewriter, loc, bytes));
     };
-    Value groupM;
-    if (aBuffer && groupsM > 1)
-      groupM = grid.columns > 1 ? Value(LLVM::AndOp::create(rewriter, loc, group,
-                                                            constI32(rewriter, loc, groupsM - 1)))
-                                : group;
-    Value groupN;
-    if (grid.columns > 1)
-      groupN = groupsM > 1 ? Value(LLVM::LShrOp::create(
-                                 rewriter, loc, group,
-                                 constI32(rewriter, loc, llvm::Log2_64(uint64_t(groupsM)))))
-                           : group;
     // From shared memory each warpgroup reads its own 64 rows of A: 64 rows
     // of 128 bytes further (K contiguous), or one 128-byte column block of
     // the K rows further (M contiguous).
     Value aOffset0 = constI32(rewriter, loc, 0);
     int64_t aRows = aBuffer ? aBuffer.getShape()[0] : 0;
-    if (aBuffer && groupM)
+    if (aBuffer && groupsM > 1) {
+      Value groupM = grid.columns > 1
+                         ? Value(LLVM::AndOp::create(rewriter, loc, groupIndex(),
+                                                     constI32(rewriter, loc, groupsM - 1)))
+                         : groupIndex();
       aOffset0 = times(groupM, aMMajor ? aRows * 128 : 64 * 128);
+    }
     // From registers: four words of each m16k16 fragment (as mma.sync's A).
     SmallVector<Value> aRegs;
     std::optional<RegisterAt> aAt;
@@ -263,12 +249,8 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
       aAt.emplace(*getLinearLayout(aTile));
     }
     auto aWords = [&](int64_t row, int64_t col) {
-      auto word = [&](int64_t r, int64_t c) -> Value {
-        Value w = operandWord(rewriter, loc, aRegs[(*aAt)(r, c)], aRegs[(*aAt)(r, c + 1)]);
-        // wgmma takes 32-bit words for f16 too.
-        return w.getType().isInteger(32)
-                   ? w
-                   : Value(LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), w));
+      auto word = [&](int64_t r, int64_t c) {
+        return i32Word(rewriter, loc, aRegs[(*aAt)(r, c)], aRegs[(*aAt)(r, c + 1)]);
       };
       return SmallVector<Value>{word(row, col), word(row + 8, col), word(row, col + 8),
                                 word(row + 8, col + 8)};
@@ -283,10 +265,15 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     // A column block's warpgroups start at its first column of B: rows of
     // B further (K contiguous), or whole column blocks (tilegpu-lower-dots
     // makes blocks of whole swizzle widths there).
-    Value bOffset0 =
-        groupN ? times(groupN, bKMajor ? blockN * bSwizzle
-                                       : blockN * elementBytes / bSwizzle * bRows * bSwizzle)
-               : constI32(rewriter, loc, 0);
+    Value bOffset0 = constI32(rewriter, loc, 0);
+    if (grid.columns > 1) {
+      Value groupN = groupsM > 1 ? Value(LLVM::LShrOp::create(
+                                       rewriter, loc, groupIndex(),
+                                       constI32(rewriter, loc, llvm::Log2_64(uint64_t(groupsM)))))
+                                 : groupIndex();
+      bOffset0 = times(groupN, bKMajor ? blockN * bSwizzle
+                                       : blockN * elementBytes / bSwizzle * bRows * bSwizzle);
+    }
     MLIRContext *context = getContext();
     auto typeAttr = NVVM::WGMMATypesAttr::get(
         context, element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);

@@ -188,7 +188,7 @@ bool tilec::tilegpu::fitsStMatrix(RankedTensorType type, SharedMemoryType buffer
   if (layout->lanes() != fragmentLanes || regs.size() < 3 || regs[0] != tilec::Coords{0, 1})
     return false;
   auto wholeBlocks = [](const tilec::Coords &c) { return c[0] % 8 == 0 && c[1] % 8 == 0; };
-  return std::all_of(regs.begin() + 1, regs.end(), wholeBlocks) &&
+  return llvm::all_of(llvm::drop_begin(regs), wholeBlocks) &&
          llvm::all_of(layout->warps(), wholeBlocks);
 }
 

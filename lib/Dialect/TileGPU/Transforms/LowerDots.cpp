@@ -243,21 +243,28 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     return trans;
   }
 
-  /// mma.sync for a dot whose accumulator is on wgmma's column blocks (a
-  /// wgmma that did not fit after all): through mma.sync's own layouts.
-  static void replaceByColumnBlockMma(OpBuilder &b, tile::DotOp dot, const WarpGrid &grid) {
+  /// `dot` as mma.sync, A and B in the operand layouts of its warp grid; an
+  /// accumulator on wgmma's column blocks (a wgmma that did not fit after
+  /// all) goes through mma.sync's own layout and back.
+  static void replaceByMma(OpBuilder &b, tile::DotOp dot, const WarpGrid &grid) {
     MLIRContext *context = dot.getContext();
+    Location loc = dot.getLoc();
     auto cType = cast<RankedTensorType>(dot.getC().getType());
-    auto mmaType = RankedTensorType::get(cType.getShape(), cType.getElementType(),
-                                         MmaLayoutAttr::get(context, grid.warpsM, grid.warpsN));
-    Value c = ConvertLayoutOp::create(b, dot.getLoc(), mmaType, dot.getC());
+    RankedTensorType mmaType = cType;
+    Value c = dot.getC();
+    if (grid.columnBlocks) {
+      mmaType = RankedTensorType::get(cType.getShape(), cType.getElementType(),
+                                      MmaLayoutAttr::get(context, grid.warpsM, grid.warpsN));
+      c = ConvertLayoutOp::create(b, loc, mmaType, c);
+    }
     Value a =
         inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, grid.warpsM, grid.warpsN), 0);
     Value bOperand =
         inLayout(b, dot.getB(), MmaOperandLayoutAttr::get(context, 1, grid.warpsM, grid.warpsN), 1);
-    auto mma = MmaOp::create(b, dot.getLoc(), mmaType, a, bOperand, c);
-    auto back = ConvertLayoutOp::create(b, dot.getLoc(), cType, mma.getResult());
-    dot.replaceAllUsesWith(back.getResult());
+    Value result = MmaOp::create(b, loc, mmaType, a, bOperand, c);
+    if (grid.columnBlocks)
+      result = ConvertLayoutOp::create(b, loc, cType, result);
+    dot.replaceAllUsesWith(result);
     dot.erase();
   }
 
@@ -297,7 +304,7 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     // blocks narrower than 128 bytes get a buffer of their width's swizzle,
     // 64 or 32 bytes: a copy beside the 128-byte one other dots read).
     int64_t blockN = n / warpsN;
-    if (columnBlocks && !transposeB && swizzle && blockN * elementBytes % swizzle != 0 &&
+    if (columnBlocks && !transposeB && swizzle &&
         (blockN * elementBytes == 64 || blockN * elementBytes == 32))
       swizzle = blockN * elementBytes;
     bool blocksFit =
@@ -322,22 +329,14 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
                                    stagingBuffer(staged, stagedBuffers, swizzle),
                                    transposeB ? trans : tile::TransOp(), transA);
     }
-    if (columnBlocks && !fitsWgmma) {
-      replaceByColumnBlockMma(b, dot, *grid);
-      return success();
-    }
-    Value a = inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, warpsM, warpsN), 0);
     if (fitsWgmma) {
-      // B through a swizzled buffer (the streams pass turns a loop's block
-      // load stored there into a ring of cp.async slots).
+      // A in registers, B through a swizzled buffer (the streams pass turns
+      // a loop's block load stored there into a ring of cp.async slots).
+      Value a = inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, warpsM, warpsN), 0);
       return replaceByWarpgroupDot(b, dot, a, stagingBuffer(staged, stagedBuffers, swizzle),
                                    transposeB ? trans : tile::TransOp());
     }
-    Value bOperand =
-        inLayout(b, dot.getB(), MmaOperandLayoutAttr::get(context, 1, warpsM, warpsN), 1);
-    auto mma = MmaOp::create(b, dot.getLoc(), cType, a, bOperand, dot.getC());
-    dot.replaceAllUsesWith(mma.getResult());
-    dot.erase();
+    replaceByMma(b, dot, *grid);
     return success();
   }
 };

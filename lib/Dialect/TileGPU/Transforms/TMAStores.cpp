@@ -98,11 +98,16 @@ static SharedMemoryType stagingType(Value tile) {
                                SwizzledAttr::get(tile.getContext(), 128));
 }
 
+/// The key of `make`'s writes of `tile` in StagingBuffers.
+static std::pair<Operation *, Type> stagingKey(tile::MakeDescOp make, Value tile) {
+  return {make.getOperation(), stagingType(tile)};
+}
+
 /// The buffer `buffers` has for `make`'s writes of `tile` made in the block
 /// of `loop` (before it, or in an earlier loop there), if any.
 static Value existingBuffer(const StagingBuffers &buffers, tile::MakeDescOp make, Value tile,
                             scf::ForOp loop) {
-  Value buffer = buffers.lookup({make.getOperation(), stagingType(tile)});
+  Value buffer = buffers.lookup(stagingKey(make, tile));
   return buffer && loop->getBlock()->findAncestorOpInBlock(*buffer.getDefiningOp()) ? buffer
                                                                                     : Value();
 }
@@ -211,11 +216,9 @@ static Value stagingBuffer(Operation *write, const Plan &plan, StagingBuffers &b
       return buffer;
     }
   OpBuilder b(write);
-  SharedMemoryType type = stagingType(plan.tile);
-  Value buffer = AllocOp::create(b, write->getLoc(), type, IntegerAttr());
-  tile::MakeDescOp make = plan.make;
+  Value buffer = AllocOp::create(b, write->getLoc(), stagingType(plan.tile), IntegerAttr());
   if (plan.loop)
-    buffers[{make.getOperation(), type}] = buffer;
+    buffers[stagingKey(plan.make, plan.tile)] = buffer;
   return buffer;
 }
 
