@@ -485,7 +485,9 @@ std::vector<ParamSpec> attentionParams() {
        .min = 0, .max = 4},
       {.name = "split_columns", .type = T::Choice, .defaultValue = "auto",
        .help = "a head dim that is not a power of two as power-of-two column tiles side by "
-               "side (96: 64 + 32) instead of one padded tile (128) (auto: off, until measured)",
+               "side (96: 64 + 32) instead of one padded tile (128) (auto: on sm_90a where the "
+               "padded tile would be 256 wide and every column tile is 64 or more: 192, "
+               "(192, 128))",
        .choices = {"auto", "on", "off"}},
       {.name = "overlap", .type = T::Choice, .defaultValue = "auto",
        .help = "issue each step's Q·Kᵀ with the previous block's P·V, so the softmax runs "
@@ -554,6 +556,26 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
     return s;
   }
   return {64, 16, 4, false};
+}
+
+bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
+                           const TargetInfo &target) {
+  // Measured on the H200 (bench/RESULTS.md, session 27): at d = 192 and
+  // (192, 128) the 128 + 64 column tiles are 3-9 % faster than one tile
+  // padded to 256; at d = 96 the 64 + 32 tiles are 3-11 % slower than a
+  // 128-column tile (32-column wgmma B tiles, 64-byte swizzle). So split only
+  // where padding would reach 256 columns and every part is at least 64 wide.
+  if (!target.wgmma || heavyScores)
+    return false;
+  if (AttentionConfig::tileColumns(std::max(headDim, headDimV)) <= 128)
+    return false;
+  auto wideParts = [](int64_t d) {
+    std::vector<int64_t> parts = AttentionConfig::columnParts(d, /*split=*/true);
+    return std::all_of(parts.begin(), parts.end(), [](int64_t w) { return w >= 64; });
+  };
+  return wideParts(headDim) && wideParts(headDimV) &&
+         (AttentionConfig::columnParts(headDim, true).size() > 1 ||
+          AttentionConfig::columnParts(headDimV, true).size() > 1);
 }
 
 AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &schedule) {

@@ -181,7 +181,10 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   params.insert(params.end(), extra.begin(), extra.end());
   auto schedule = [heavyScores, heavyOnMmaSync](const Params &p) {
     bool heavy = heavyScores || (heavyOnMmaSync && !p.target().wgmma);
-    return defaultSchedule(scheduleHeadDim(p), heavy, p.target());
+    AttentionSchedule s = defaultSchedule(scheduleHeadDim(p), heavy, p.target());
+    const int64_t d = p.getInt("head_dim"), dv = p.getInt("head_dim_v");
+    s.splitColumns = splitColumnsByDefault(d, dv ? dv : d, heavy, p.target());
+    return s;
   };
   auto config = [=](const Params &p) {
     AttentionConfig cfg = configFrom(p, schedule(p));

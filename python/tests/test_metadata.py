@@ -10,6 +10,7 @@ filled (ctest sets it); without it the tests on real kernels are skipped.
 import ctypes
 import json
 import os
+import re
 import sys
 import unittest
 
@@ -210,10 +211,23 @@ class ToyKernel(unittest.TestCase):
 class CompiledKernels(unittest.TestCase):
     """The metadata of the attention kernels tilec compiled."""
 
-    def kernels(self):
+    def kernel_files(self):
+        """(file name without .json, metadata) of each compiled kernel."""
         names = sorted(f for f in os.listdir(PTX_DIR) if f.endswith(".json"))
         self.assertGreaterEqual(len(names), 4, f"expected the attention kernels in {PTX_DIR}")
-        return [load_metadata(os.path.join(PTX_DIR, n)) for n in names]
+        return [(n[:-len(".json")], load_metadata(os.path.join(PTX_DIR, n))) for n in names]
+
+    def kernels(self):
+        return [meta for _, meta in self.kernel_files()]
+
+    @staticmethod
+    def compiled_dims(stem):
+        """(d_qk, d_v) from compile-torch-kernels.sh's file name
+        KERNEL-DTYPE-dD or KERNEL-DTYPE-dDvDV; None for other names."""
+        m = re.search(r"-d(\d+)(?:v(\d+))?$", stem)
+        if not m:
+            return None
+        return int(m.group(1)), int(m.group(2) or m.group(1))
 
     @staticmethod
     def arguments(meta, heads, n):
@@ -231,21 +245,28 @@ class CompiledKernels(unittest.TestCase):
         return args
 
     def test_head_dims_are_the_compiled_ones(self):
-        # (compile-torch-kernels.sh, as the python test runs it: d = 64.)
-        for meta in self.kernels():
+        # Q, K and their gradients take d_qk; V, O, dO and dV take d_v (the
+        # file name says which were compiled).
+        for stem, meta in self.kernel_files():
             if "block_mask" in meta.kernel:
                 continue  # (no head dims)
-            with self.subTest(kernel=meta.kernel):
+            with self.subTest(kernel=stem):
+                dims = self.compiled_dims(stem)
+                self.assertIsNotNone(dims, "file name without -dD")
+                d_qk, d_v = dims
                 fixed = {p.name: p.sizes for p in meta.params if p.sizes}
                 self.assertTrue({"o", "do"} & fixed.keys() or {"q", "k", "v"} <= fixed.keys(),
                                 f"no fixed head dims in {sorted(fixed)}")
                 for name, sizes in fixed.items():
                     self.assertEqual(sizes[:-1], (None,) * (len(sizes) - 1), name)
-                    self.assertEqual(sizes[-1], 64, name)
+                    self.assertEqual(sizes[-1], d_qk if name in ("q", "k", "dq", "dk") else d_v,
+                                     name)
                 args = self.arguments(meta, 6, 1000)
-                i = meta.param_index(next(iter(fixed)))
-                args[i] = contiguous(args[i].address, args[i].shape[:-1] + (128,), args[i].dtype)
-                with self.assertRaisesRegex(LaunchError, "compiled for 64"):
+                first = next(iter(fixed))
+                i = meta.param_index(first)
+                args[i] = contiguous(args[i].address, args[i].shape[:-1] + (fixed[first][-1] + 8,),
+                                     args[i].dtype)
+                with self.assertRaisesRegex(LaunchError, f"compiled for {fixed[first][-1]}"):
                     check_arguments(meta, args)
 
     def test_arguments_pack_into_the_compiled_functions_arguments(self):

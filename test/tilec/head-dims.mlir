@@ -7,6 +7,10 @@
 // RUN: FileCheck %s --check-prefix=META < %t.json
 // RUN: tilec --kernel=flash_attention_bwd_dkdv --set head_dim=192 --set head_dim_v=128 --emit=tile | FileCheck %s --check-prefix=BWD
 // RUN: tilec --kernel=flash_attention_decode --set head_dim=8 --emit=tile | FileCheck %s --check-prefix=EIGHT
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set head_dim_v=128 --emit=tile | FileCheck %s --check-prefix=SPLIT
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set split_columns=off --emit=tile | FileCheck %s --check-prefix=PAD
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=96 --emit=tile | FileCheck %s --check-prefix=PAD96
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_80 --set head_dim=192 --emit=tile | FileCheck %s --check-prefix=PAD
 // RUN: tilec --kernel=flash_attention_fwd_causal --set head_dim=40 --set head_dim_v=200 --run=cpu --size seq_q=37 --size seq_k=70 | FileCheck %s --check-prefix=CPU
 
 // Q and K: 80 columns in 128-wide tiles; V and O: 48 in 64-wide ones.
@@ -30,6 +34,21 @@
 // BWD-DAG: tile.make_desc %arg21{{.*}} -> !tile.desc<1x{{[0-9]+}}x128xbf16>
 // BWD-DAG: tile.make_desc %arg38{{.*}} -> !tile.desc<1x{{[0-9]+}}x256xbf16>
 // BWD-DAG: tile.make_desc %arg45{{.*}} -> !tile.desc<1x{{[0-9]+}}x128xbf16>
+
+// split_columns=auto on sm_90a: Q and K of d = 192 as 128 + 64 column tiles
+// (faster than one 256-wide tile, bench/RESULTS.md session 27), V and O
+// (128) one tile; d = 96 stays one 128-wide tile (64 + 32 was slower), and
+// so does 192 on sm_80 or with split_columns=off.
+// SPLIT-DAG: tile.make_desc %arg0{{.*}} -> !tile.desc<1x128x128xbf16>
+// SPLIT-DAG: tile.make_desc %arg0{{.*}} -> !tile.desc<1x128x64xbf16>
+// SPLIT-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x64x64xbf16>
+// SPLIT-DAG: tile.make_desc %arg14{{.*}} -> !tile.desc<1x64x128xbf16>
+// PAD-NOT: !tile.desc<1x{{[0-9]+}}x{{(64|128)}}xbf16>
+// PAD: tile.make_desc %arg0{{.*}} -> !tile.desc<1x{{[0-9]+}}x256xbf16>
+// PAD-NOT: !tile.desc<1x{{[0-9]+}}x{{(64|128)}}xbf16>
+// PAD96-NOT: !tile.desc<1x{{[0-9]+}}x64xbf16>
+// PAD96: tile.make_desc %arg0{{.*}} -> !tile.desc<1x128x128xbf16>
+// PAD96-NOT: !tile.desc<1x{{[0-9]+}}x64xbf16>
 
 // d = 8: 16-column tiles (the MMAs' k).
 // EIGHT: -> !tile.desc<1x{{[0-9]+}}x16xbf16>
