@@ -64,17 +64,60 @@ static Value rowByteOffset(OpBuilder &b, Location loc, SharedMemoryType buffer, 
              add(LLVM::ShlOp::create(b, loc, chunk, c32(4)), inChunk));
 }
 
+/// rowByteOffset of a swizzled buffer on known numbers: `coords` (every
+/// dimension's) to the byte offset.
+static int64_t swizzledOffsetOf(SharedMemoryType buffer, const tilec::Coords &coords) {
+  ArrayRef<int64_t> shape = buffer.getShape();
+  int64_t row = 0;
+  for (size_t d = 0; d + 1 < coords.size(); ++d)
+    row = row * shape[d] + coords[d];
+  int64_t elementBytes = (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+  int64_t byteInRow = coords.back() * elementBytes;
+  int64_t span = cast<SwizzledAttr>(buffer.getEncoding()).getBytes();
+  int64_t rows = buffer.getSizeInBytes() / buffer.getRowBytes();
+  int64_t rowStart = row * span, within = byteInRow % span;
+  int64_t chunk = (within >> 4) ^ ((rowStart >> 7) & (span / 16 - 1));
+  return byteInRow / span * rows * span + rowStart + (chunk << 4) + (within & 15);
+}
+
 /// Where this thread's registers of a distributed tile sit in a shared
 /// buffer: the buffer's encoding turns each register's coordinates into a
 /// byte offset.
+///
+/// In a swizzled buffer the offset is usually linear over XOR in the bits of
+/// the register, lane and warp indices (power-of-two shapes: row, column
+/// block and chunk occupy bits of their own, and the swizzle is an XOR). Then
+/// register r's offset is the thread's offset (that of register 0) XOR a
+/// constant, and the constant's bits that no thread's offset has are added
+/// instead: `(thread ^ (c & threadBits)) + (c & ~threadBits)`. Registers
+/// that differ only in added bits share one XOR and differ by an immediate
+/// in the address, so a loop keeps a few address registers live rather than
+/// one per store (the fused backward's f32 dQ staging spilled them).
 class SharedPlacement {
 public:
   SharedPlacement(OpBuilder &b, Location loc, const tilec::LinearLayout &layout,
                   SharedMemoryType buffer)
-      : b(b), loc(loc), coordinates(b, loc, layout), buffer(buffer) {}
+      : b(b), loc(loc), layout(layout), coordinates(b, loc, layout), buffer(buffer) {
+    if (isa<SwizzledAttr>(buffer.getEncoding()) && isXorLinear())
+      threadOffset = general(0);
+  }
 
   /// The byte offset of register `reg` in the buffer.
   Value offset(int64_t reg) {
+    if (!threadOffset)
+      return general(reg);
+    int64_t c = swizzledOffsetOf(buffer, layout.regPart(reg));
+    Value offset = threadOffset;
+    if (c & threadBits)
+      offset = LLVM::XOrOp::create(b, loc, offset, constI32(b, loc, c & threadBits));
+    if (c & ~threadBits)
+      offset = LLVM::AddOp::create(b, loc, offset, constI32(b, loc, c & ~threadBits));
+    return offset;
+  }
+
+private:
+  /// The offset computed from the register's coordinates.
+  Value general(int64_t reg) {
     SmallVector<Value> coords = coordinates.of(reg);
     ArrayRef<int64_t> shape = buffer.getShape();
     Value row = constI32(b, loc, 0); // rows: every dimension but the last, row-major
@@ -86,11 +129,30 @@ public:
     return rowByteOffset(b, loc, buffer, row, byteInRow);
   }
 
-private:
+  /// Whether every register's offset in every thread is the XOR of the
+  /// thread's and the register's (checked, not assumed); sets threadBits.
+  bool isXorLinear() {
+    auto offsetOf = [&](const tilec::Coords &coords) { return swizzledOffsetOf(buffer, coords); };
+    if (!buffer.getElementType().isIntOrFloat() || offsetOf(layout.regPart(0)) != 0)
+      return false;
+    for (int64_t warp = 0; warp < layout.numWarps(); ++warp)
+      for (int64_t lane = 0; lane < 32; ++lane) {
+        int64_t thread = offsetOf(layout.apply(0, lane, warp));
+        threadBits |= thread;
+        for (int64_t reg = 1; reg < layout.numRegs(); ++reg)
+          if (offsetOf(layout.apply(reg, lane, warp)) != (thread ^ offsetOf(layout.regPart(reg))))
+            return false;
+      }
+    return true;
+  }
+
   OpBuilder &b;
   Location loc;
+  tilec::LinearLayout layout;
   TileCoordinates coordinates;
   SharedMemoryType buffer;
+  Value threadOffset;     ///< register 0's offset, where the offsets are XOR-linear
+  int64_t threadBits = 0; ///< the bits any thread's offset may have
 };
 
 /// How many consecutive registers of a `tile` one shared access of

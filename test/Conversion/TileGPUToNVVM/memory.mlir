@@ -172,3 +172,34 @@ func.func @by_matrix(%dsT: tensor<128x64xbf16, #wgmma2>) {
   tilegpu.local_store matrix %dsT, %s : tensor<128x64xbf16, #wgmma2>, !tilegpu.smem<128x64xbf16, #swz>
   return
 }
+
+// -----
+
+// In a swizzled buffer a register's offset is the thread's (register 0's)
+// XOR a constant: bits no thread's offset has are added (row + 8: 1024),
+// the others XORed (columns + 8, + 16, + 24 of f32: chunks 2, 4, 6 = 32,
+// 64, 96 bytes, which the swizzle phase also moves). Eight stores of a
+// 64x32 f32 accumulator, one thread offset, three XOR constants.
+#swz = #tilegpu.swizzled<128>
+#wgmma = #tilegpu.wgmma<warpgroups = 1>
+// CHECK-LABEL: func.func @xor_linear
+// CHECK: llvm.getelementptr %{{.+}}[%[[T:[0-9]+]]] : (!llvm.ptr<3>, i32)
+// CHECK: %[[C1024:.+]] = llvm.mlir.constant(1024 : i32) : i32
+// CHECK-NEXT: llvm.add %[[T]], %[[C1024]] : i32
+// CHECK: %[[C32:.+]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK-NEXT: llvm.xor %[[T]], %[[C32]] : i32
+// CHECK: %[[C32B:.+]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK-NEXT: %[[X32:.+]] = llvm.xor %[[T]], %[[C32B]] : i32
+// CHECK-NEXT: %[[C1024B:.+]] = llvm.mlir.constant(1024 : i32) : i32
+// CHECK-NEXT: llvm.add %[[X32]], %[[C1024B]] : i32
+// CHECK: %[[C64:.+]] = llvm.mlir.constant(64 : i32) : i32
+// CHECK-NEXT: llvm.xor %[[T]], %[[C64]] : i32
+// CHECK: %[[C96:.+]] = llvm.mlir.constant(96 : i32) : i32
+// CHECK-NEXT: llvm.xor %[[T]], %[[C96]] : i32
+// CHECK-COUNT-2: llvm.store
+// CHECK-NOT: llvm.store
+func.func @xor_linear(%dq: tensor<64x32xf32, #wgmma>) {
+  %s = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x32xf32, #swz>
+  tilegpu.local_store %dq, %s : tensor<64x32xf32, #wgmma>, !tilegpu.smem<64x32xf32, #swz>
+  return
+}
