@@ -569,13 +569,12 @@ bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
     return false;
   if (AttentionConfig::tileColumns(std::max(headDim, headDimV)) <= 128)
     return false;
-  auto wideParts = [](int64_t d) {
-    std::vector<int64_t> parts = AttentionConfig::columnParts(d, /*split=*/true);
+  std::vector<int64_t> qk = AttentionConfig::columnParts(headDim, /*split=*/true),
+                       v = AttentionConfig::columnParts(headDimV, /*split=*/true);
+  auto wide = [](const std::vector<int64_t> &parts) {
     return std::all_of(parts.begin(), parts.end(), [](int64_t w) { return w >= 64; });
   };
-  return wideParts(headDim) && wideParts(headDimV) &&
-         (AttentionConfig::columnParts(headDim, true).size() > 1 ||
-          AttentionConfig::columnParts(headDimV, true).size() > 1);
+  return wide(qk) && wide(v) && (qk.size() > 1 || v.size() > 1);
 }
 
 AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &schedule) {

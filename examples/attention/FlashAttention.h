@@ -455,6 +455,7 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
 /// column tile is at least 64 (d = 192; bench/RESULTS.md, session 27).
 bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
                            const TargetInfo &target);
+
 /// The config for `params`, tiles from the schedule unless block_m/block_n say.
 AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule);
 /// Only what every attention kernel (forward or backward) takes: head_dim,
