@@ -39,45 +39,68 @@ struct SlotLowering : OpConversionPattern<SlotOp> {
   }
 };
 
+/// Integer arithmetic on i32 values in IR and on known numbers, so that one
+/// formula (bufferOffset) makes a thread's addresses and, at compile time,
+/// checks them (SharedPlacement).
+struct IRInts {
+  using Int = Value;
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return constI32(b, loc, v); }
+  Value add(Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t y) { return LLVM::MulOp::create(b, loc, x, c(y)); }
+  Value div(Value x, int64_t y) { return LLVM::UDivOp::create(b, loc, x, c(y)); }
+  Value rem(Value x, int64_t y) { return LLVM::URemOp::create(b, loc, x, c(y)); }
+  Value shr(Value x, int64_t y) { return LLVM::LShrOp::create(b, loc, x, c(y)); }
+  Value shl(Value x, int64_t y) { return LLVM::ShlOp::create(b, loc, x, c(y)); }
+  Value andC(Value x, int64_t y) { return LLVM::AndOp::create(b, loc, x, c(y)); }
+  Value xorV(Value x, Value y) { return LLVM::XOrOp::create(b, loc, x, y); }
+};
+struct KnownInts {
+  using Int = int64_t;
+  int64_t c(int64_t v) { return v; }
+  int64_t add(int64_t x, int64_t y) { return x + y; }
+  int64_t mul(int64_t x, int64_t y) { return x * y; }
+  int64_t div(int64_t x, int64_t y) { return x / y; }
+  int64_t rem(int64_t x, int64_t y) { return x % y; }
+  int64_t shr(int64_t x, int64_t y) { return x >> y; }
+  int64_t shl(int64_t x, int64_t y) { return x << y; }
+  int64_t andC(int64_t x, int64_t y) { return x & y; }
+  int64_t xorV(int64_t x, int64_t y) { return x ^ y; }
+};
+
 /// Bytes from the start of `buffer` to byte `byteInRow` of row `row` (rows:
 /// every dimension but the last, row-major). Padded rows are followed by
 /// their padding; swizzled rows are cut into column blocks of `span` bytes,
 /// each holding all rows, and in a block the 16-byte chunk j of the row at
 /// byte o sits at chunk j ^ ((o / 128) % (span / 16)).
-static Value rowByteOffset(OpBuilder &b, Location loc, SharedMemoryType buffer, Value row,
-                           Value byteInRow) {
-  auto c32 = [&](int64_t v) { return constI32(b, loc, v); };
-  auto mul = [&](Value v, int64_t c) { return LLVM::MulOp::create(b, loc, v, c32(c)); };
-  auto add = [&](Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); };
+template <typename Ints>
+static typename Ints::Int rowByteOffset(Ints ints, SharedMemoryType buffer, typename Ints::Int row,
+                                        typename Ints::Int byteInRow) {
   if (auto padded = dyn_cast<PaddedAttr>(buffer.getEncoding()))
-    return add(mul(row, buffer.getRowBytes() + padded.getBytes()), byteInRow);
+    return ints.add(ints.mul(row, buffer.getRowBytes() + padded.getBytes()), byteInRow);
   int64_t span = cast<SwizzledAttr>(buffer.getEncoding()).getBytes();
   int64_t rows = buffer.getSizeInBytes() / buffer.getRowBytes();
-  Value block = LLVM::UDivOp::create(b, loc, byteInRow, c32(span));
-  Value within = LLVM::URemOp::create(b, loc, byteInRow, c32(span));
-  Value rowStart = mul(row, span);
-  Value phase = LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, rowStart, c32(7)),
-                                    c32(span / 16 - 1));
-  Value chunk = LLVM::XOrOp::create(b, loc, LLVM::LShrOp::create(b, loc, within, c32(4)), phase);
-  Value inChunk = LLVM::AndOp::create(b, loc, within, c32(15));
-  return add(add(mul(block, rows * span), rowStart),
-             add(LLVM::ShlOp::create(b, loc, chunk, c32(4)), inChunk));
+  auto block = ints.div(byteInRow, span);
+  auto within = ints.rem(byteInRow, span);
+  auto rowStart = ints.mul(row, span);
+  auto phase = ints.andC(ints.shr(rowStart, 7), span / 16 - 1);
+  auto chunk = ints.xorV(ints.shr(within, 4), phase);
+  auto inChunk = ints.andC(within, 15);
+  return ints.add(ints.add(ints.mul(block, rows * span), rowStart),
+                  ints.add(ints.shl(chunk, 4), inChunk));
 }
 
-/// rowByteOffset of a swizzled buffer on known numbers: `coords` (every
-/// dimension's) to the byte offset.
-static int64_t swizzledOffsetOf(SharedMemoryType buffer, const tilec::Coords &coords) {
+/// The byte offset of the element at `coords` (one per dimension).
+template <typename Ints>
+static typename Ints::Int bufferOffset(Ints ints, SharedMemoryType buffer,
+                                       ArrayRef<typename Ints::Int> coords) {
   ArrayRef<int64_t> shape = buffer.getShape();
-  int64_t row = 0;
+  auto row = ints.c(0); // rows: every dimension but the last, row-major
   for (size_t d = 0; d + 1 < coords.size(); ++d)
-    row = row * shape[d] + coords[d];
+    row = ints.add(ints.mul(row, shape[d]), coords[d]);
   int64_t elementBytes = (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8;
-  int64_t byteInRow = coords.back() * elementBytes;
-  int64_t span = cast<SwizzledAttr>(buffer.getEncoding()).getBytes();
-  int64_t rows = buffer.getSizeInBytes() / buffer.getRowBytes();
-  int64_t rowStart = row * span, within = byteInRow % span;
-  int64_t chunk = (within >> 4) ^ ((rowStart >> 7) & (span / 16 - 1));
-  return byteInRow / span * rows * span + rowStart + (chunk << 4) + (within & 15);
+  return rowByteOffset(ints, buffer, row, ints.mul(coords.back(), elementBytes));
 }
 
 /// Where this thread's registers of a distributed tile sit in a shared
@@ -106,7 +129,7 @@ public:
   Value offset(int64_t reg) {
     if (!threadOffset)
       return general(reg);
-    int64_t c = swizzledOffsetOf(buffer, layout.regPart(reg));
+    int64_t c = knownOffset(layout.regPart(reg));
     Value offset = threadOffset;
     if (c & threadBits)
       offset = LLVM::XOrOp::create(b, loc, offset, constI32(b, loc, c & threadBits));
@@ -119,31 +142,28 @@ private:
   /// The offset computed from the register's coordinates.
   Value general(int64_t reg) {
     SmallVector<Value> coords = coordinates.of(reg);
-    ArrayRef<int64_t> shape = buffer.getShape();
-    Value row = constI32(b, loc, 0); // rows: every dimension but the last, row-major
-    for (size_t d = 0; d + 1 < coords.size(); ++d)
-      row = LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, row, constI32(b, loc, shape[d])),
-                                coords[d]);
-    int64_t elementBytes = (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8;
-    Value byteInRow = LLVM::MulOp::create(b, loc, coords.back(), constI32(b, loc, elementBytes));
-    return rowByteOffset(b, loc, buffer, row, byteInRow);
+    return bufferOffset(IRInts{b, loc}, buffer, coords);
   }
 
   /// Whether every register's offset in every thread is the XOR of the
   /// thread's and the register's (checked, not assumed); sets threadBits.
   bool isXorLinear() {
-    auto offsetOf = [&](const tilec::Coords &coords) { return swizzledOffsetOf(buffer, coords); };
-    if (!buffer.getElementType().isIntOrFloat() || offsetOf(layout.regPart(0)) != 0)
+    if (!buffer.getElementType().isIntOrFloat() || knownOffset(layout.regPart(0)) != 0)
       return false;
     for (int64_t warp = 0; warp < layout.numWarps(); ++warp)
       for (int64_t lane = 0; lane < 32; ++lane) {
-        int64_t thread = offsetOf(layout.apply(0, lane, warp));
+        int64_t thread = knownOffset(layout.apply(0, lane, warp));
         threadBits |= thread;
         for (int64_t reg = 1; reg < layout.numRegs(); ++reg)
-          if (offsetOf(layout.apply(reg, lane, warp)) != (thread ^ offsetOf(layout.regPart(reg))))
+          if (knownOffset(layout.apply(reg, lane, warp)) !=
+              (thread ^ knownOffset(layout.regPart(reg))))
             return false;
       }
     return true;
+  }
+
+  int64_t knownOffset(const tilec::Coords &coords) const {
+    return bufferOffset(KnownInts{}, buffer, ArrayRef<int64_t>(coords));
   }
 
   OpBuilder &b;
@@ -396,7 +416,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
             ValueRange{LLVM::SelectOp::create(b, loc, inBounds, address, c64(0))});
         Value target = byteOffset(
             b, loc, adaptor.getDst(),
-            rowByteOffset(b, loc, dst, row, LLVM::MulOp::create(b, loc, inRow, c32(16))));
+            rowByteOffset(IRInts{b, loc}, dst, row, LLVM::MulOp::create(b, loc, inRow, c32(16))));
         NVVM::CpAsyncOp::create(b, loc, target, src, 16, NVVM::LoadCacheModifierKind::CG, bytes);
       };
       if (first + *threads <= chunks) {
