@@ -169,23 +169,44 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
   // the variant's key ranges (scalar work, one step per query block; with
   // a block mask, its lists instead).
   Tile zero = k.constant(0, DType::I32), blocksQ = (seqQ + (bm - 1)) / bm;
-  if (seq.blocks)
-    blocksQ = zero;
-  std::vector<Tile> scan = k.forRange(
-      0, blocksQ, 1, {blocksQ, zero, blocksQ, blocksQ}, [&](Tile i, std::vector<Tile> st) {
-        Tile row0 = i * bm;
-        KeyRange r = keyRangeOf(variant, {k, row0, bm, bn, seqQ, seqK});
-        Tile visit = r.lo < col0 + bn && r.hi > col0;
-        Tile full = visit && r.fullLo <= col0 && col0 + bn <= r.fullHi && row0 + bm <= seqQ;
-        Tile startRun = full && st[2] == blocksQ, extendRun = full && st[3] == i;
-        return std::vector<Tile>{where(visit, min(st[0], i), st[0]),
-                                 where(visit, i + 1, st[1]), where(startRun, i, st[2]),
-                                 where(startRun || extendRun, i + 1, st[3])};
-      });
-  Tile lo = scan[0] * bm, hi = scan[1] * bm;
-  if (seq.packed) // programs past the sequence's keys (the grid fits the longest) do nothing
-    hi = where(col0 < seqK, hi, lo);
-  Tile b = min(max(scan[2] * bm, lo), hi), c = min(max(scan[3] * bm, b), hi);
+  // Programs past a packed sequence's keys (the grid fits the longest) do nothing.
+  auto noKeysPastTheSequence = [&](Tile hi, Tile lo) {
+    return seq.packed ? where(col0 < seqK, hi, lo) : hi;
+  };
+  Tile lo, hi, b, c;
+  const bool seesEveryKey = !variant.keyRange && !variant.mask && !seq.blocks;
+  if (seesEveryKey && cfg.group == 1 && !seq.packed) {
+    // Every query block sees every key: all are visited, and the full ones
+    // (all but a ragged last) need no mask unless this key block is the
+    // ragged one. In closed form, from the sizes alone: no scan, and bounds
+    // cheap enough to be made again rather than kept across the loops (the
+    // fused d = 128 kernel spilled them). Not for GQA's or packed
+    // sequences' loops: there ptxas allocated worse with it (GQA's pairs
+    // on sm_90a 76 spill bytes, packed on mma.sync 4-12), so they scan.
+    Tile keysFull = col0 + bn <= seqK;
+    lo = zero;
+    hi = noKeysPastTheSequence(blocksQ * bm, lo);
+    b = where(keysFull, zero, hi);
+    c = where(keysFull, seqQ / bm * bm, hi);
+  } else {
+    if (seq.blocks)
+      blocksQ = zero;
+    std::vector<Tile> scan = k.forRange(
+        0, blocksQ, 1, {blocksQ, zero, blocksQ, blocksQ}, [&](Tile i, std::vector<Tile> st) {
+          Tile row0 = i * bm;
+          KeyRange r = keyRangeOf(variant, {k, row0, bm, bn, seqQ, seqK});
+          Tile visit = r.lo < col0 + bn && r.hi > col0;
+          Tile full = visit && r.fullLo <= col0 && col0 + bn <= r.fullHi && row0 + bm <= seqQ;
+          Tile startRun = full && st[2] == blocksQ, extendRun = full && st[3] == i;
+          return std::vector<Tile>{where(visit, min(st[0], i), st[0]),
+                                   where(visit, i + 1, st[1]), where(startRun, i, st[2]),
+                                   where(startRun || extendRun, i + 1, st[3])};
+        });
+    lo = scan[0] * bm;
+    hi = noKeysPastTheSequence(scan[1] * bm, lo);
+    b = min(max(scan[2] * bm, lo), hi);
+    c = min(max(scan[3] * bm, b), hi);
+  }
 
   // One step: dK, dV += the query rows from `r` (rows of Q and dO, so
   // they stream as blocks at the loop's induction variable) of query head
