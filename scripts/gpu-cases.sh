@@ -301,13 +301,15 @@ if [ "${BWD:-0}" = 1 ]; then
     # Query-head groups in one loop over (block, head) pairs (sm_90a, d = 128).
     case_ bwd_dkdv_gqa3_d128_ragged flash_attention_bwd_dkdv_gqa --set head_dim=128 --set group=3 --size heads=6 --size seq_q=300 --size seq_k=333
     case_ bwd_dkdv_gqa2_d128_tiny flash_attention_bwd_dkdv_gqa --set head_dim=128 --set group=2 --size batch=2 --size heads=4 --size seq_q=5 --size seq_k=3
-    # The fused kernel in FlashAttention-3's shape (sm_90a, d = 64): several
-    # key blocks of 128 and query blocks of 64, ragged ends, each step's dQ
-    # share added by TMA reductions (rows past the sequence dropped by TMA);
-    # at d = 128 its other form over several key blocks.
-    for v in "" _gqa; do
+    # The fused kernel in FlashAttention-3's shape (sm_90a, d = 64 and 128,
+    # at 128 dQ's dot before dK's): several key blocks of 128 and query
+    # blocks of 64, ragged ends, each step's dQ share added by TMA
+    # reductions (rows past the sequence dropped by TMA).
+    for v in "" _causal _prefix_lm _gqa; do
       case_ bwd_fused${v}_d128_ragged flash_attention_bwd_fused$v --set head_dim=128 --size heads=6 --size seq_q=300 --size seq_k=333
     done
+    case_ bwd_fused_causal_d128_empty_rows flash_attention_bwd_fused_causal --set head_dim=128 --size seq_q=130 --size seq_k=45
+    case_ bwd_fused_d128_tiny flash_attention_bwd_fused --set head_dim=128 --set dtype=f16 --size seq_q=5 --size seq_k=3
     for v in "" _causal _prefix_lm _gqa; do
       case_ bwd_fused${v}_d64_multi flash_attention_bwd_fused$v --set dtype=f16 --size heads=6 --size seq_q=300 --size seq_k=333
     done

@@ -72,6 +72,11 @@ struct AttentionConfig {
   /// used rather than at the top of the step (fewer live registers, more
   /// exposed latency: only where the registers are what limits).
   bool statisticsAtUse = false;
+  /// Fused backward: each step's dQ share (dS·K, added into dq_acc) before
+  /// dK += dSᵀ·Q rather than after, so only dV's dot is in flight beside it
+  /// and dQ's accumulator is free before dK's dot starts (fewer registers
+  /// at once; after dK, ptxas serialized every wgmma at d = 128).
+  bool dqBeforeDK = false;
   /// Softmax scale; 0 means 1/sqrt(headDim).
   double scale = 0;
   double softmaxScale() const;
@@ -443,6 +448,7 @@ struct AttentionSchedule {
   bool dpBesideS = true; ///< AttentionConfig::dpBesideS
   bool groupsInOneLoop = false; ///< AttentionConfig::groupsInOneLoop
   bool statisticsAtUse = false; ///< AttentionConfig::statisticsAtUse
+  bool dqBeforeDK = false;      ///< AttentionConfig::dqBeforeDK
   bool splitColumns = false;    ///< AttentionConfig::splitColumns
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a

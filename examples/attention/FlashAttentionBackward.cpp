@@ -284,9 +284,14 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
     if (cfg.statisticsAtUse)
       dlt = statistic(deltaBlocks, 0.0);
     Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
-    std::vector<Tile> dK = dotParts(dsT, qBlock, dKOf(st));
-    if (dqAcc)
+    auto addDQ = [&] {
       dqAcc->atomicAdd({head, r}, scaledDotParts(dsT.t(), kBlock, cfg.softmaxScale()));
+    };
+    if (dqAcc && cfg.dqBeforeDK)
+      addDQ();
+    std::vector<Tile> dK = dotParts(dsT, qBlock, dKOf(st));
+    if (dqAcc && !cfg.dqBeforeDK)
+      addDQ();
     return gradients(dK, dV);
   };
   Tile first = seq.qFirst;

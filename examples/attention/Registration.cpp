@@ -318,14 +318,14 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // Beside the heavier masks (heavyOnMmaSync: the sliding window's) the
     // producer warpgroup lost (dK/dV +19 % at d = 128, +7-49 % at d = 64):
     // TMA by the consumers at d = 128, the 64-key schedule at d = 64.
-    // The fused kernel takes the same shape at d = 64 with a producer
-    // warpgroup, its dQ share of each step a wgmma on two column blocks (dSᵀ
-    // from shared memory, stored by stmatrix) added into dq_acc by TMA
-    // reductions (FlashAttention-3's); not measured yet. At d = 128 dQ's
-    // accumulator beside dK's and dV's leaves too few registers: ptxas
-    // serializes every wgmma (C7512), or, with the reduction waited for at
-    // once, spills 116 bytes (docs/design.md).
-    const bool fa3Shape = form == Form::Fused ? d == 64 && !heavyOnMmaSync
+    // The fused kernel takes the same shape with a producer warpgroup, its
+    // dQ share of each step a wgmma on two column blocks (dSᵀ from shared
+    // memory, stored by stmatrix) added into dq_acc by TMA reductions
+    // (FlashAttention-3's): at d = 64 +4-6 % over the two kernels from 4k
+    // (session 27). At d = 128 dQ's dot comes before dK's (dqBeforeDK):
+    // after it, dQ's accumulator beside dK's and dV's left too few
+    // registers and ptxas serialized every wgmma (C7512, docs/design.md).
+    const bool fa3Shape = form == Form::Fused ? (d == 64 || d == 128) && !heavyOnMmaSync
                                               : d == 128 || (d == 64 && !heavyOnMmaSync);
     if (kernel == BackwardKernel::KV && p.target().wgmma &&
         (form == Form::Dense || form == Form::Fused) && !v.scoreMod && !v.blockMask &&
@@ -337,6 +337,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       s.groupsInOneLoop = true;
       s.sm90 = heavyOnMmaSync ? Sm90Pipeline::TMA : Sm90Pipeline::ProducerWarpgroup;
       s.statisticsAtUse = !heavyOnMmaSync && d == 128;
+      s.dqBeforeDK = form == Form::Fused && d == 128;
     }
     // Score modifiers: dQ's rings by TMA on the tilegpu path, and at
     // d = 128 dK/dV's too, which leaves room for 32 query rows per step

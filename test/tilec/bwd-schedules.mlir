@@ -8,9 +8,9 @@
 // FlashAttention-3's shape: 128 keys per program on 8 warps, Q and dO by
 // TMA, 64 query rows per step; masks (built as [keys, queries]) and GQA
 // (the group's heads in one loop over (block, head) pairs) included.
-// So does the fused kernel at d = 64 (its dQ added by TMA reductions into
-// dq_acc; at d = 128 it keeps 64 keys on 4 warps); packed batches keep 64
-// keys on 4 warps. A producer warpgroup fills the
+// So does the fused kernel (its dQ added by TMA reductions into dq_acc; at
+// d = 128 each step's dQ dot comes before dK's, DQFIRST); packed batches
+// keep 64 keys on 4 warps. A producer warpgroup fills the
 // rings (384 threads), except beside the sliding window, whose consumers
 // issue their TMA copies themselves (256).
 // RUN: tilec --kernel=flash_attention_bwd_dkdv --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kv.ptx
@@ -46,7 +46,30 @@
 // RUN: FileCheck %s --check-prefixes=KV8,PRODUCER,FUSED < %t.kvfused64.json
 // FUSED: {"param":"dq_acc","box":[1,64,32],"swizzle":128}
 // RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvfused.ptx
-// RUN: FileCheck %s --check-prefix=RINGS < %t.kvfused.json
+// RUN: FileCheck %s --check-prefixes=KV8,PRODUCER,FUSED < %t.kvfused.json
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=tile | FileCheck %s --check-prefix=DQFIRST
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=64 --emit=tile | FileCheck %s --check-prefix=DKFIRST
+// In each of the three query loops the step ends with dK's dot (dSᵀ·Q on
+// the loop's accumulator) after dQ's share is added at d = 128, before it
+// at d = 64.
+// DQFIRST: tile.atomic_add_block
+// DQFIRST-NEXT: tile.dot {{.*}}, %arg{{[0-9]+}} :
+// DQFIRST-NEXT: scf.yield
+// DQFIRST: tile.atomic_add_block
+// DQFIRST-NEXT: tile.dot {{.*}}, %arg{{[0-9]+}} :
+// DQFIRST-NEXT: scf.yield
+// DQFIRST: tile.atomic_add_block
+// DQFIRST-NEXT: tile.dot {{.*}}, %arg{{[0-9]+}} :
+// DQFIRST-NEXT: scf.yield
+// DKFIRST: tile.dot {{.*}}, %arg{{[0-9]+}} :
+// DKFIRST: tile.atomic_add_block
+// DKFIRST-NEXT: scf.yield
+// DKFIRST: tile.dot {{.*}}, %arg{{[0-9]+}} :
+// DKFIRST: tile.atomic_add_block
+// DKFIRST-NEXT: scf.yield
+// DKFIRST: tile.dot {{.*}}, %arg{{[0-9]+}} :
+// DKFIRST: tile.atomic_add_block
+// DKFIRST-NEXT: scf.yield
 // RUN: tilec --kernel=flash_attention_varlen_bwd_dkdv --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvvarlen.ptx
 // RUN: FileCheck %s --check-prefix=RINGS < %t.kvvarlen.json
 // RUN: tilec --kernel=flash_attention_bwd_dq --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.d128.ptx
