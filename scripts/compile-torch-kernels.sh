@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles the kernels python/tilec/attention.py loads into DIR (default
 # torch-ptx/): per dtype and head dim, the forward, prep, dK/dV and dQ of
-# each variant, dense and packed (varlen), as DIR/KERNEL-DTYPE-dD.ptx + .json
+# each variant, dense and packed (varlen), and the fused backward (fused +
+# dq_convert, dense only), as DIR/KERNEL-DTYPE-dD.ptx + .json
 # (tilec --emit=ptx; DIMS entries DvDV, e.g. 192v128, give V and O a head
 # dim of their own: KERNEL-DTYPE-d192v128.ptx).
 #   scripts/compile-torch-kernels.sh [DIR]
@@ -25,10 +26,11 @@ for dtype in ${DTYPES:-bf16 f16}; do
   for d in ${DIMS:-64 128}; do
     compile flash_attention_bwd_prep "$dtype" "$d"
     compile flash_attention_varlen_bwd_prep "$dtype" "$d"
+    compile flash_attention_bwd_dq_convert "$dtype" "$d"
     for v in ${VARIANTS:-"" causal document}; do
       suffix=${v:+_$v}
       # (Variants with runtime inputs have no packed kernels.)
-      for kind in fwd bwd_dkdv bwd_dq varlen varlen_bwd_dkdv varlen_bwd_dq; do
+      for kind in fwd bwd_dkdv bwd_dq bwd_fused varlen varlen_bwd_dkdv varlen_bwd_dq; do
         if has flash_attention_$kind$suffix; then
           compile flash_attention_$kind$suffix "$dtype" "$d"
         fi

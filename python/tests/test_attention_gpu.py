@@ -2,7 +2,8 @@
 torch tensors against a double-precision attention (torch autograd in f64 on
 the same bf16/f16 inputs), on ragged shapes, dense and causal, d = 64 and 128,
 bf16 and f16; document masks from runtime ids with block masks; and the
-backward bitwise repeatable.
+backward bitwise repeatable; the fused backward (dQ added atomically) on the
+same shapes.
 
 Needs torch with a GPU and TILEC_TEST_PTX_DIR (scripts/compile-torch-kernels.sh);
 skipped, saying which is missing, elsewhere.
@@ -55,6 +56,23 @@ def mask_other_sizes(kernels):
     return kernels.block_mask(64, 64, 1, 1, [ids])
 
 
+@unittest.skipUnless(torch is not None, "torch is not installed")
+class BackwardOption(unittest.TestCase):
+    def test_unknown_or_unavailable_backwards_are_refused(self):
+        import tilec.attention as ta
+        with self.assertRaisesRegex(ValueError, "backward='atomic': one of separate, fused, auto"):
+            ta.AttentionKernels("no-such-dir", backward="atomic")
+        with self.assertRaisesRegex(ValueError, "packed batches have no fused backward"):
+            ta.AttentionKernels("no-such-dir", packed=True, backward="fused")
+
+    def test_auto_takes_the_fused_backward_where_it_was_measured_faster(self):
+        import tilec.attention as ta
+        self.assertTrue(ta.fused_backward_is_faster("causal", 64, 16384))
+        self.assertFalse(ta.fused_backward_is_faster("causal", 64, 1024))
+        self.assertFalse(ta.fused_backward_is_faster("", 128, 16384))
+        self.assertFalse(ta.fused_backward_is_faster("document", 64, 16384))
+
+
 @unittest.skipUnless(HAVE_GPU and PTX_DIR and os.path.isdir(PTX_DIR or ""), REASON)
 class AttentionOnGpu(unittest.TestCase):
     # Gradients through bf16/f16 P and dS, accumulated in f32: 1 % of the
@@ -87,6 +105,8 @@ class AttentionOnGpu(unittest.TestCase):
         for name, e in errors.items():
             self.assertLess(e, tol, f"{name} of {variant or 'dense'} {dtype} d={d} "
                                     f"Nq={n_q} Nk={n_k}")
+        if kernels.uses_fused_backward(n_k):
+            return  # (atomic additions: not bitwise repeatable)
         # The backward again: bitwise the same gradients (no atomics).
         for t in (q, k, v):
             t.grad = None
@@ -103,6 +123,27 @@ class AttentionOnGpu(unittest.TestCase):
                     for b, h, n_q, n_k in cases:
                         with self.subTest(variant=variant, dtype=dtype, d=d, n_q=n_q, n_k=n_k):
                             self.run_case(variant, dtype, d, b, h, n_q, n_k)
+
+    def test_fused_backward(self):
+        # dK, dV and dQ in one pass (dQ's shares added into f32, then
+        # converted), FlashAttention-3's shape on sm_90a at d = 64 and 128;
+        # "auto" takes it at N = 8192 with d = 64 (fused_backward_is_faster)
+        # and the separate kernels at N = 300.
+        import tilec.attention as ta
+        cases = [(2, 3, 77, 77), (1, 2, 1000, 1000), (1, 1, 1, 1), (2, 2, 130, 257),
+                 (1, 2, 300, 64)]
+        for variant in ("", "causal"):
+            for dtype, d in (("bf16", 64), ("f16", 128)):
+                kernels = ta.AttentionKernels(PTX_DIR, variant=variant, dtype=dtype, head_dim=d,
+                                              backward="fused")
+                for b, h, n_q, n_k in cases:
+                    with self.subTest(variant=variant, dtype=dtype, d=d, n_q=n_q, n_k=n_k):
+                        self.run_case(variant, dtype, d, b, h, n_q, n_k, kernels=kernels)
+        auto = ta.AttentionKernels(PTX_DIR, variant="causal", head_dim=64, backward="auto")
+        self.assertTrue(auto.uses_fused_backward(8192))
+        self.assertFalse(auto.uses_fused_backward(300))
+        with self.subTest(backward="auto", n=8192):
+            self.run_case("causal", "bf16", 64, 1, 1, 8192, 8192, kernels=auto)
 
     def test_head_dims(self):
         # Head dims that are not powers of two (96, 40) and V/O head dims of

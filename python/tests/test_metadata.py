@@ -255,12 +255,12 @@ class CompiledKernels(unittest.TestCase):
                 self.assertIsNotNone(dims, "file name without -dD")
                 d_qk, d_v = dims
                 fixed = {p.name: p.sizes for p in meta.params if p.sizes}
-                self.assertTrue({"o", "do"} & fixed.keys() or {"q", "k", "v"} <= fixed.keys(),
+                self.assertTrue({"o", "do", "dq"} & fixed.keys() or {"q", "k", "v"} <= fixed.keys(),
                                 f"no fixed head dims in {sorted(fixed)}")
                 for name, sizes in fixed.items():
                     self.assertEqual(sizes[:-1], (None,) * (len(sizes) - 1), name)
-                    self.assertEqual(sizes[-1], d_qk if name in ("q", "k", "dq", "dk") else d_v,
-                                     name)
+                    qk = name in ("q", "k", "dq", "dk", "dq_acc")
+                    self.assertEqual(sizes[-1], d_qk if qk else d_v, name)
                 args = self.arguments(meta, 6, 1000)
                 first = next(iter(fixed))
                 i = meta.param_index(first)

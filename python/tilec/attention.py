@@ -19,6 +19,12 @@ packed batches of sequences of any lengths (packed=True) the same four as
 flash_attention_varlen<variant> and flash_attention_varlen_bwd_*. The
 backward needs no atomics, so its gradients are bitwise repeatable.
 
+backward="fused" runs the fused backward instead (dK, dV and dQ in one pass,
+flash_attention_bwd_fused<variant>, then flash_attention_bwd_dq_convert):
+dQ is added atomically into an f32 accumulator, so the gradients are not
+bitwise repeatable. backward="auto" takes it where it was measured faster
+(`fused_backward_is_faster`) and its kernels were compiled.
+
 Variants that read tensors at run time (document ids, a bias table: the
 kernels' parameters after their own) take them as `inputs`, by name or in
 order; block-mask variants (document masking) also take a BlockMask, made by
@@ -53,6 +59,17 @@ def kernel_file(directory: str, kernel: str, dtype: str, head_dim: int,
     or DIR/KERNEL-DTYPE-dDvDV.ptx when V's head dim DV differs from D."""
     dims = f"d{head_dim}" if head_dim_v in (None, head_dim) else f"d{head_dim}v{head_dim_v}"
     return os.path.join(directory, f"{kernel}-{dtype}-{dims}.ptx")
+
+
+def fused_backward_is_faster(variant: str, head_dim: int, seq_k: int) -> bool:
+    """Where the fused backward beat the two kernels on the H200
+    (bench/RESULTS.md, session 27, d = 64): +4-6 % dense and causal at
+    N = 16k, dense +4 % but causal -1 % at 4k, -5 % at 1k. Elsewhere (other
+    head dims and variants) it was not measured faster."""
+    return variant in ("", "causal") and head_dim == 64 and seq_k >= 8192
+
+
+_BACKWARDS = ("separate", "fused", "auto")
 
 
 def backward_stat_rows(seq_q: int) -> int:
@@ -92,18 +109,29 @@ _OWN_PARAMS = {"q", "k", "v", "o", "lse", "do", "lse_log2", "delta", "dk", "dv",
 class AttentionKernels:
     """The four kernels of one variant, dtype and head dim (and, for a
     block-mask variant, the two that make its block masks). `head_dim_v`:
-    the head dim of V and O when it is not `head_dim` (Q's and K's)."""
+    the head dim of V and O when it is not `head_dim` (Q's and K's).
+    `backward`: "separate" (dK/dV and dQ kernels, bitwise repeatable),
+    "fused" (one pass with dQ added atomically, then its conversion) or
+    "auto" (fused where `fused_backward_is_faster` and compiled)."""
 
     def __init__(self, directory: str, variant: str = "", dtype: str = "bf16",
                  head_dim: int = 64, group: int = 1, packed: bool = False,
-                 head_dim_v: Optional[int] = None) -> None:
+                 head_dim_v: Optional[int] = None, backward: str = "separate") -> None:
         suffix = f"_{variant}" if variant else ""
         self.variant, self.dtype, self.head_dim, self.group = variant, dtype, head_dim, group
         self.head_dim_v = head_dim_v or head_dim
         self.packed = packed
+        if backward not in _BACKWARDS:
+            raise ValueError(f"backward={backward!r}: one of {', '.join(_BACKWARDS)}")
+        if backward == "fused" and packed:
+            raise ValueError("backward='fused': packed batches have no fused backward")
+        self.backward = backward
+
+        def path_of(kernel: str) -> str:
+            return kernel_file(directory, kernel, dtype, head_dim, self.head_dim_v)
 
         def load(kernel: str) -> Kernel:
-            path = kernel_file(directory, kernel, dtype, head_dim, self.head_dim_v)
+            path = path_of(kernel)
             if not os.path.exists(path):
                 raise FileNotFoundError(
                     f"{path}: no such kernel; scripts/compile-torch-kernels.sh {directory} "
@@ -120,6 +148,12 @@ class AttentionKernels:
             self.prep = load("flash_attention_bwd_prep")
             self.dkdv = load(f"flash_attention_bwd_dkdv{suffix}")
             self.dq = load(f"flash_attention_bwd_dq{suffix}")
+        self.fused = self.dq_convert = None
+        fused_names = (f"flash_attention_bwd_fused{suffix}", "flash_attention_bwd_dq_convert")
+        if backward == "fused" or (
+                backward == "auto" and not packed
+                and all(os.path.exists(path_of(n)) for n in fused_names)):
+            self.fused, self.dq_convert = (load(n) for n in fused_names)
         names = [p.name for p in self.forward.meta.params]
         # The variant's runtime inputs: the forward's parameters after its own.
         self.input_names = [n for n in names if n not in _OWN_PARAMS]
@@ -196,6 +230,13 @@ class AttentionKernels:
         if by_keys:
             return [tensor_arg(mask.counts_by_keys), tensor_arg(mask.blocks_by_keys)]
         return [tensor_arg(mask.counts), tensor_arg(mask.blocks)]
+
+    def uses_fused_backward(self, seq_k: int) -> bool:
+        """Whether a backward over `seq_k` keys runs the fused kernels."""
+        if self.fused is None:
+            return False
+        return self.backward == "fused" or fused_backward_is_faster(
+            self.variant, self.head_dim, seq_k)
 
     def check(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
         if self.packed:
@@ -283,10 +324,18 @@ class _Attention(torch.autograd.Function):
         by_keys = kernels.mask_args(ctx.mask, True, ctx.sizes)
         by_queries = kernels.mask_args(ctx.mask, False, ctx.sizes)
         kernels.prep(a(o), a(doc), a(lse), a(delta), a(lse_log2), stream=stream)
-        kernels.dkdv(a(qc), a(kc), a(vc), a(doc), a(lse_log2), a(delta), a(dk), a(dv),
-                     *by_keys, *extra, stream=stream)
-        kernels.dq(a(qc), a(kc), a(vc), a(doc), a(lse_log2), a(delta), a(dq), *by_queries,
-                   *extra, stream=stream)
+        if kernels.uses_fused_backward(kc.shape[1]):
+            # dQ's shares are added into a zeroed f32 accumulator, then
+            # converted (the conversion zeroes it again, unused here).
+            dq_acc = torch.zeros(qc.shape, device=qc.device, dtype=torch.float32)
+            kernels.fused(a(qc), a(kc), a(vc), a(doc), a(lse_log2), a(delta), a(dk), a(dv),
+                          a(dq_acc), *by_keys, *extra, stream=stream)
+            kernels.dq_convert(a(dq_acc), a(dq), stream=stream)
+        else:
+            kernels.dkdv(a(qc), a(kc), a(vc), a(doc), a(lse_log2), a(delta), a(dk), a(dv),
+                         *by_keys, *extra, stream=stream)
+            kernels.dq(a(qc), a(kc), a(vc), a(doc), a(lse_log2), a(delta), a(dq), *by_queries,
+                       *extra, stream=stream)
         return dq.view(q_shape), dk.view(k_shape), dv.view(v_shape), None, None, None
 
 
