@@ -108,7 +108,10 @@ TEST(LinearLayout, StMatrixAddressesFollowTheFragments) {
   for (const LinearLayout &acc :
        {LinearLayout::mmaAccumulator(128, 64, 8, 1), LinearLayout::mmaAccumulator(64, 64, 4, 1),
         LinearLayout::wgmmaAccumulator(64, 128, 1, 2),
-        LinearLayout::wgmmaAccumulator(128, 64, 2, 1)}) {
+        LinearLayout::wgmmaAccumulator(128, 64, 2, 1),
+        // The attention forward's O at d = 128 and 256 (tilegpu-tma-stores).
+        LinearLayout::wgmmaAccumulator(128, 128, 2, 1),
+        LinearLayout::wgmmaAccumulator(128, 256, 2, 1)}) {
     const std::vector<Coords> &regs = acc.regs();
     ASSERT_EQ(regs[0], (Coords{0, 1}));
     for (int64_t warp = 0; warp < acc.numWarps(); ++warp)

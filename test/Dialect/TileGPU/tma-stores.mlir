@@ -19,14 +19,16 @@
 
 // O of attention, 128x128 bf16 from two warpgroups, stored in the kernel's
 // body: one map with a 1x128x64 box (one 128-byte column block) for O's
-// argument (#0), O marked aligned; the store through shared memory,
-// warp 0 (thread indices below 32) copying. The 1-row LSE store stays.
+// argument (#0), O marked aligned; the store through shared memory (by
+// stmatrix: wgmma accumulators of 16 bits), warp 0 (thread indices below
+// 32) copying. The 1-row LSE store stays. (The f32 dQ staging below is
+// stored element by element: stmatrix moves 16-bit elements only.)
 // CHECK-LABEL: func.func @epilogue
 // CHECK-SAME: %[[MAP:[^:]*]]: !tilegpu.tensor_map<1x128x64xbf16, #tilegpu.swizzled<128>>)
 // CHECK-SAME: tilec.aligned_args = array<i64: 0>
 // CHECK-SAME: tilec.tensor_maps = [{box = array<i64: 1, 128, 64>, swizzle = 128 : i64, tensor = 0 : i64}]
 // CHECK: %[[BUF:.+]] = tilegpu.alloc : !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>
-// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[BUF]] : tensor<128x128xbf16, #tilegpu.wgmma<warpgroups = 2>>
+// CHECK-NEXT: tilegpu.local_store matrix %{{.*}}, %[[BUF]] : tensor<128x128xbf16, #tilegpu.wgmma<warpgroups = 2>>
 // CHECK-NEXT: %[[TID:.+]] = nvvm.read.ptx.sreg.tid.x
 // CHECK: %[[W0:.+]] = arith.cmpi ult, %[[TID]], %c32
 // CHECK-NEXT: scf.if %[[W0]] {

@@ -7,7 +7,7 @@
 // Here it goes through shared memory instead, as in FlashAttention-3:
 //
 //   %buf = tilegpu.alloc : !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>
-//   tilegpu.local_store %o, %buf
+//   tilegpu.local_store matrix %o, %buf          // stmatrix where it fits
 //   (fence async_proxy and the group's barrier: tilegpu-insert-barriers)
 //   scf.if <first warp of the group> {
 //     tilegpu.tma_store %buf, %omap[%bh, %m, %c0]   // clipped at the edges
@@ -235,7 +235,12 @@ static void writeByTMA(const BlockWrite &write, const Plan &plan, TensorMaps &ma
     createGroupBarrier(b, loc, write.op);
   Value map = maps.get(plan.make, plan.box, SwizzledAttr::get(b.getContext(), 128), loc);
   Value buffer = stagingBuffer(write.op, plan, buffers);
-  LocalStoreOp::create(b, loc, plan.tile, buffer);
+  // By stmatrix where the tile's layout allows (16-bit wgmma or mma
+  // accumulators: O, dK, dV): a quarter of the store instructions and
+  // their addresses.
+  bool byMatrix = fitsStMatrix(cast<RankedTensorType>(plan.tile.getType()),
+                               cast<SharedMemoryType>(buffer.getType()));
+  LocalStoreOp::create(b, loc, plan.tile, buffer, byMatrix ? b.getUnitAttr() : UnitAttr());
   inFirstWarp(b, loc, plan.role.has_value(), [&](OpBuilder &inside) {
     TMAStoreOp::create(inside, loc, buffer, map, write.offsets, write.add);
     // Outside a loop the kernel (or role) ends soon: wait here.
