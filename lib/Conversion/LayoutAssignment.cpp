@@ -55,17 +55,51 @@ const LinearLayout *LayoutAssignment::lookup(Value value) const {
   return it == layouts.end() ? nullptr : &it->second;
 }
 
+/// Whether `value` only goes out to memory (block stores and atomic adds, or
+/// the function's return) through elementwise ops, casts and reshapes: no
+/// op then needs one of its rows in one warpgroup (a row reduction, a dot's
+/// A operand), so a dot that makes it may spread its warpgroups over column
+/// blocks (the fused backward's dQ share). Elsewhere column blocks would
+/// only move the rows back through shared memory (an attention step's
+/// scores of 64 rows on 8 warps: 256 KB of conversion buffers).
+static bool onlyWrittenOut(Value value) {
+  SmallVector<Value> pending{value};
+  llvm::DenseSet<Value> seen;
+  while (!pending.empty()) {
+    Value v = pending.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (Operation *user : v.getUsers()) {
+      if (isa<tile::StoreBlockOp, tile::AtomicAddBlockOp, func::ReturnOp>(user))
+        continue;
+      bool elementwise = user->getNumResults() == 1 && user->getNumRegions() == 0 &&
+                         (isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) ||
+                          isa<tile::CastOp, tile::ReshapeOp>(user));
+      if (!elementwise)
+        return false;
+      pending.push_back(user->getResult(0));
+    }
+  }
+  return true;
+}
+
 std::pair<int64_t, int64_t> LayoutAssignment::dotWarps(int64_t m, int64_t n) const {
   int64_t warpsM = std::min(numWarps, std::max<int64_t>(1, m / 16));
   int64_t warpsN = std::min(numWarps / warpsM, std::max<int64_t>(1, n / 8));
   return {warpsM, warpsN};
 }
 
-LinearLayout LayoutAssignment::dotAccumulator(int64_t m, int64_t n) const {
+LinearLayout LayoutAssignment::dotAccumulator(int64_t m, int64_t n, bool columnsOk) const {
   auto [wm, wn] = dotWarps(m, n);
-  if (warpgroupColumns && wm % 4 == 0 && wn > 1 && m % (16 * wm) == 0 && n % (8 * wn) == 0)
+  if (columnsOk && warpgroupColumns && wm % 4 == 0 && wn > 1 && m % (16 * wm) == 0 &&
+      n % (8 * wn) == 0)
     return LinearLayout::wgmmaAccumulator(m, n, wm / 4, wn).replicatedOver(numWarps);
   return LinearLayout::mmaAccumulator(m, n, wm, wn).replicatedOver(numWarps);
+}
+
+LinearLayout LayoutAssignment::dotAccumulator(tile::DotOp dot) const {
+  return dotAccumulator(dot.getType().getDimSize(0), dot.getType().getDimSize(1),
+                        onlyWrittenOut(dot.getResult()));
 }
 
 LinearLayout LayoutAssignment::dotOperandA(int64_t m, int64_t n, int64_t k) const {
@@ -93,7 +127,7 @@ std::optional<LinearLayout> LayoutAssignment::hintFromUsers(Value value) const {
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
     if (auto dot = dyn_cast<tile::DotOp>(user); dot && use.getOperandNumber() == 2) {
-      candidates.push_back(dotAccumulator(dot.getType().getDimSize(0), dot.getType().getDimSize(1)));
+      candidates.push_back(dotAccumulator(dot));
       continue;
     }
     if (isa<scf::YieldOp>(user)) {
@@ -338,7 +372,7 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
       return op->emitError("tile.dot on the GPU needs M a multiple of 16, N of 8 and K of 16 "
                            "(mma.sync m16n8k16), got ")
              << m << "x" << n << "x" << k;
-    set(dot.getResult(), dotAccumulator(m, n));
+    set(dot.getResult(), dotAccumulator(dot));
     return success();
   }
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {

@@ -36,6 +36,10 @@
 
 namespace tilec {
 
+namespace tile {
+class DotOp;
+} // namespace tile
+
 class LayoutAssignment {
 public:
   LayoutAssignment(mlir::func::FuncOp kernel, int64_t numWarps, bool warpgroupColumns = false)
@@ -53,8 +57,11 @@ public:
   /// M first, then N; warps beyond warpsM·warpsN hold copies.
   std::pair<int64_t, int64_t> dotWarps(int64_t m, int64_t n) const;
   /// The layouts of a dot: accumulator (MxN), A (MxK), B (KxN); mma.sync's,
-  /// or for wgmma column blocks, the accumulator's (A: the same).
-  LinearLayout dotAccumulator(int64_t m, int64_t n) const;
+  /// or for wgmma column blocks (where `columnsOk`), the accumulator's (A:
+  /// the same). The accumulator of `dot` takes column blocks only where its
+  /// result only goes out to memory.
+  LinearLayout dotAccumulator(int64_t m, int64_t n, bool columnsOk = false) const;
+  LinearLayout dotAccumulator(tile::DotOp dot) const;
   LinearLayout dotOperandA(int64_t m, int64_t n, int64_t k) const;
   LinearLayout dotOperandB(int64_t m, int64_t n, int64_t k) const;
   LinearLayout defaultLayout(mlir::RankedTensorType type) const;
