@@ -306,7 +306,7 @@ if [ "${BWD:-0}" = 1 ]; then
     # blocks of 64, ragged ends, each step's dQ share added by TMA
     # reductions (rows past the sequence dropped by TMA).
     for v in "" _causal _prefix_lm _gqa; do
-      case_ bwd_fused${v}_d128_ragged flash_attention_bwd_fused$v --set head_dim=128 --size heads=6 --size seq_q=300 --size seq_k=333
+      case_ bwd_fused${v}_d128_ragged flash_attention_bwd_fused$v --set head_dim=128 --size heads=2 --size seq_q=300 --size seq_k=333
     done
     case_ bwd_fused_causal_d128_empty_rows flash_attention_bwd_fused_causal --set head_dim=128 --size seq_q=130 --size seq_k=45
     case_ bwd_fused_d128_tiny flash_attention_bwd_fused --set head_dim=128 --set dtype=f16 --size seq_q=5 --size seq_k=3

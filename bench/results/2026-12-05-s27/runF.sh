@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# session 27 call F -- NOT RUN (no device time was left: refused starts used it up).
+# session 27 call F -- NOT RUN, and superseded: the patch landed in session 28 (306e1c3);
+# bench/results/2026-12-05-s28/prepare.sh + runA.sh check it and the rest.
 # (1) shared-memory addresses as the thread's offset XOR/+ a constant per register
 # (SharedPlacement, landed in c92223c: 60 sm_90a kernels' PTX changes, loops unchanged) and
 # (2) the fused backward at d = 128 in FlashAttention-3's shape with dQ's dot before dK's
