@@ -15,7 +15,7 @@ mkdir -p "$out"
 for spec in ${DIMS:-128}; do
   d=${spec%v*} dv=${spec#*v}
   heads=$((2048 / dv))
-  for v in ${VARIANTS:-dense causal sliding_window softcap alibi gqa prefix_lm sliding_window_softcap document}; do
+  for v in ${VARIANTS:-dense causal sliding_window softcap alibi gqa prefix_lm sliding_window_softcap document relative_bias_table}; do
     [ "$v" = dense ] && v=""
     case $v in
       sliding_window) sets=(--set window=1024) ;;
@@ -24,6 +24,7 @@ for spec in ${DIMS:-128}; do
       gqa) sets=(--set group=4) ;;
       prefix_lm) sets=(--set prefix=1024) ;;
       sliding_window_softcap) sets=(--set window=1024 --set cap=20) ;;
+      relative_bias_table) sets=(--set max_distance=128) ;;
       *) sets=() ;;
     esac
     name=flash_attention_fwd${v:+_$v}

@@ -3,7 +3,9 @@
 device call as ../shared/tools/peer_flex.py (FlexAttention with the same
 definitions: window 1024, cap 20, prefix 1024, GQA group 4, ALiBi slopes
 2^(-8 (h + 1) / H); document ids of random lengths around 1024, sorted or
-shuffled, from the same generator calls).
+shuffled, from the same generator calls), and the variants peer_flex.py lacks
+on bench/flex_extra.py's (windowed soft-capping; a relative-position bias
+table [H, 2·128 + 1] at run time).
 
 Shapes: B = 16384 / N, H = 2048 / d (rounded down), bf16, random normal
 inputs (a --dims entry "192v128": Q, K with d = 192, V, O with 128, and
@@ -35,6 +37,7 @@ from tilec.attention import tensor_arg  # noqa: E402
 from tilec.driver import Kernel  # noqa: E402
 
 W, CAP, P, GROUP = 1024, 20.0, 1024, 4
+D = 128  # relative_bias_table's max_distance (bench/flex_extra.py's)
 
 
 
@@ -66,7 +69,9 @@ def keep(variant, i, j, doc=None):
     return torch.ones_like(i == j)
 
 
-def modify(variant, s, h, heads, i, j):
+def modify(variant, s, h, heads, i, j, bias=None):
+    if variant == "relative_bias_table":
+        return s + bias[h % heads][torch.clamp(j - i, -D, D) + D].double()
     if variant in ("softcap", "sliding_window_softcap"):
         return CAP * torch.tanh(s / CAP)
     if variant == "alibi":
@@ -87,7 +92,7 @@ def head_dims(spec):
     return int(d), int(dv or d)
 
 
-def check(variant, q, k, v, o, heads, group, doc=None):
+def check(variant, q, k, v, o, heads, group, doc=None, bias=None):
     """Worst |O - ref| / max |ref| over rows 0, n/2, n-1 of 3 heads."""
     n, d = q.shape[1], q.shape[2]
     worst, scale = 0.0, 1.0 / math.sqrt(d)
@@ -96,7 +101,7 @@ def check(variant, q, k, v, o, heads, group, doc=None):
         kv = bh // group
         s = (q[bh, rows].double() @ k[kv].double().T) * scale
         i, j = rows[:, None], torch.arange(n, device="cuda")[None, :]
-        s = modify(variant, s, bh, heads, i, j)
+        s = modify(variant, s, bh, heads, i, j, bias)
         s = s.masked_fill(~keep(variant, i, j, doc), -math.inf)
         ref = torch.softmax(s, dim=-1) @ v[kv].double()
         err = (o[bh, rows].double() - ref).abs().max() / ref.abs().max()
@@ -110,7 +115,8 @@ def main():
     ap.add_argument("--dims", default="128")
     ap.add_argument("--seqlens", default="8192,16384")
     ap.add_argument("--variants",
-                    default="dense,causal,sliding_window,softcap,alibi,gqa,prefix_lm,sliding_window_softcap")
+                    default="dense,causal,sliding_window,softcap,alibi,gqa,prefix_lm,"
+                            "sliding_window_softcap,relative_bias_table")
     ap.add_argument("--doc-mean", type=int, default=1024, help="as peer_flex.py's")
     ap.add_argument("--json")
     args = ap.parse_args()
@@ -126,7 +132,10 @@ def main():
             b = 16384 // n
             doc_gen = torch.Generator().manual_seed(0)  # as peer_flex.py's, per (d, N)
             for variant in args.variants.split(","):
-                doc, extra, mask_ms = None, [], None
+                doc, bias, extra, mask_ms = None, None, [], None
+                if variant == "relative_bias_table":  # the table, as flex_extra.py's [H, 2D + 1]
+                    bias = torch.randn(heads, 2 * D + 1, device="cuda", generator=gen)
+                    extra = [tensor_arg(bias)]
                 if variant.startswith("document"):
                     doc = documents(n, args.doc_mean, doc_gen, variant.endswith("shuffled"))
                     ids = doc.to(torch.int32)[None, :].expand(b, n).contiguous()  # [B, N]
@@ -159,7 +168,7 @@ def main():
                 stream = torch.cuda.current_stream().cuda_stream
                 kernel(*a, stream=stream)
                 torch.cuda.synchronize()
-                err = check(variant, q, k, v, o, heads, group, doc)
+                err = check(variant, q, k, v, o, heads, group, doc, bias)
                 ms = bench_ms(lambda: kernel(*a, stream=stream))
                 flops = 2.0 * b * heads * n * n * (d + dv) * density(variant, n, doc)
                 row = {"variant": variant, "d": spec if dv != d else d, "N": n, "ms": ms,

@@ -3,6 +3,7 @@
 # Run on the CPU machine from the repository root, after a build:
 #   bash bench/results/2026-12-05-s28/prepare.sh A   # then runA.sh through the device tool
 #   bash bench/results/2026-12-05-s28/prepare.sh B   # then runB.sh
+#   bash bench/results/2026-12-05-s28/prepare.sh C   # then runC.sh
 # What sessions 27-28 changed without a GPU: shared offsets as XOR constants (c92223c),
 # the closed-form backward bounds (e75a2ca), the fused d = 128 backward (306e1c3), the
 # stmatrix epilogue (b652ca9) and column blocks only for dots written out (abf71b6).
@@ -11,15 +12,24 @@
 #    peer_sdpa.py --pass bwd.
 # B: the sm_90a dK/dV and dQ cases, the Python package's GPU tests (the fused backward
 #    from torch, backward="auto"), then the forward (d = 64/128/256) beside peer_sdpa.py.
+# C: every variant (issue 14's examples included: windowed soft-capping, the bias table)
+#    beside FlexAttention with the same definitions (peer_flex.py, bench/flex_extra.py),
+#    d = 128, N = 8k and 16k.
 # carry/ is ignored by git; a device call carries it with the tree (<= 64 MiB).
 set -euo pipefail
-call=${1:?usage: prepare.sh A|B}
+call=${1:?usage: prepare.sh A|B|C}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm -rf carry && mkdir -p carry
 cp ../shared/tools/peer_sdpa.py carry/
+if [ "$call" = C ]; then
+  cp ../shared/tools/peer_flex.py carry/
+  DIMS=128 bash bench/compile-variants.sh carry/v-all > /dev/null
+  echo "carry: $(du -sm carry | cut -f1) MiB"
+  exit 0
+fi
 BWD=1 bash scripts/gpu-cases.sh "$tmp/gpu-cases-bwd" > /dev/null
 find "$tmp/gpu-cases-bwd" -mindepth 1 -maxdepth 1 ! -name 'sm90a_bwd_*' -exec rm -rf {} +
 # (the heavier variants' backward did not change: they stay home)
