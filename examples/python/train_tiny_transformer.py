@@ -11,6 +11,7 @@ predict by attending back (an induction head). Chance is ln(vocab).
         --steps 600 --log loss.json
 
 The attention runs in bf16 for both (the rest of the model in f32).
+--backward fused trains through tilec's fused backward instead.
 Plot with examples/python/plot_loss.py.
 """
 
@@ -105,11 +106,15 @@ def main():
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--backward", default="separate", choices=["separate", "fused", "auto"],
+                   help="tilec's backward: the dK/dV and dQ kernels (bitwise repeatable) or the "
+                        "fused one (dQ added atomically; tilec.attention.AttentionKernels)")
     p.add_argument("--log", default="loss.json")
     args = p.parse_args()
 
     head_dim = args.width // args.heads
-    kernels = ta.AttentionKernels(args.ptx_dir, variant="causal", dtype="bf16", head_dim=head_dim)
+    kernels = ta.AttentionKernels(args.ptx_dir, variant="causal", dtype="bf16", head_dim=head_dim,
+                                  backward=args.backward)
     tilec = lambda q, k, v: ta.attention(q, k, v, kernels)  # noqa: E731
     sdpa = lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True)  # noqa: E731
     # The third run is the noise: SDPA again from other weights and batches.
