@@ -4,6 +4,7 @@
 #   bash bench/results/2026-12-05-s28/prepare.sh A   # then runA.sh through the device tool
 #   bash bench/results/2026-12-05-s28/prepare.sh B   # then runB.sh
 #   bash bench/results/2026-12-05-s28/prepare.sh C   # then runC.sh
+#   bash bench/results/2026-12-05-s28/prepare.sh D   # then runD.sh
 # What sessions 27-28 changed without a GPU: shared offsets as XOR constants (c92223c),
 # the closed-form backward bounds (e75a2ca), the fused d = 128 backward (306e1c3), the
 # stmatrix epilogue (b652ca9) and column blocks only for dots written out (abf71b6).
@@ -15,15 +16,24 @@
 # C: every variant (issue 14's examples included: windowed soft-capping, the bias table)
 #    beside FlexAttention with the same definitions (peer_flex.py, bench/flex_extra.py),
 #    d = 128, N = 8k and 16k.
+# D: head dims 80 and 112 (issue 17: never measured), padded to 128 and split into
+#    column tiles (64 + 16, 64 + 32 + 16), beside cuDNN: which the default should take.
 # carry/ is ignored by git; a device call carries it with the tree (<= 64 MiB).
 set -euo pipefail
-call=${1:?usage: prepare.sh A|B|C}
+call=${1:?usage: prepare.sh A|B|C|D}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm -rf carry && mkdir -p carry
 cp ../shared/tools/peer_sdpa.py carry/
+if [ "$call" = D ]; then
+  VARIANTS="dense causal" DIMS="80 112" bash bench/compile-variants.sh carry/v-pad > /dev/null
+  VARIANTS="dense causal" DIMS="80 112" SETS="--set split_columns=on" \
+    bash bench/compile-variants.sh carry/v-split > /dev/null
+  echo "carry: $(du -sm carry | cut -f1) MiB"
+  exit 0
+fi
 if [ "$call" = C ]; then
   cp ../shared/tools/peer_flex.py carry/
   DIMS=128 bash bench/compile-variants.sh carry/v-all > /dev/null
