@@ -588,6 +588,7 @@ AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &sc
   cfg.groupsInOneLoop = schedule.groupsInOneLoop;
   cfg.statisticsAtUse = schedule.statisticsAtUse;
   cfg.dqBeforeDK = schedule.dqBeforeDK;
+  cfg.lseByFma = schedule.lseByFma;
   if (params.all().count("split_columns")) {
     const std::string &split = params.get("split_columns");
     cfg.splitColumns = split == "auto" ? schedule.splitColumns : split == "on";

@@ -77,6 +77,12 @@ struct AttentionConfig {
   /// and dQ's accumulator is free before dK's dot starts (fewer registers
   /// at once; after dK, ptxas serialized every wgmma at d = 128).
   bool dqBeforeDK = false;
+  /// Backward: in unmasked steps the scores' scale and the row's lse in
+  /// one FFMA a score (contracted: s·c − lse rounds once), rather than a
+  /// multiply and a subtraction (masked steps mask between them either
+  /// way). Off where registers are tightest: it spilled 8 bytes beside the
+  /// sliding window's mask on mma.sync.
+  bool lseByFma = true;
   /// Softmax scale; 0 means 1/sqrt(headDim).
   double scale = 0;
   double softmaxScale() const;
@@ -449,6 +455,7 @@ struct AttentionSchedule {
   bool groupsInOneLoop = false; ///< AttentionConfig::groupsInOneLoop
   bool statisticsAtUse = false; ///< AttentionConfig::statisticsAtUse
   bool dqBeforeDK = false;      ///< AttentionConfig::dqBeforeDK
+  bool lseByFma = true;         ///< AttentionConfig::lseByFma
   bool splitColumns = false;    ///< AttentionConfig::splitColumns
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a

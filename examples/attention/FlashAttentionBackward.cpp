@@ -27,15 +27,23 @@ struct Recomputed {
 Recomputed recompute(const AttentionConfig &cfg, const AttentionVariant &variant, Tile s,
                      Tile lse2, const BlockContext &ctx, bool masked, bool maskRows) {
   Recomputed r;
-  Tile logits; // log2 units
-  if (variant.scoreMod) {
+  // log2 units; in unmasked steps less the row's lse already (lseByFma),
+  // masked ones mask first (the mask beside lse's broadcast spilled 4-8
+  // bytes in some kernels).
+  const bool lseFirst = !masked && cfg.lseByFma;
+  Tile logits;
+  {
     ContractFloats contract(ctx.k); // as in the forward
-    Tile scaled = s * cfg.softmaxScale();
-    Tile modified = variant.scoreMod(scaled, ctx);
-    r.slope = derivative(modified, scaled);
-    logits = modified * M_LOG2E;
-  } else {
-    logits = s * (cfg.softmaxScale() * M_LOG2E);
+    if (variant.scoreMod) {
+      Tile scaled = s * cfg.softmaxScale();
+      Tile modified = variant.scoreMod(scaled, ctx);
+      r.slope = derivative(modified, scaled);
+      logits = modified * M_LOG2E;
+    } else {
+      logits = s * (cfg.softmaxScale() * M_LOG2E);
+    }
+    if (lseFirst)
+      logits = logits - lse2.col();
   }
   if (masked) {
     r.keep = (ctx.cols < ctx.seqK).row();
@@ -45,7 +53,9 @@ Recomputed recompute(const AttentionConfig &cfg, const AttentionVariant &variant
       r.keep = r.keep && variant.mask(ctx);
     logits = where(r.keep, logits, -kInf);
   }
-  r.p = exp2(logits - lse2.col());
+  if (!lseFirst)
+    logits = logits - lse2.col();
+  r.p = exp2(logits);
   return r;
 }
 
@@ -83,11 +93,11 @@ std::vector<Tile> scaledParts(std::vector<Tile> parts, double scale) {
   return parts;
 }
 
-/// a·b_c times `scale` for each column part c.
-std::vector<Tile> scaledDotParts(Tile a, const std::vector<Tile> &b, double scale) {
+/// a·b_c for each column part c.
+std::vector<Tile> dotsOfParts(Tile a, const std::vector<Tile> &b) {
   std::vector<Tile> parts;
   for (const Tile &part : b)
-    parts.push_back(dot(a, part, 0.0) * scale);
+    parts.push_back(dot(a, part, 0.0));
   return parts;
 }
 
@@ -254,14 +264,29 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
       Tile dsT = scoreGradient(rc, dPT.t(), dlt).t().to(cfg.dtype);
       std::vector<Tile> dK = dotParts(dsT, qBlock, dKOf(st));
       if (dqAcc)
-        dqAcc->atomicAdd({head, r}, scaledDotParts(dsT.t(), kBlock, cfg.softmaxScale()));
+        dqAcc->atomicAdd({head, r}, dotsOfParts(dsT.t(), kBlock));
       return gradients(dK, dV);
     }
     // Transposed, [keys, queries]: Pᵀ and dSᵀ are the A operands of
     // dV += Pᵀ·dO and dK += dSᵀ·Q straight from the registers, and Q and
     // dO only feed B operands, so they stream through shared memory.
-    Tile logitsT = contractParts(kBlock, qBlock) * (cfg.softmaxScale() * M_LOG2E);
+    Tile logitsT = contractParts(kBlock, qBlock); // log2 units, less lse (as in recompute)
     Tile dPT = cfg.dpBesideS ? contractParts(vBlock, dOBlock) : Tile(); // before P
+    // With statisticsAtUse each statistic is read where it is used:
+    // broadcast over the queries (16 registers each at 64 queries) it
+    // would stay live across the dots.
+    auto lessLse = [&](Tile logits) {
+      if (cfg.statisticsAtUse)
+        lse2 = statistic(lseBlocks, kInf);
+      return logits - lse2.row();
+    };
+    const bool lseFirst = !masked && cfg.lseByFma;
+    {
+      ContractFloats contract(k);
+      logitsT = logitsT * (cfg.softmaxScale() * M_LOG2E);
+      if (lseFirst)
+        logitsT = lessLse(logitsT);
+    }
     if (masked) {
       Tile keepT = (cols < seqK).col() && (ctx.rows < seqQ).row();
       // Built as [keys, queries] where the variant can (a block mask's
@@ -272,12 +297,9 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
         keepT = keepT && variant.mask(ctx).t();
       logitsT = where(keepT, logitsT, -kInf);
     }
-    // With statisticsAtUse each statistic is read where it is used:
-    // broadcast over the queries (16 registers each at 64 queries) it
-    // would stay live across the dots.
-    if (cfg.statisticsAtUse)
-      lse2 = statistic(lseBlocks, kInf);
-    Tile pT = exp2(logitsT - lse2.row());
+    if (!lseFirst)
+      logitsT = lessLse(logitsT);
+    Tile pT = exp2(logitsT);
     std::vector<Tile> dV = dotParts(pT.to(cfg.dtype), dOBlock, dVOf(st));
     if (!dPT.valid())
       dPT = contractParts(vBlock, dOBlock);
@@ -285,7 +307,7 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
       dlt = statistic(deltaBlocks, 0.0);
     Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
     auto addDQ = [&] {
-      dqAcc->atomicAdd({head, r}, scaledDotParts(dsT.t(), kBlock, cfg.softmaxScale()));
+      dqAcc->atomicAdd({head, r}, dotsOfParts(dsT.t(), kBlock));
     };
     if (dqAcc && cfg.dqBeforeDK)
       addDQ();
@@ -434,8 +456,10 @@ void buildAttentionBackwardConvertDQ(KernelBuilder &k, const AttentionConfig &cf
             dq = headDimTensor(k, "dq", cfg.dtype, 3, cfg.headDim);
   Tile head = k.programId(1), row0 = k.programId(0) * bm;
   TensorDesc accBlocks = acc.desc({1, bm, d});
+  // The fused kernel adds dS·K unscaled (one multiply a row here rather
+  // than one a share and step there, as FlashAttention-3's postprocess).
   Tile block = accBlocks.load({head, row0, 0});
-  dq.desc({1, bm, d}).store({head, row0, 0}, block.to(cfg.dtype));
+  dq.desc({1, bm, d}).store({head, row0, 0}, (block * cfg.softmaxScale()).to(cfg.dtype));
   accBlocks.store({head, row0, 0}, k.zeros({bm, d}, DType::F32)); // ready for the next backward
 }
 
@@ -679,7 +703,11 @@ RunPlan planAttentionBackwardFused(const AttentionConfig &cfg, const AttentionVa
     if (e.buffer >= position)
       ++e.buffer;
   plan.args.insert(plan.args.begin() + position, tensor3(position, p.bhQ, p.seqQ, p.d));
-  plan.expected.push_back({position, p.dq});
+  // dq_acc holds dS·K; the conversion scales it.
+  std::vector<double> unscaled = p.dq;
+  for (double &x : unscaled)
+    x /= cfg.softmaxScale();
+  plan.expected.push_back({position, unscaled});
   plan.repeatable = false; // dq_acc: atomic adds
   return plan;
 }
@@ -694,9 +722,12 @@ RunPlan planAttentionBackwardConvertDQ(const AttentionConfig &cfg, const Params 
                  examples::outputBuffer("dq", cfg.dtype, bh * seqQ * d)};
   plan.args = {tensor3(0, bh, seqQ, d), tensor3(1, bh, seqQ, d)};
   plan.grid = {examples::ceilDiv(seqQ, cfg.blockM), bh, 1};
+  // dq = dq_acc · scale, the product rounded to f32 (the scale too) and
+  // then to the inputs' type, as the kernel does.
   std::vector<double> dq = plan.memory[0].data;
+  const double scale = roundTo(DType::F32, cfg.softmaxScale());
   for (double &x : dq)
-    x = roundTo(cfg.dtype, x);
+    x = roundTo(cfg.dtype, roundTo(DType::F32, x * scale));
   plan.expected = {{0, std::vector<double>(dq.size(), 0.0)}, {1, dq}};
   plan.tolerance = 0; // a rounding of each element
   return plan;

@@ -283,6 +283,10 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // (session 16, before their dK/dV took transposed tiles).
     if (v.blockMask || v.scoreMod)
       s.dpBesideS = false;
+    // The heavier masks on mma.sync are tight on registers already (the
+    // forward's fast schedule spilled beside them): lse after the mask.
+    if (heavyOnMmaSync && !p.target().wgmma)
+      s.lseByFma = false;
     // Tiles given on the command line (block_m, block_n) keep the tile
     // schedule's warps; the sm_90a choices below are for the defaults.
     const bool defaultTiles = !p.getInt("block_m") && !p.getInt("block_n");
@@ -463,7 +467,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   fused.sm90Pipeline = [=](const Params &p) { return bwdSchedule(KV, p, Form::Fused).sm90; };
   fused.name = "flash_attention_bwd_fused" + suffix;
   fused.summary = "backward of flash_attention_fwd" + suffix +
-                  ": dK, dV per key block, dQ added atomically into f32 dq_acc";
+                  ": dK, dV per key block, dQ (unscaled: dS·K) added atomically into f32 dq_acc";
   fused.build = [=](KernelBuilder &k, const Params &p) {
     buildAttentionBackwardFused(k, fusedConfig(p), variant(p));
   };
@@ -509,8 +513,8 @@ void registerBackwardPrep() {
   });
   Registry::global().add({
       .name = "flash_attention_bwd_dq_convert",
-      .summary = "last step of the fused attention backward: dq = dq_acc in the inputs' type, "
-                 "dq_acc = 0 for the next",
+      .summary = "last step of the fused attention backward: dq = dq_acc times the softmax "
+                 "scale in the inputs' type, dq_acc = 0 for the next",
       .params = params,
       .build = [=](KernelBuilder &k, const Params &p) {
         buildAttentionBackwardConvertDQ(k, config(p));

@@ -18,6 +18,13 @@
 // RUN: FileCheck %s --check-prefix=SETMAXNREG < %t.kv.ptx
 // SETMAXNREG: setmaxnreg.dec.sync.aligned.u32 24
 // SETMAXNREG: setmaxnreg.inc.sync.aligned.u32 240
+// Unmasked steps take the scores' scale and the row's lse in one FFMA
+// (lseByFma: s·c − lse contracted), the same in dQ; masked steps mask
+// between the two.
+// RUN: FileCheck %s --check-prefix=FMA < %t.kv.ptx
+// RUN: tilec --kernel=flash_attention_bwd_dq --arch=sm_90a --set head_dim=64 --emit=ptx -o - | FileCheck %s --check-prefix=FMA
+// (c = log2(e)/sqrt(d): 0f3E0293EE at d = 128, 0f3E38AA3B at 64)
+// FMA: fma.rn.f32 {{.+}}, {{0f3E0293EE|0f3E38AA3B}}, {{.+}};
 // KV8: "num_warps": 8
 // PRODUCER-NEXT: "threads_per_block": 384
 // SELF-NEXT: "threads_per_block": 256
