@@ -24,9 +24,16 @@ Value splatConstant(OpBuilder &b, Location loc, RankedTensorType type, double va
       b, loc, DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), value)));
 }
 
+/// Whether every row of `scores` surely has a finite maximum: the scores
+/// are a dot's (of finite operands; no mask or modifier put -inf in them).
+/// Then m_new = max(m, that maximum) is finite too, whatever m was.
+static bool finiteRowMaxima(Value scores) { return scores.getDefiningOp<DotOp>() != nullptr; }
+
 /// Rewrites one step. `mSafe` is m_new with -inf replaced by 0, so that a row
 /// that has seen only masked scores computes exp2(-inf - 0) = 0 for p
-/// without a select, and alpha takes the value 1 there explicitly.
+/// without a select, and alpha takes the value 1 there explicitly. Where
+/// the scores are a dot's (an unmasked step) m_new is finite and needs
+/// neither (FlashAttention-3's Check_inf = false).
 ///
 /// The scale t is positive (the verifier says so) and rounding is
 /// monotonic, so max_j fl(s·t) = fl(max_j s · t): the row maximum is taken
@@ -48,15 +55,20 @@ void decompose(OnlineSoftmaxOp op) {
       arith::MulFOp::create(b, loc, ReduceOp::create(b, loc, ReduceKind::max, op.getScores(), 1),
                             splatConstant(b, loc, mType, scale));
   Value mNew = arith::MaximumFOp::create(b, loc, op.getM(), rowMax);
-  Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, mNew,
-                                      splatConstant(b, loc, mType, -inf));
-  Value mSafe = arith::SelectOp::create(b, loc, empty, splatConstant(b, loc, mType, 0.0), mNew);
+  const bool finite = finiteRowMaxima(op.getScores());
+  Value empty;
+  Value mSafe = mNew;
+  if (!finite) {
+    empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, mNew,
+                                  splatConstant(b, loc, mType, -inf));
+    mSafe = arith::SelectOp::create(b, loc, empty, splatConstant(b, loc, mType, 0.0), mNew);
+  }
   Value mColumn = ExpandDimsOp::create(b, loc, mSafe, 1);
   Value mWide = BroadcastOp::create(b, loc, sType, mColumn);
   Value p = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, scaled, mWide, contract));
-  Value rescale = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, op.getM(), mSafe));
-  Value alpha =
-      arith::SelectOp::create(b, loc, empty, splatConstant(b, loc, mType, 1.0), rescale);
+  Value alpha = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, op.getM(), mSafe));
+  if (!finite)
+    alpha = arith::SelectOp::create(b, loc, empty, splatConstant(b, loc, mType, 1.0), alpha);
   op.getMNew().replaceAllUsesWith(mNew);
   op.getP().replaceAllUsesWith(p);
   op.getAlpha().replaceAllUsesWith(alpha);

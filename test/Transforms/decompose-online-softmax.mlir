@@ -2,7 +2,8 @@
 
 // The step becomes its definition: the row max of the raw scores scaled by
 // t = c·log2(e) once per row, exp2 of s·t minus the max as one contracted
-// multiply-add, exp2 of the max difference, with -inf rows made safe.
+// multiply-add, exp2 of the max difference, with -inf rows made safe
+// (scores from a block argument could be masked).
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: (%[[S:.+]]: tensor<16x8xf32>, %[[M:.+]]: tensor<16xf32>)
 // CHECK-DAG: %[[T:.+]] = arith.constant dense<0.180336{{[0-9]*}}> : tensor<16x8xf32>
@@ -21,6 +22,22 @@
 // CHECK-NOT: tile.online_softmax
 // CHECK: return %[[MNEW]], %[[P]], %[[ALPHA]]
 func.func @step(%s: tensor<16x8xf32>, %m: tensor<16xf32>) -> (tensor<16xf32>, tensor<16x8xf32>, tensor<16xf32>) {
+  %mn, %p, %a = tile.online_softmax %s, %m scale = 0.125 : tensor<16x8xf32>, tensor<16xf32>
+  return %mn, %p, %a : tensor<16xf32>, tensor<16x8xf32>, tensor<16xf32>
+}
+
+// Scores straight from a dot (an unmasked step) have a finite maximum in
+// every row, so m_new is finite and neither select is needed.
+// CHECK-LABEL: func.func @unmasked
+// CHECK: %[[S:.+]] = tile.dot
+// CHECK: %[[MNEW:.+]] = arith.maximumf
+// CHECK-NOT: arith.cmpf
+// CHECK-NOT: arith.select
+// CHECK: tile.expand_dims %[[MNEW]] axis = 1
+// CHECK: return
+func.func @unmasked(%q: tensor<16x16xbf16>, %kt: tensor<16x8xbf16>, %m: tensor<16xf32>) -> (tensor<16xf32>, tensor<16x8xf32>, tensor<16xf32>) {
+  %z = arith.constant dense<0.0> : tensor<16x8xf32>
+  %s = tile.dot %q, %kt, %z : tensor<16x16xbf16>, tensor<16x8xbf16> -> tensor<16x8xf32>
   %mn, %p, %a = tile.online_softmax %s, %m scale = 0.125 : tensor<16x8xf32>, tensor<16xf32>
   return %mn, %p, %a : tensor<16xf32>, tensor<16x8xf32>, tensor<16xf32>
 }
