@@ -456,8 +456,9 @@ void buildAttentionBackwardConvertDQ(KernelBuilder &k, const AttentionConfig &cf
             dq = headDimTensor(k, "dq", cfg.dtype, 3, cfg.headDim);
   Tile head = k.programId(1), row0 = k.programId(0) * bm;
   TensorDesc accBlocks = acc.desc({1, bm, d});
-  // The fused kernel adds dS·K unscaled (one multiply a row here rather
-  // than one a share and step there, as FlashAttention-3's postprocess).
+  // The fused kernel adds dS·K unscaled: one multiply an element here,
+  // once, rather than one an element and step there (FlashAttention-3
+  // scales in its postprocess too).
   Tile block = accBlocks.load({head, row0, 0});
   dq.desc({1, bm, d}).store({head, row0, 0}, (block * cfg.softmaxScale()).to(cfg.dtype));
   accBlocks.store({head, row0, 0}, k.zeros({bm, d}, DType::F32)); // ready for the next backward
