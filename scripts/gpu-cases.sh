@@ -49,6 +49,10 @@
 # gpu-cases-bwd/: ragged sizes, rows a causal mask leaves empty, d = 128
 # f16 with B, H > 1, GQA 3; and the packed (varlen) backward's kernels on
 # ragged batches.
+#
+# COMPILE_ONLY=1 (with any of the above) compiles each case's kernel to PTX
+# instead of exporting it with data: a CPU check (ctest gpu-cases-compile)
+# that every case still builds (one stopped the set unnoticed in session 26).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -111,6 +115,12 @@ case_() { # name kernel [flags...]
   fi
   if [ "$ws" = 1 ]; then
     case " $* " in *" --tma "*) set -- "$@" --warp-specialize ;; esac
+  fi
+  if [ "${COMPILE_ONLY:-0}" = 1 ]; then
+    "$tilec" --kernel="$kernel" --arch="$arch" --emit=ptx -o "$out/$prefix$name.ptx" "$@" \
+      >/dev/null 2>"$out/$prefix$name.log" ||
+      { echo "gpu-cases: $prefix$name does not compile:" >&2; cat "$out/$prefix$name.log" >&2; exit 1; }
+    return 0
   fi
   "$tilec" --kernel="$kernel" --arch="$arch" --export-case="$out/$prefix$name" "$@" >/dev/null
 }
