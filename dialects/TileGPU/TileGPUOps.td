@@ -523,6 +523,26 @@ def TileGPU_WarpgroupIdOp : TileGPU_Op<"warpgroup_id", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+def TileGPU_WarpIdOp : TileGPU_Op<"warp_id", [Pure]> {
+  let summary = "this thread's warp, counted from the first of its warp role";
+  let description = [{
+    The index of the warp (32 threads) the thread belongs to: inside a role
+    of `tilegpu.warp_specialize`, counted from the role's first warp;
+    elsewhere from the block's. The same in every lane of a warp, and so
+    lowered (read from lane 0 by `shfl.sync`) that ptxas knows it: a branch
+    on it (the first warp issuing a TMA store) does not make ptxas treat the
+    code around it as divergent, which in a loop moved its uniform values
+    (wgmma descriptors) into vector registers.
+
+    Example:
+    ```mlir
+    %warp = tilegpu.warp_id : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
   let summary = "block-wide barrier";
   let description = [{

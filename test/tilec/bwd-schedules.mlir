@@ -16,8 +16,8 @@
 // RUN: tilec --kernel=flash_attention_bwd_dkdv --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kv.ptx
 // RUN: FileCheck %s --check-prefixes=KV8,PRODUCER < %t.kv.json
 // RUN: FileCheck %s --check-prefix=SETMAXNREG < %t.kv.ptx
-// SETMAXNREG: setmaxnreg.dec.sync.aligned.u32 24
-// SETMAXNREG: setmaxnreg.inc.sync.aligned.u32 240
+// SETMAXNREG-DAG: setmaxnreg.dec.sync.aligned.u32 24
+// SETMAXNREG-DAG: setmaxnreg.inc.sync.aligned.u32 240
 // Unmasked steps take the scores' scale and the row's lse in one FFMA
 // (lseByFma: s·c − lse contracted), the same in dQ; masked steps mask
 // between the two.

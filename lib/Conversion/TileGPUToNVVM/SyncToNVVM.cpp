@@ -60,6 +60,20 @@ struct WarpgroupIdLowering : OpConversionPattern<WarpgroupIdOp> {
   }
 };
 
+/// The thread index (role-relative inside a role) over 32, read from lane 0
+/// (`warpUniform`) so that ptxas knows every lane has it.
+struct WarpIdLowering : OpConversionPattern<WarpIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WarpIdOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value warp =
+        LLVM::LShrOp::create(rewriter, loc, threadIndex(rewriter, loc), constI32(rewriter, loc, 5));
+    rewriter.replaceOp(op, warpUniform(rewriter, loc, warp));
+    return success();
+  }
+};
+
 static void fenceProxyAsync(OpBuilder &b, Location loc) {
   NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
                              NVVM::SharedSpaceAttr::get(b.getContext(),
@@ -156,8 +170,18 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
 /// Each role runs under `warp in [first, first + warps)`, after moving its
 /// register budget up or down from the even share of the register file
 /// (`setmaxnreg`); inside it, thread indices count from the role's first
-/// thread (`kRoleFirstThread` on the `scf.if`). ptxas honours `setmaxnreg` only in kernels that also say
-/// how many blocks share an SM, so the kernel gets `nvvm.minctasm = 1`.
+/// thread (`kRoleFirstThread` on the `scf.if`). ptxas honours `setmaxnreg`
+/// only in kernels that also say how many blocks share an SM, so the kernel
+/// gets `nvvm.minctasm = 1`.
+///
+/// Where the kernel ends with the roles, each role but the last ends with
+/// `exit`: its threads have nothing left to run, and ptxas no longer sees a
+/// path from the role's loops into the next role. With that path, values
+/// live across both (the shared-memory base) sat in vector registers when
+/// the first role's loops were nested (a persistent kernel's producer), and
+/// every wgmma descriptor computed from them in the next role needed an
+/// R2UR (the persistent d = 128 forward's loop: 578 instructions, 471
+/// without).
 struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WarpSpecializeOp op, OpAdaptor,
@@ -169,9 +193,13 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
     int64_t evenShare = std::min<int64_t>(256, 65536 / (totalWarps * 32)) / 8 * 8;
     Value warp = LLVM::LShrOp::create(rewriter, loc, threadIndex(rewriter, loc),
                                       constI32(rewriter, loc, 5));
+    Operation *next = op->getNextNode();
+    const bool kernelEnds = isa<FunctionOpInterface>(op->getParentOp()) && next &&
+                            next->hasTrait<OpTrait::ReturnLike>() && next->getNumOperands() == 0;
+    const size_t roles = op.getRoles().size();
     int64_t first = 0;
-    for (auto [role, warps, registers] :
-         llvm::zip(op.getRoles(), op.getWarps(), op.getRegisters())) {
+    for (auto [index, role, warps, registers] :
+         llvm::enumerate(op.getRoles(), op.getWarps(), op.getRegisters())) {
       Value inRole = LLVM::AndOp::create(
           rewriter, loc,
           LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::uge, warp,
@@ -186,6 +214,10 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
                                      registers < evenShare ? NVVM::SetMaxRegisterAction::decrease
                                                            : NVVM::SetMaxRegisterAction::increase);
       rewriter.inlineBlockBefore(&role.front(), ifOp.thenBlock()->getTerminator());
+      if (kernelEnds && index + 1 < roles) {
+        rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        NVVM::Exit::create(rewriter, loc);
+      }
       rewriter.setInsertionPointAfter(ifOp);
       first += warps;
     }
@@ -203,7 +235,6 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
 void tilec::tilegpu::populateTileGPUSyncToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                        RewritePatternSet &patterns) {
   patterns.add<BarrierLowering, BarrierSyncLowering, BarrierArriveLowering, WarpgroupIdLowering,
-               FenceLowering,
-               MBarrierCreateLowering, MBarrierArriveLowering, MBarrierWaitLowering,
-               WarpSpecializeLowering>(converter, patterns.getContext());
+               WarpIdLowering, FenceLowering, MBarrierCreateLowering, MBarrierArriveLowering,
+               MBarrierWaitLowering, WarpSpecializeLowering>(converter, patterns.getContext());
 }

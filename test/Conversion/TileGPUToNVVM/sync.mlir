@@ -77,15 +77,62 @@ func.func @roles(%id: i32) {
   // CHECK: scf.if
   // CHECK-NEXT: nvvm.setmaxregister decrease 40
   // CHECK: nvvm.barrier.arrive
+  // The kernel ends with the roles: the first role's threads exit (ptxas
+  // sees no path from its code into the next role's), the last role's
+  // return.
+  // CHECK-NEXT: nvvm.exit
+  // CHECK-NEXT: }
   // CHECK: scf.if
   // CHECK-NEXT: nvvm.setmaxregister increase 232
   // CHECK: nvvm.barrier id
+  // CHECK-NOT: nvvm.exit
+  // CHECK: return
   tilegpu.warp_specialize
     role warps = 4 registers = 40 {
       tilegpu.barrier_arrive %id, 384
     }
     role warps = 8 registers = 232 {
       tilegpu.barrier_sync %id, 384
+    }
+  return
+}
+
+// Code after the roles: every thread must reach it, none exits.
+// CHECK-LABEL: func.func @roles_then_more
+// CHECK-NOT: nvvm.exit
+// CHECK: nvvm.barrier0
+func.func @roles_then_more(%id: i32) {
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+      tilegpu.barrier_arrive %id, 384
+    }
+    role warps = 8 registers = 232 {
+      tilegpu.barrier_sync %id, 384
+    }
+  tilegpu.barrier
+  return
+}
+
+// The warp index, role-relative, read from lane 0 (warp-uniform for ptxas).
+// CHECK-LABEL: func.func @warp_id
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK-NEXT: %[[TID:.+]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[REL:.+]] = llvm.sub %[[TID]], %{{.+}}
+// CHECK: %[[WARP:.+]] = llvm.lshr %[[REL]], %{{.+}}
+// CHECK: %[[UNIFORM:.+]] = nvvm.shfl.sync idx %{{.+}}, %[[WARP]], %{{.+}}, %{{.+}}
+// CHECK: arith.cmpi eq, %[[UNIFORM]]
+func.func @warp_id(%id: i32) {
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+      tilegpu.barrier_arrive %id, 384
+    }
+    role warps = 8 registers = 232 {
+      %w = tilegpu.warp_id : i32
+      %c0 = arith.constant 0 : i32
+      %first = arith.cmpi eq, %w, %c0 : i32
+      scf.if %first {
+        tilegpu.barrier_sync %id, 384
+      }
     }
   return
 }

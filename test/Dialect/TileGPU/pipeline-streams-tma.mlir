@@ -26,7 +26,8 @@
 // announcing both tiles' bytes (2 x 32 x 128 x 2), warp 0 copying.
 // CHECK: scf.if
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
-// CHECK-DAG: %[[W0:.*]] = arith.cmpi ult, %[[TID]], %c32
+// CHECK-NEXT: %[[WARP:.*]] = tilegpu.warp_id
+// CHECK-DAG: %[[W0:.*]] = arith.cmpi eq, %[[WARP]], %c0
 // CHECK-DAG: %[[T0:.*]] = arith.cmpi eq, %[[TID]], %c0
 // CHECK: scf.if %[[W0]]
 // CHECK-NEXT: scf.if %[[T0]]

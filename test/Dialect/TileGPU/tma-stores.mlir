@@ -29,8 +29,8 @@
 // CHECK-SAME: tilec.tensor_maps = [{box = array<i64: 1, 128, 64>, swizzle = 128 : i64, tensor = 0 : i64}]
 // CHECK: %[[BUF:.+]] = tilegpu.alloc : !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>
 // CHECK-NEXT: tilegpu.local_store matrix %{{.*}}, %[[BUF]] : tensor<128x128xbf16, #tilegpu.wgmma<warpgroups = 2>>
-// CHECK-NEXT: %[[TID:.+]] = nvvm.read.ptx.sreg.tid.x
-// CHECK: %[[W0:.+]] = arith.cmpi ult, %[[TID]], %c32
+// CHECK-NEXT: %[[WARP:.+]] = tilegpu.warp_id
+// CHECK: %[[W0:.+]] = arith.cmpi eq, %[[WARP]], %c0
 // CHECK-NEXT: scf.if %[[W0]] {
 // CHECK-NEXT: tilegpu.tma_store %[[BUF]], %[[MAP]][%{{.*}}, %{{.*}}, %c0{{.*}}] : !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>, !tilegpu.tensor_map<1x128x64xbf16, #tilegpu.swizzled<128>>
 // CHECK-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
@@ -69,13 +69,9 @@ func.func @epilogue(%po: !tile.ptr<bf16>, %ob: i32, %on: i32, %od: i32, %obs: i6
 // CHECK-NEXT: tilegpu.barrier_sync %[[RID]], 256
 // CHECK-NEXT: tilegpu.alloc
 // CHECK-NEXT: tilegpu.local_store
-// CHECK-NEXT: %[[TID:.+]] = nvvm.read.ptx.sreg.tid.x
-// CHECK-NEXT: %[[WG:.+]] = tilegpu.warpgroup_id
-// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[WG]], %c0
-// CHECK: %[[IN:.+]] = arith.remui %[[TID]], %c128
-// CHECK: %[[W0:.+]] = arith.cmpi ult, %[[IN]], %c32
-// CHECK-NEXT: %[[BOTH:.+]] = arith.andi %[[FIRST]], %[[W0]]
-// CHECK-NEXT: scf.if %[[BOTH]] {
+// CHECK-NEXT: %[[WARP:.+]] = tilegpu.warp_id
+// CHECK: %[[W0:.+]] = arith.cmpi eq, %[[WARP]], %c0
+// CHECK-NEXT: scf.if %[[W0]] {
 // CHECK-NEXT: tilegpu.tma_store
 // SYNC-LABEL: func.func @in_role
 // SYNC: tilegpu.fence async_proxy

@@ -572,25 +572,16 @@ struct TileGPUPipelineStreams
 
 } // namespace
 
-Value streams::firstWarp(OpBuilder &b, Location loc, bool inRole, Value tid) {
-  auto constant = [&](int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
-  };
-  if (!tid)
-    tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-  if (!inRole)
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, constant(32));
-  Value warpgroup = WarpgroupIdOp::create(b, loc, b.getI32Type());
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpgroup, constant(0));
-  Value inWarpgroup = arith::RemUIOp::create(b, loc, tid, constant(128));
-  Value warp0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, inWarpgroup, constant(32));
-  return arith::AndIOp::create(b, loc, first, warp0);
+Value streams::firstWarp(OpBuilder &b, Location loc) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                               WarpIdOp::create(b, loc, b.getI32Type()),
+                               arith::ConstantIntOp::create(b, loc, 0, 32));
 }
 
 OpBuilder streams::announceBytes(OpBuilder &b, Location loc, Value full, Value slot,
                                  int64_t bytes) {
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-  Value warp0 = firstWarp(b, loc, /*inRole=*/false, tid);
+  Value warp0 = firstWarp(b, loc);
   Value thread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                         arith::ConstantIntOp::create(b, loc, 0, 32));
   auto inWarp0 = scf::IfOp::create(b, loc, TypeRange{}, warp0, /*withElse=*/false);

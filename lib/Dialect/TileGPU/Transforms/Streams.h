@@ -140,10 +140,9 @@ private:
 };
 
 /// Whether this thread is in the first warp of the threads that run the
-/// code at `b`: of the kernel's block, or (`inRole`) of its warp role, whose
-/// first warpgroup's thread indices are not the block's. `tid`: %tid.x
-/// already read there (else it is read).
-mlir::Value firstWarp(mlir::OpBuilder &b, mlir::Location loc, bool inRole, mlir::Value tid = {});
+/// code at `b`: of the kernel's block, or of its warp role (`warp_id`, which
+/// ptxas knows is warp-uniform).
+mlir::Value firstWarp(mlir::OpBuilder &b, mlir::Location loc);
 
 /// Thread 0 announces `bytes` on barrier `slot` of `full`; returns a builder
 /// inside a branch of warp 0, where TMA copies go. Thread indices are the

@@ -163,9 +163,8 @@ static std::optional<Plan> planOf(const BlockWrite &write, FunctionOpInterface k
 }
 
 /// `body` run by the first warp of the group only (firstWarp).
-static void inFirstWarp(OpBuilder &b, Location loc, bool inRole,
-                        llvm::function_ref<void(OpBuilder &)> body) {
-  auto branch = scf::IfOp::create(b, loc, TypeRange{}, streams::firstWarp(b, loc, inRole),
+static void inFirstWarp(OpBuilder &b, Location loc, llvm::function_ref<void(OpBuilder &)> body) {
+  auto branch = scf::IfOp::create(b, loc, TypeRange{}, streams::firstWarp(b, loc),
                                   /*withElseRegion=*/false);
   OpBuilder inside = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
   body(inside);
@@ -183,7 +182,6 @@ static void inFirstWarp(OpBuilder &b, Location loc, bool inRole,
 /// waited for.
 static void waitForLastIteration(Operation *write, const Plan &plan) {
   Location loc = write->getLoc();
-  bool inRole = plan.role.has_value();
   Operation *barrier = nullptr;
   for (Operation *op = write->getPrevNode(); op && !barrier; op = op->getPrevNode())
     if (isGroupBarrier(*op))
@@ -197,11 +195,10 @@ static void waitForLastIteration(Operation *write, const Plan &plan) {
       }
     }
   OpBuilder b(at);
-  inFirstWarp(b, loc, inRole, [&](OpBuilder &inside) { TMAStoreWaitOp::create(inside, loc, 0); });
+  inFirstWarp(b, loc, [&](OpBuilder &inside) { TMAStoreWaitOp::create(inside, loc, 0); });
   OpBuilder after(plan.loop->getContext());
   after.setInsertionPointAfter(plan.loop);
-  inFirstWarp(after, loc, inRole,
-              [&](OpBuilder &inside) { TMAStoreWaitOp::create(inside, loc, 0); });
+  inFirstWarp(after, loc, [&](OpBuilder &inside) { TMAStoreWaitOp::create(inside, loc, 0); });
 }
 
 /// A buffer for `plan`'s tile, made at `write`; in a loop whose block
@@ -241,7 +238,7 @@ static void writeByTMA(const BlockWrite &write, const Plan &plan, TensorMaps &ma
   bool byMatrix = fitsStMatrix(cast<RankedTensorType>(plan.tile.getType()),
                                cast<SharedMemoryType>(buffer.getType()));
   LocalStoreOp::create(b, loc, plan.tile, buffer, byMatrix ? b.getUnitAttr() : UnitAttr());
-  inFirstWarp(b, loc, plan.role.has_value(), [&](OpBuilder &inside) {
+  inFirstWarp(b, loc, [&](OpBuilder &inside) {
     TMAStoreOp::create(inside, loc, buffer, map, write.offsets, write.add);
     // Outside a loop the kernel (or role) ends soon: wait here.
     if (!plan.loop)

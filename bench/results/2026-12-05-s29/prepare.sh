@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Session 29's device calls. Run on the CPU machine from the repository root,
+# after a build:
+#   bash bench/results/2026-12-05-s29/prepare.sh A   # then runA.sh through the device tool
+#   bash bench/results/2026-12-05-s29/prepare.sh B   # then runB.sh
+# Sessions 27-29 changed sm_90a code without a GPU: shared offsets as XOR
+# constants (c92223c), closed-form backward bounds (e75a2ca), the fused
+# d = 128 backward (306e1c3), the stmatrix epilogue (b652ca9), column blocks
+# only for dots written out (abf71b6), the backward's FFMA/scale (8f848d0),
+# no -inf guard on dot scores (c5dd096), and (session 29) roles that end in
+# `exit` with a warp-uniform first-warp test (every warp-specialized kernel;
+# the persistent forward's loop 578 -> 471 instructions at d = 128).
+# A: correctness: the sm_90a standard cases, the sm_90a backward cases (every
+#    kind of kernel, the heavier variants' too), the persistent forwards
+#    (sm_90a and sm_80, on 2 programs too); sanitizers on their lists.
+# B: speed: the forward's default beside --persistent (d = 128 and 256,
+#    dense and causal, 1k/4k/16k) and cuDNN; the backward (two kernels and
+#    fused, d = 64/128) beside peer_sdpa.py --pass bwd.
+# carry/ is ignored by git; a device call carries it with the tree (<= 64 MiB).
+set -euo pipefail
+call=${1:?usage: prepare.sh A|B}
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$root"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rm -rf carry && mkdir -p carry
+cp ../shared/tools/peer_sdpa.py carry/
+if [ "$call" = A ]; then
+  BWD=1 bash scripts/gpu-cases.sh "$tmp/gpu-cases-bwd" > /dev/null
+  find "$tmp/gpu-cases-bwd" -mindepth 1 -maxdepth 1 ! -name 'sm90a_*' -exec rm -rf {} +
+  ARCHS=sm_90a bash scripts/gpu-cases.sh "$tmp/gpu-cases" > /dev/null 2>&1
+  find "$tmp/gpu-cases" -mindepth 1 -maxdepth 1 ! -name 'sm90a_*' ! -name tilegpu -exec rm -rf {} +
+  PERSISTENT=1 bash scripts/gpu-cases.sh "$tmp/gpu-cases-persistent" > /dev/null
+  tar czf carry/cases.tgz -C "$tmp" gpu-cases gpu-cases-bwd gpu-cases-persistent
+else
+  DIMS="128 256" VARIANTS="dense causal" bash bench/compile-variants.sh carry/v-def > /dev/null
+  DIMS="128 256" VARIANTS="dense causal" SETS=--persistent \
+    bash bench/compile-variants.sh carry/v-pers > /dev/null
+  bash bench/compile-bwd.sh carry/b-new > /dev/null
+fi
+echo "carry: $(du -sm carry | cut -f1) MiB (the tree adds ~8; a call carries at most 64)"
