@@ -2,6 +2,7 @@
 # Session 29's device calls. Run on the CPU machine from the repository root,
 # after a build:
 #   bash bench/results/2026-12-05-s29/prepare.sh A   # then runA.sh through the device tool
+#   bash bench/results/2026-12-05-s29/prepare.sh C   # then runA.sh again (the backward cases)
 #   bash bench/results/2026-12-05-s29/prepare.sh B   # then runB.sh
 # Sessions 27-29 changed sm_90a code without a GPU: shared offsets as XOR
 # constants (c92223c), closed-form backward bounds (e75a2ca), the fused
@@ -10,15 +11,17 @@
 # no -inf guard on dot scores (c5dd096), and (session 29) roles that end in
 # `exit` with a warp-uniform first-warp test (every warp-specialized kernel;
 # the persistent forward's loop 578 -> 471 instructions at d = 128).
-# A: correctness: the sm_90a standard cases, the sm_90a backward cases (every
-#    kind of kernel, the heavier variants' too), the persistent forwards
-#    (sm_90a and sm_80, on 2 programs too); sanitizers on their lists.
+# A: correctness: the sm_90a standard cases and the sm_90a persistent
+#    forwards at d = 128 and 256 (on 2 programs too); sanitizers on their lists.
+# C: correctness: the sm_90a backward cases that fit a call (~47 MiB): the
+#    fused kernel (all but the score modifiers' and two d = 64 multi-block
+#    cases), dQ convert, prep, dK/dV and dQ dense, causal and GQA 3 ragged.
 # B: speed: the forward's default beside --persistent (d = 128 and 256,
 #    dense and causal, 1k/4k/16k) and cuDNN; the backward (two kernels and
 #    fused, d = 64/128) beside peer_sdpa.py --pass bwd.
 # carry/ is ignored by git; a device call carries it with the tree (<= 64 MiB).
 set -euo pipefail
-call=${1:?usage: prepare.sh A|B}
+call=${1:?usage: prepare.sh A|B|C}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
 tmp=$(mktemp -d)
@@ -26,12 +29,21 @@ trap 'rm -rf "$tmp"' EXIT
 rm -rf carry && mkdir -p carry
 cp ../shared/tools/peer_sdpa.py carry/
 if [ "$call" = A ]; then
-  BWD=1 bash scripts/gpu-cases.sh "$tmp/gpu-cases-bwd" > /dev/null
-  find "$tmp/gpu-cases-bwd" -mindepth 1 -maxdepth 1 ! -name 'sm90a_*' -exec rm -rf {} +
   ARCHS=sm_90a bash scripts/gpu-cases.sh "$tmp/gpu-cases" > /dev/null 2>&1
   find "$tmp/gpu-cases" -mindepth 1 -maxdepth 1 ! -name 'sm90a_*' ! -name tilegpu -exec rm -rf {} +
   PERSISTENT=1 bash scripts/gpu-cases.sh "$tmp/gpu-cases-persistent" > /dev/null
-  tar czf carry/cases.tgz -C "$tmp" gpu-cases gpu-cases-bwd gpu-cases-persistent
+  find "$tmp/gpu-cases-persistent" -mindepth 1 -maxdepth 1 ! -name 'sm90a_d128*' \
+    ! -name 'sm90a_d256*' -exec rm -rf {} +
+  tar czf carry/cases.tgz -C "$tmp" gpu-cases gpu-cases-persistent
+elif [ "$call" = C ]; then
+  BWD=1 bash scripts/gpu-cases.sh "$tmp/gpu-cases-bwd" > /dev/null
+  (cd "$tmp/gpu-cases-bwd" && ls -d sm90a_bwd_fused* sm90a_bwd_dq_convert* sm90a_bwd_prep* \
+    sm90a_bwd_dkdv_d128_ragged sm90a_bwd_dkdv_causal_d128_ragged sm90a_bwd_dq_ragged \
+    sm90a_bwd_dq_causal_ragged sm90a_bwd_dkdv_gqa3_d128_ragged sm90a_bwd_dq_gqa3 |
+    grep -v -e softcap -e alibi -e sliding -e gqa_d64_multi -e prefix_lm_d64_multi) > "$tmp/keep"
+  find "$tmp/gpu-cases-bwd" -mindepth 1 -maxdepth 1 -exec basename {} \; | grep -vxF -f "$tmp/keep" |
+    (cd "$tmp/gpu-cases-bwd" && xargs rm -rf)
+  tar czf carry/cases.tgz -C "$tmp" gpu-cases-bwd
 else
   DIMS="128 256" VARIANTS="dense causal" bash bench/compile-variants.sh carry/v-def > /dev/null
   DIMS="128 256" VARIANTS="dense causal" SETS=--persistent \
