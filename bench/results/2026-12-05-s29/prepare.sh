@@ -16,9 +16,10 @@
 # C: correctness: the sm_90a backward cases that fit a call (~47 MiB): the
 #    fused kernel (all but the score modifiers' and two d = 64 multi-block
 #    cases), dQ convert, prep, dK/dV and dQ dense, causal and GQA 3 ragged.
-# B: speed: the forward's default beside --persistent (d = 128 and 256,
-#    dense and causal, 1k/4k/16k) and cuDNN; the backward (two kernels and
-#    fused, d = 64/128) beside peer_sdpa.py --pass bwd.
+# B: speed: the forward's default beside --persistent and beside the last V
+#    block from the producer (lastv.patch; d = 128 and 256, dense and causal,
+#    1k/4k/16k) and cuDNN; the backward (two kernels and fused, d = 64/128)
+#    beside peer_sdpa.py --pass bwd.
 # carry/ is ignored by git; a device call carries it with the tree (<= 64 MiB).
 set -euo pipefail
 call=${1:?usage: prepare.sh A|B|C}
@@ -49,5 +50,17 @@ else
   DIMS="128 256" VARIANTS="dense causal" SETS=--persistent \
     bash bench/compile-variants.sh carry/v-pers > /dev/null
   bash bench/compile-bwd.sh carry/b-new > /dev/null
+  # The last V block from the producer in the kernels that are not
+  # persistent too (lastv.patch lifts session 23's exclusion, which the
+  # roles' `exit` may have made moot: d = 128 loop 471 -> 475 instructions,
+  # d = 256 402 -> 394, 56-72 fewer outside the loops).
+  if [ ! -d /tmp/v-lastv ]; then
+    git apply bench/results/2026-12-05-s29/lastv.patch
+    bash scripts/build.sh > /dev/null
+    DIMS="128 256" VARIANTS="dense causal" bash bench/compile-variants.sh /tmp/v-lastv > /dev/null
+    git apply -R bench/results/2026-12-05-s29/lastv.patch
+    bash scripts/build.sh > /dev/null
+  fi
+  cp -r /tmp/v-lastv carry/v-lastv
 fi
 echo "carry: $(du -sm carry | cut -f1) MiB (the tree adds ~8; a call carries at most 64)"
