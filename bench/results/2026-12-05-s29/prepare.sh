@@ -2,7 +2,7 @@
 # Session 29's device calls. Run on the CPU machine from the repository root,
 # after a build:
 #   bash bench/results/2026-12-05-s29/prepare.sh A   # then runA.sh through the device tool
-#   bash bench/results/2026-12-05-s29/prepare.sh C   # then runA.sh again (the backward cases)
+#   bash bench/results/2026-12-05-s29/prepare.sh C   # then runC.sh
 #   bash bench/results/2026-12-05-s29/prepare.sh B   # then runB.sh
 # Sessions 27-29 changed sm_90a code without a GPU: shared offsets as XOR
 # constants (c92223c), closed-form backward bounds (e75a2ca), the fused
@@ -13,13 +13,13 @@
 # the persistent forward's loop 578 -> 471 instructions at d = 128).
 # A: correctness: the sm_90a standard cases and the sm_90a persistent
 #    forwards at d = 128 and 256 (on 2 programs too); sanitizers on their lists.
-# C: correctness: the sm_90a backward cases that fit a call (~47 MiB): the
-#    fused kernel (all but the score modifiers' and two d = 64 multi-block
-#    cases), dQ convert, prep, dK/dV and dQ dense, causal and GQA 3 ragged.
-# B: speed: the forward's default beside --persistent and beside the last V
-#    block from the producer (lastv.patch; d = 128 and 256, dense and causal,
-#    1k/4k/16k) and cuDNN; the backward (two kernels and fused, d = 64/128)
-#    beside peer_sdpa.py --pass bwd.
+# C: the backward: the sm_90a cases that fit a call: the fused kernel (all
+#    but the score modifiers' and two d = 64 multi-block cases), dQ convert,
+#    prep, dK/dV and dQ dense, causal and GQA 3 ragged; then its speed (two
+#    kernels and fused, d = 64/128) beside peer_sdpa.py --pass bwd.
+# B: the forward's speed: the default beside --persistent and beside the
+#    last V block from the producer (lastv.patch; d = 128 and 256, dense and
+#    causal, 1k/4k/16k) and cuDNN.
 # carry/ is ignored by git; a device call carries it with the tree (<= 64 MiB).
 set -euo pipefail
 call=${1:?usage: prepare.sh A|B|C}
@@ -45,11 +45,11 @@ elif [ "$call" = C ]; then
   find "$tmp/gpu-cases-bwd" -mindepth 1 -maxdepth 1 -exec basename {} \; | grep -vxF -f "$tmp/keep" |
     (cd "$tmp/gpu-cases-bwd" && xargs rm -rf)
   tar czf carry/cases.tgz -C "$tmp" gpu-cases-bwd
+  bash bench/compile-bwd.sh carry/b-new > /dev/null
 else
   DIMS="128 256" VARIANTS="dense causal" bash bench/compile-variants.sh carry/v-def > /dev/null
   DIMS="128 256" VARIANTS="dense causal" SETS=--persistent \
     bash bench/compile-variants.sh carry/v-pers > /dev/null
-  bash bench/compile-bwd.sh carry/b-new > /dev/null
   # The last V block from the producer in the kernels that are not
   # persistent too (lastv.patch lifts session 23's exclusion, which the
   # roles' `exit` may have made moot: d = 128 loop 471 -> 475 instructions,
