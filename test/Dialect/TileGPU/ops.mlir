@@ -139,6 +139,8 @@ func.func @roles() {
     }
   // CHECK: tilegpu.warpgroup_id : i32
   %wg = tilegpu.warpgroup_id : i32
+  // CHECK: tilegpu.warp_id : i32
+  %warp = tilegpu.warp_id : i32
   // CHECK: tilegpu.barrier{{ *$}}
   tilegpu.barrier
   // CHECK: tilegpu.fence async_proxy
