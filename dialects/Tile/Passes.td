@@ -17,6 +17,30 @@ def TileDecomposeOnlineSoftmax : Pass<"tile-decompose-online-softmax"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
 }
 
+def TileMergeUpperBounds : Pass<"tile-merge-upper-bounds"> {
+  let summary = "One compare per element where a mask bounds one index twice from above";
+  let description = [{
+    A mask that keeps index `c` below a bound the whole tile shares and at
+    most at a bound of the other index (attention's keys before `seq_k`,
+    and a causal mask's `key <= query + offset`) compares every element
+    twice and ands the two. Both become one compare against one bound per
+    row (or column), as FlashAttention-3 masks:
+
+      c < X && c <= Y   =>   c < (Y < X ? Y + 1 : X)
+      c < X && c < Y    =>   c < min(X, Y)
+
+    exact for every i32 (`Y + 1` is taken only where `Y < X`, so it does
+    not wrap). Matched in a conjunction (`arith.andi`, nested) of 2-D i1
+    tiles: `tile.broadcast(tile.expand_dims(c < splat(X), a))` beside
+    `broadcast(expand_dims(c, a)) <= broadcast(Y)` (either order of
+    operands, `<` or `<=`), `Y` of size 1 along the axis `c` runs along,
+    `c` along the columns (a bound per row: GPU layouts give a thread few
+    rows and many columns, so bounds per column would cost more to make
+    than the merge saves).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TilePrefetchLoads : Pass<"tile-prefetch-loads"> {
   let summary = "Load the next iteration's blocks one iteration ahead";
   let description = [{

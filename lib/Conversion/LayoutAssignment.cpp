@@ -121,9 +121,10 @@ LinearLayout LayoutAssignment::defaultLayout(RankedTensorType type) const {
   return LinearLayout::defaultBlocked(shape, numWarps, vector);
 }
 
-std::optional<LinearLayout> LayoutAssignment::hintFromUsers(Value value) const {
+std::optional<LinearLayout> LayoutAssignment::hintFromUsers(Value value, int depth) const {
   // Every layout a user has already decided for a value of this shape.
   SmallVector<LinearLayout> candidates;
+  auto shape = cast<RankedTensorType>(value.getType()).getShape();
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
     if (auto dot = dyn_cast<tile::DotOp>(user); dot && use.getOperandNumber() == 2) {
@@ -137,11 +138,33 @@ std::optional<LinearLayout> LayoutAssignment::hintFromUsers(Value value) const {
       continue;
     }
     for (Value other : user->getOperands())
-      if (other != value && other.getType() == value.getType() && !isLayoutFree(other) &&
-          !isCheap(other) && !tentative.contains(other))
+      if (other != value && !isLayoutFree(other) && !isCheap(other) && !tentative.contains(other) &&
+          (depth ? isa<RankedTensorType>(other.getType()) &&
+                       cast<RankedTensorType>(other.getType()).getShape() == shape
+                 : other.getType() == value.getType()))
         if (const LinearLayout *l = lookup(other))
           candidates.push_back(*l);
   }
+  // A broadcast of numbers compared with another and none decided: what
+  // the mask it makes (compared, and-ed, or-ed on) will select between (a
+  // mask of two broadcasts that selects between scores takes the scores'
+  // layout, not a blocked one moved there through shared memory).
+  // Arithmetic on a broadcast keeps its own rule (a gathered bias is made
+  // again in the slice of what it is added to), and so do broadcasts of
+  // masks (given the scores' layout, the packed backward's prefix-LM dK/dV
+  // spilled on sm_80).
+  const bool predicate =
+      cast<RankedTensorType>(value.getType()).getElementType().isInteger(1);
+  const bool comparedBroadcast = !predicate && value.getDefiningOp<tile::BroadcastOp>();
+  if (candidates.empty() && depth < 4 && (depth ? predicate : comparedBroadcast))
+    for (Operation *user : value.getUsers()) {
+      auto result = isa<arith::CmpIOp, arith::CmpFOp, arith::AndIOp, arith::OrIOp>(user)
+                        ? dyn_cast<RankedTensorType>(user->getResult(0).getType())
+                        : RankedTensorType();
+      if (result && result.getShape() == shape)
+        if (std::optional<LinearLayout> l = hintFromUsers(user->getResult(0), depth + 1))
+          candidates.push_back(*l);
+    }
   if (candidates.empty())
     return std::nullopt;
   // A broadcast prefers the candidate in which it moves no data; use-list

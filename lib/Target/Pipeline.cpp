@@ -197,11 +197,14 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
 }
 
 /// What both pipelines start with: online softmax decomposed, the IR
-/// simplified, loop loads prefetched where asked.
+/// simplified, two upper bounds on one index merged, loop loads prefetched
+/// where asked.
 static void buildTilePreparePipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
   pm.addPass(createTileDecomposeOnlineSoftmax());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createTileMergeUpperBounds());
+  pm.addPass(createCanonicalizerPass());
   if (options.prefetchLoads)
     pm.addPass(createTilePrefetchLoads());
   if (options.persistent)

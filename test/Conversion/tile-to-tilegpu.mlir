@@ -105,3 +105,35 @@ func.func @gathered_bias(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x32xbf16
   %s = arith.addf %d, %sq : tensor<64x32xf32>
   return %s : tensor<64x32xf32>
 }
+
+// -----
+
+// A mask compared from two broadcasts (a causal bound per row against the
+// columns) that selects between a dot's scores takes the scores' layout:
+// the compare and both broadcasts are made in it, and no convert_layout
+// moves the mask between threads (it went through shared memory when the
+// broadcasts took a blocked layout; session 29).
+// CHECK-LABEL: func.func @mask_of_broadcasts
+// CHECK: %[[D:.+]] = tile.dot {{.*}} -> tensor<64x32xf32, #[[ACC:[^>]+]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[KEEP:.+]] = arith.cmpi slt, %{{.+}}, %{{.+}} : tensor<64x32xi32, #[[ACC]]>
+// CHECK: arith.select %[[KEEP]], %[[D]], %{{.+}} : tensor<64x32xi1, #[[ACC]]>, tensor<64x32xf32, #[[ACC]]>
+func.func @mask_of_broadcasts(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x32xbf16>, %off: i32) -> tensor<64x32xf32> {
+  %c0 = arith.constant 0 : i32
+  %a = tile.load_block %da[%c0, %c0] : !tile.desc<64x16xbf16> -> tensor<64x16xbf16>
+  %b = tile.load_block %db[%c0, %c0] : !tile.desc<16x32xbf16> -> tensor<16x32xbf16>
+  %c = arith.constant dense<0.0> : tensor<64x32xf32>
+  %d = tile.dot %a, %b, %c : tensor<64x16xbf16>, tensor<16x32xbf16> -> tensor<64x32xf32>
+  %i = tile.iota : tensor<32xi32>
+  %col = tile.expand_dims %i axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %cols = tile.broadcast %col : tensor<1x32xi32> -> tensor<64x32xi32>
+  %r = tile.iota : tensor<64xi32>
+  %offs = tile.splat %off : tensor<64xi32>
+  %y = arith.addi %r, %offs : tensor<64xi32>
+  %rows = tile.expand_dims %y axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %bound = tile.broadcast %rows : tensor<64x1xi32> -> tensor<64x32xi32>
+  %keep = arith.cmpi slt, %cols, %bound : tensor<64x32xi32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<64x32xf32>
+  %s = arith.select %keep, %d, %ninf : tensor<64x32xi1>, tensor<64x32xf32>
+  return %s : tensor<64x32xf32>
+}

@@ -46,7 +46,8 @@ std::string caseName(const Case &c) {
 
 /// Builds the kernel, runs its plan, and returns the worst normalized error
 /// over its outputs after checking there is no NaN and no infinity out of place.
-void runCase(const Case &c, bool canonicalize, bool prefetch = false, bool persistent = false) {
+void runCase(const Case &c, bool canonicalize, bool prefetch = false, bool persistent = false,
+             bool mergeBounds = false) {
   const KernelDef *def = Registry::global().find(c.kernel);
   ASSERT_NE(def, nullptr) << c.kernel << " is not registered";
   Params params(def->params), sizes(def->sizes);
@@ -69,6 +70,8 @@ void runCase(const Case &c, bool canonicalize, bool prefetch = false, bool persi
       pm.addPass(createTilePrefetchLoads());
     if (persistent)
       pm.addPass(createTilePersistentGrid());
+    if (mergeBounds)
+      pm.addPass(createTileMergeUpperBounds());
     ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
   }
 
@@ -96,6 +99,11 @@ TEST_P(KernelTest, MatchesReferenceAfterCanonicalize) { runCase(GetParam(), true
 TEST_P(KernelTest, MatchesReferenceWithPrefetchedLoads) { runCase(GetParam(), true, true); }
 // A few programs looping over the logical grid (tile-persistent-grid).
 TEST_P(KernelTest, MatchesReferenceAsPersistentGrid) { runCase(GetParam(), true, false, true); }
+// Masks with the keys' bound merged into the causal or window bound
+// (tile-merge-upper-bounds, as the GPU pipeline runs it).
+TEST_P(KernelTest, MatchesReferenceWithMergedBounds) {
+  runCase(GetParam(), true, false, false, true);
+}
 
 std::vector<Case> allCases() {
   std::vector<Case> cases = {

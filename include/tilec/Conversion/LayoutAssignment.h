@@ -74,8 +74,9 @@ private:
   mlir::LogicalResult visitBlock(mlir::Block &block);
   mlir::LogicalResult visit(mlir::Operation *op);
   /// The layout a layout-free value (splat, constant, broadcast) should take
-  /// from its users, if one of them has already decided.
-  std::optional<LinearLayout> hintFromUsers(mlir::Value value) const;
+  /// from its users, if one of them has already decided; else, for a
+  /// broadcast compared with another, what decides for the comparison.
+  std::optional<LinearLayout> hintFromUsers(mlir::Value value, int depth = 0) const;
   void set(mlir::Value value, LinearLayout layout) { layouts[value] = std::move(layout); }
   /// Walks back from a dot operand through trans and unit-dim reshapes to the
   /// block load that produces it, and asks that load to produce `layout`
