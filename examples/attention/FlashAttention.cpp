@@ -558,6 +558,17 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
   return {64, 16, 4, false};
 }
 
+bool persistentByDefault(int64_t headDim, bool heavyScores, const TargetInfo &target,
+                         const AttentionVariant &variant) {
+  // Measured on the H200 (bench/RESULTS.md, session 29, once its loop was
+  // the default's): the persistent d = 128 forward without a mask is 1.12x
+  // the default at N = 1k, 1.06x at 4k and 1.00x at 16k (its producer
+  // loads the next tile's Q and K/V during this one's epilogue). Causal
+  // (0.95-0.98x) and d = 256 (0.82-0.98x) stay one program per tile.
+  return target.tma && !heavyScores && headDim > 64 && headDim <= 128 && !variant.mask &&
+         !variant.scoreMod && !variant.blockMask;
+}
+
 bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
                            const TargetInfo &target) {
   // Measured on the H200 (bench/RESULTS.md, session 27): at d = 192 and

@@ -462,6 +462,10 @@ struct AttentionSchedule {
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.
 /// `target`: wgmma (sm_90a) affords bigger tiles than mma.sync.
 AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const TargetInfo &target);
+/// Whether the forward of `variant` at `headDim` runs as a persistent grid
+/// by default (tilec --persistent): where it measured faster.
+bool persistentByDefault(int64_t headDim, bool heavyScores, const TargetInfo &target,
+                         const AttentionVariant &variant);
 
 /// Whether `split_columns=auto` splits: on wgmma, for the variants without
 /// heavy scores, where the padded tile would be 256 columns wide and every

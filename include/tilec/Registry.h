@@ -173,6 +173,9 @@ struct KernelDef {
   /// when the command line does not say (--lowering, --tma,
   /// --warp-specialize, --ping-pong); Sm90Pipeline::Default when absent.
   std::function<Sm90Pipeline(const Params &params)> sm90Pipeline;
+  /// Whether these parameters run as a persistent grid (--persistent) when
+  /// the command line does not say; off when absent.
+  std::function<bool(const Params &params)> persistent;
 };
 
 /// All registered kernels, by name.

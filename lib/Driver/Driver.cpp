@@ -418,7 +418,15 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   target.pingPong = resolved(pingPong, (specialized && turns && target.warpSpecialize &&
                                         target.numWarps >= 8) ||
                                            recorded->pingPong);
-  target.persistent = resolved(persistentGrid, recorded->persistent);
+  // The kernel's persistent default holds for the schedule it was measured
+  // with: none of that schedule's choices overridden on the command line.
+  const bool defaultSchedule =
+      !numWarps.getNumOccurrences() && !pipelineStages.getNumOccurrences() &&
+      !aInShared.getNumOccurrences() && !lowering.getNumOccurrences() && !tma.getNumOccurrences() &&
+      !warpSpecialize.getNumOccurrences() && !pingPong.getNumOccurrences();
+  bool persistentByDefault = currentKernel && currentKernel->persistent && tmaRings &&
+                             defaultSchedule && currentKernel->persistent(currentParams);
+  target.persistent = resolved(persistentGrid, persistentByDefault || recorded->persistent);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
     printError(error);
     return std::nullopt;

@@ -33,8 +33,6 @@ std::optional<std::string> whyNot(func::FuncOp kernel) {
     return "it returns values";
   if (!kernel.getBody().hasOneBlock())
     return "its body has more than one block";
-  if (kernel->hasAttr(tilec::kPersistentAttrName))
-    return "it already runs as a persistent grid";
   if (Attribute longest = kernel->getAttr(tilec::kLongestFirstAxisAttrName)) {
     auto axis = dyn_cast<IntegerAttr>(longest);
     if (!axis || axis.getInt() < 0 || axis.getInt() > 2)
@@ -129,8 +127,10 @@ LogicalResult makePersistent(func::FuncOp kernel) {
 struct TilePersistentGrid : public tilec::impl::TilePersistentGridBase<TilePersistentGrid> {
   void runOnOperation() override {
     SmallVector<func::FuncOp> kernels;
+    // A kernel that already loops over its grid (IR printed after this
+    // pass, --emit=gpu, compiled again) stays as it is.
     for (auto kernel : getOperation().getOps<func::FuncOp>())
-      if (!kernel.isExternal())
+      if (!kernel.isExternal() && !kernel->hasAttr(tilec::kPersistentAttrName))
         kernels.push_back(kernel);
     for (func::FuncOp kernel : kernels) {
       if (std::optional<std::string> why = whyNot(kernel)) {

@@ -26,6 +26,17 @@
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --persistent --emit=ptx -o %t.p.ptx
 // RUN: FileCheck %s --check-prefix=PERSIST < %t.p.json
 // RUN: FileCheck %s --check-prefix=PERSISTPTX < %t.p.ptx
+// The d = 128 forward without a mask is persistent by default on sm_90a
+// (bench/RESULTS.md, session 29); causal, d = 64 and --persistent=false not.
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --emit=ptx -o %t.pd.ptx
+// RUN: FileCheck %s --check-prefix=PERSIST < %t.pd.json
+// RUN: tilec --kernel=flash_attention_fwd_causal --set head_dim=128 --arch=sm_90a --emit=ptx -o %t.pc.ptx
+// RUN: FileCheck %s --check-prefix=NOTPERSIST < %t.pc.json
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=64 --arch=sm_90a --emit=ptx -o %t.p64.ptx
+// RUN: FileCheck %s --check-prefix=NOTPERSIST < %t.p64.json
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --persistent=false --emit=ptx -o %t.pf.ptx
+// RUN: FileCheck %s --check-prefix=NOTPERSIST < %t.pf.json
+// NOTPERSIST-NOT: "persistent": true
 
 // sm_80: mma.sync on fragments read from cp.async rings (LLVM rotates the
 // loop, so the order is not checked here; test/Dialect/TileGPU checks it).

@@ -117,11 +117,12 @@
 // DRIVER: tilec: error: --num-warps must be a power of two in [1, 32], got 6
 // DRIVERWGMMA: tilec: error: --wgmma needs --arch=sm_90a (got sm_80)
 
-// The sm_90a attention default at d = 128 (warp-specialized, ping-pong):
-// the schedule's choice is printed and recorded like any option.
+// The sm_90a attention default at d = 128 (warp-specialized, ping-pong,
+// a persistent grid without a mask): the schedule's choice is printed and
+// recorded like any option.
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --emit=llvm --print-pipeline | FileCheck %s --check-prefix=WS90
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --emit=tile --raw -o %t.ws.tile.mlir
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --emit=llvm -o %t.ws.llvm.mlir
 // RUN: tilec-opt %t.ws.tile.mlir --tilec-gpu-pipeline -o %t.ws.rec.mlir
 // RUN: diff %t.ws.llvm.mlir %t.ws.rec.mlir
-// WS90: lowering=tilegpu min-blocks-per-sm=0 num-warps=8 persistent=false ping-pong=true pipeline-stages=2 prefetch-loads=false tma=true warp-specialize=true wgmma=true"
+// WS90: lowering=tilegpu min-blocks-per-sm=0 num-warps=8 persistent=true ping-pong=true pipeline-stages=2 prefetch-loads=false tma=true warp-specialize=true wgmma=true"

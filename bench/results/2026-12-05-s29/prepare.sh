@@ -4,6 +4,7 @@
 #   bash bench/results/2026-12-05-s29/prepare.sh A   # then runA.sh through the device tool
 #   bash bench/results/2026-12-05-s29/prepare.sh C   # then runC.sh
 #   bash bench/results/2026-12-05-s29/prepare.sh B   # then runB.sh
+#   bash bench/results/2026-12-05-s29/prepare.sh E   # then runE.sh (the failing case)
 # Sessions 27-29 changed sm_90a code without a GPU: shared offsets as XOR
 # constants (c92223c), closed-form backward bounds (e75a2ca), the fused
 # d = 128 backward (306e1c3), the stmatrix epilogue (b652ca9), column blocks
@@ -22,14 +23,29 @@
 #    causal, 1k/4k/16k) and cuDNN.
 # carry/ is ignored by git; a device call carries it with the tree (<= 64 MiB).
 set -euo pipefail
-call=${1:?usage: prepare.sh A|B|C}
+call=${1:?usage: prepare.sh A|B|C|E}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm -rf carry && mkdir -p carry
 cp ../shared/tools/peer_sdpa.py carry/
-if [ "$call" = A ]; then
+if [ "$call" = E ]; then
+  case=sm90a_row_groups2_fwd_d128
+  args=(--kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --set row_groups=2
+        --set block_n=64 --size batch=2 --size seq_q=200 --size seq_k=333)
+  build/bin/tilec "${args[@]}" --export-case="$tmp/cur" > /dev/null
+  mkdir -p carry/cases
+  cp -r "$tmp/cur" carry/cases/${case}_cur
+  cp -r "$tmp/cur" carry/cases/${case}_notma
+  build/bin/tilec "${args[@]:0:8}" --tma=false --emit=ptx -o carry/cases/${case}_notma/kernel.ptx
+  git apply bench/results/2026-12-05-s29/nomatrix.patch
+  bash scripts/build.sh > /dev/null
+  cp -r "$tmp/cur" carry/cases/${case}_nomatrix
+  build/bin/tilec "${args[@]:0:8}" --emit=ptx -o carry/cases/${case}_nomatrix/kernel.ptx
+  git apply -R bench/results/2026-12-05-s29/nomatrix.patch
+  bash scripts/build.sh > /dev/null
+elif [ "$call" = A ]; then
   ARCHS=sm_90a bash scripts/gpu-cases.sh "$tmp/gpu-cases" > /dev/null 2>&1
   find "$tmp/gpu-cases" -mindepth 1 -maxdepth 1 ! -name 'sm90a_*' ! -name tilegpu -exec rm -rf {} +
   PERSISTENT=1 bash scripts/gpu-cases.sh "$tmp/gpu-cases-persistent" > /dev/null
