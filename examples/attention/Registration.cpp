@@ -241,32 +241,33 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       .name = "flash_attention_fwd" + suffix,
       .summary = summary,
       .params = params,
-      .build = [=](KernelBuilder &k,
-                   const Params &p) { buildFlashAttention(k, config(p), variant(p)); },
+      .build = [=](KernelBuilder &k, const Params &p) {
+        buildFlashAttention(k, config(p), variant(p));
+      },
       .sizes = attentionSizes(),
-      .plan = [=](const Params &p, const Params &sizes,
-                  uint64_t seed) { return planAttention(config(p), variant(p), sizes, seed); },
-      .checkSizes = [=](const Params &p,
-                        const Params &sizes) { return headsFitGroups(sizes, config(p).group); },
-      .grid =
-          [=](const Params &p) {
-            return GridRule{GridDim::shape("q", 1, config(p).blockM), GridDim::shape("q", 0),
-                            GridDim::fixed(1)};
-          },
+      .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
+        return planAttention(config(p), variant(p), sizes, seed);
+      },
+      .checkSizes = [=](const Params &p, const Params &sizes) {
+        return headsFitGroups(sizes, config(p).group);
+      },
+      .grid = [=](const Params &p) {
+        return GridRule{GridDim::shape("q", 1, config(p).blockM), GridDim::shape("q", 0),
+                        GridDim::fixed(1)};
+      },
       .numWarps = [=](const Params &p) { return schedule(p).warps; },
       .alignedByDefault = true,
       .aInShared = [=](const Params &p) { return schedule(p).qInShared; },
       .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
       .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
-      .persistent =
-          [=](const Params &p) {
-            // Only the default tiles (as measured).
-            bool defaultTiles = !p.getInt("block_m") && !p.getInt("block_n") &&
-                                !p.getInt("row_groups") && p.get("overlap") == "auto";
-            bool heavy = heavyScores || (heavyOnMmaSync && !p.target().wgmma);
-            return defaultTiles && schedule(p).sm90 == Sm90Pipeline::WarpSpecialized &&
-                   persistentByDefault(scheduleHeadDim(p), heavy, p.target(), variant(p));
-          },
+      .persistent = [=](const Params &p) {
+        // Only the default tiles (as measured).
+        bool defaultTiles = !p.getInt("block_m") && !p.getInt("block_n") &&
+                            !p.getInt("row_groups") && p.get("overlap") == "auto";
+        bool heavy = heavyScores || (heavyOnMmaSync && !p.target().wgmma);
+        return defaultTiles && schedule(p).sm90 == Sm90Pipeline::WarpSpecialized &&
+               persistentByDefault(scheduleHeadDim(p), heavy, p.target(), variant(p));
+      },
   });
 
   std::vector<ParamSpec> bwdParams = attentionBackwardParams();

@@ -12,7 +12,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Matchers.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_TILEMERGEUPPERBOUNDS
@@ -64,7 +63,8 @@ std::optional<SharedBound> sharedBoundOf(Value leaf) {
 /// `y` of size 1 along the axis `c` runs along.
 struct OtherBound {
   arith::CmpIOp cmp;
-  Value index; // c, 1-D
+  Value index;  // c, 1-D
+  Value spread; // c spread over the tile (the compare's operand)
   int32_t axis;
   Value limit; // y, 2-D
   bool inclusive;
@@ -98,7 +98,7 @@ std::optional<OtherBound> otherBoundOf(Value leaf) {
   // c runs along the axis it was not expanded at; y must not.
   if (cast<RankedTensorType>(y.getType()).getDimSize(1 - spread->axis) != 1)
     return std::nullopt;
-  return OtherBound{cmp, spread->vector, spread->axis, y, inclusive};
+  return OtherBound{cmp, spread->vector, index, spread->axis, y, inclusive};
 }
 
 /// The leaves of the conjunction rooted at `v` (through `arith.andi`s that
@@ -148,11 +148,8 @@ bool mergeIn(arith::AndIOp root) {
       } else {
         bound = arith::MinSIOp::create(b, loc, x, y);
       }
-      Value index = BroadcastOp::create(
-          b, loc, type.clone(cast<RankedTensorType>(shared->index.getType()).getElementType()),
-          ExpandDimsOp::create(b, loc, shared->index, shared->axis));
       Value merged = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::slt, index,
+          b, loc, arith::CmpIPredicate::slt, other->spread,
           BroadcastOp::create(b, loc, type.clone(boundType.getElementType()), bound));
       // The conjunction again, without the two leaves, with the merged one.
       Value all = merged;

@@ -5,12 +5,12 @@
 // element against one bound per row: y + 1 where y < n, else n.
 // CHECK-LABEL: func.func @causal
 // CHECK-SAME: (%[[S:[^:]+]]: tensor<16x8xf32>, %[[COLS:[^:]+]]: tensor<8xi32>, %[[ROWS:[^:]+]]: tensor<16x1xi32>, %[[N:[^:]+]]: i32)
+// CHECK: %[[C:.+]] = tile.expand_dims %[[COLS]] axis = 0
+// CHECK: %[[CB:.+]] = tile.broadcast %[[C]] : tensor<1x8xi32> -> tensor<16x8xi32>
 // CHECK: %[[X:.+]] = tile.splat %[[N]] : tensor<16x1xi32>
 // CHECK: %[[BELOW:.+]] = arith.cmpi slt, %[[ROWS]], %[[X]] : tensor<16x1xi32>
 // CHECK: %[[NEXT:.+]] = arith.addi %[[ROWS]], %{{.+}} : tensor<16x1xi32>
 // CHECK: %[[BOUND:.+]] = arith.select %[[BELOW]], %[[NEXT]], %[[X]] : tensor<16x1xi1>, tensor<16x1xi32>
-// CHECK: %[[C:.+]] = tile.expand_dims %[[COLS]] axis = 0
-// CHECK: %[[CB:.+]] = tile.broadcast %[[C]] : tensor<1x8xi32> -> tensor<16x8xi32>
 // CHECK: %[[BB:.+]] = tile.broadcast %[[BOUND]] : tensor<16x1xi32> -> tensor<16x8xi32>
 // CHECK: %[[KEEP:.+]] = arith.cmpi slt, %[[CB]], %[[BB]] : tensor<16x8xi32>
 // CHECK-NOT: arith.andi

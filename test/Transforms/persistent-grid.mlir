@@ -3,6 +3,15 @@
 // programs, x fastest, from program_id(0) by num_programs(0); the grid
 // queries of the body read the loop's decomposition and the arguments.
 // RUN: tilec-opt %s -split-input-file --tile-persistent-grid -verify-diagnostics | FileCheck %s
+// A kernel that already loops over its grid (IR printed after the pass and
+// compiled again) is left as it is: the pass twice gives what it gives once.
+// RUN: tilec-opt %s -split-input-file --tile-persistent-grid -verify-diagnostics -o %t.once.mlir
+// RUN: tilec-opt %t.once.mlir -split-input-file --tile-persistent-grid | FileCheck %s --check-prefix=TWICE
+// TWICE-LABEL: func.func @rows
+// TWICE-SAME: %arg4: i32) attributes {tilec.persistent}
+// TWICE-COUNT-1: scf.for
+// TWICE-NOT: scf.for
+// TWICE-LABEL: func.func @longest_first
 
 // CHECK-LABEL: func.func @rows
 // CHECK-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[N:.*]]: i32, %[[GX:.*]]: i32, %[[GY:.*]]: i32, %[[GZ:.*]]: i32)
