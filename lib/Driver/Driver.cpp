@@ -12,9 +12,10 @@
 #include "tilec/Dialect/Tile/Tile.h"
 #include "tilec/InitAll.h"
 #include "tilec/Interpreter/Interpreter.h"
+#include "tilec/Passes.h"
 #include "tilec/Registry.h"
-#include "tilec/Support/InputCheck.h"
 #include "tilec/Runtime/Metadata.h"
+#include "tilec/Support/InputCheck.h"
 #include "tilec/Support/Numeric.h"
 #include "tilec/Target/PTX.h"
 #include "tilec/Target/Pipeline.h"
@@ -892,6 +893,12 @@ KernelSignature signatureOf(ModuleOp module) {
       return 0;
     };
     ArrayRef<Type> types = fn.getArgumentTypes();
+    // A persistent kernel (tile-persistent-grid ran: --emit=gpu IR compiled
+    // again) ends in the logical grid's three sizes, which the runtime
+    // passes; they are not parameters.
+    if (fn->hasAttr(kPersistentAttrName) && types.size() >= 3 &&
+        llvm::all_of(types.take_back(3), [](Type t) { return t.isInteger(32); }))
+      types = types.drop_back(3);
     for (unsigned i = 0; i < types.size(); ++i) {
       KernelParam param{fmt::format("arg{}", i), KernelParam::Kind::Scalar, dtypeOf(types[i]), 0};
       if (auto ptr = dyn_cast<tile::PointerType>(types[i])) {

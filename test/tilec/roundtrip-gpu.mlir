@@ -2,9 +2,17 @@
 // --print-pipeline resolves, the PTX of the printed IR is the PTX of the
 // kernel, byte for byte (sm_80 and sm_90a, attention defaults with wgmma,
 // Q in shared memory, row groups and streamed K/V; a tile-IR file).
-// (Not the persistent grid, the d = 128 default since session 29: its
-// printed IR already has the grid and tensor-map arguments, which the
-// metadata's second pass counts again.)
+// The persistent grid (the d = 128 default) too: its printed IR already ends
+// in the grid's three arguments, which are not parameters the second time.
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --emit=ptx -o %t.pers.ptx
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --emit=gpu -o %t.pers.gpu.mlir
+// RUN: tilec %t.pers.gpu.mlir --arch=sm_90a --emit=ptx -o %t.pers.again.ptx
+// RUN: cmp %t.pers.ptx %t.pers.again.ptx
+// RUN: FileCheck %s --check-prefix=PERS < %t.pers.again.json
+// PERS: "persistent": true,
+// PERS: {"name":"arg0","kind":"tensor"
+// PERS: {"name":"arg28","kind":"tensor","dtype":"f32","rank":2,
+// PERS-NEXT: ],
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --persistent=false --emit=ptx -o %t.d128.ptx
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --persistent=false --emit=gpu -o %t.d128.gpu.mlir
 // RUN: tilec %t.d128.gpu.mlir --arch=sm_90a --a-in-shared --assume-aligned --pipeline-stages=2 --emit=ptx -o %t.d128.again.ptx
