@@ -17,6 +17,35 @@ def TileDecomposeOnlineSoftmax : Pass<"tile-decompose-online-softmax"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
 }
 
+def TileHoistRowTerms : Pass<"tile-hoist-row-terms"> {
+  let summary = "Score terms that are the same along a row leave an online softmax loop";
+  let description = [{
+    Softmax does not see a term that is the same in every score of a row:
+    with `s = s' + spread(r)`, `online_softmax(s, m)` gives the `p` and
+    `alpha` of `online_softmax(s', m - r * t)` (`t` the op's log2 scale) and
+    a running maximum `r * t` lower. So where an `scf.for` carries the
+    maximum of its `tile.online_softmax`, the loop runs on `s'`, its
+    maximum enters as `m - r * t` and leaves as `m' + r * t`: `lse` and
+    everything after the loop see what they saw before. A `-inf` start (no
+    score seen) enters as it is, and a loop whose maximum comes from a loop
+    shifted by the same offset takes that loop's `m'` (one shift after the
+    last loop; a constant start keeps the maximum in the layout of the row
+    reductions).
+
+    Matched through a mask's `arith.select` with `-inf` elsewhere to an
+    `arith.addf` of the scores and a term that is either one value per row,
+    `broadcast(expand_dims(r, 1))`, or ALiBi's
+    `splat(c) * cast(spread(keys, 0) - spread(rows, 1))` with rows
+    `splat(k) + iota`: there `c * float(keys - k)`, made once per column,
+    stays and `c * float(k - rows)` leaves (the same integers, so both
+    parts are as exact as the whole). `r`, `c`, `rows` and `k` must be the
+    same in every iteration; ops in the loop that make them from such
+    values move before it. The loop's maximum must be read by the softmax
+    alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileMergeUpperBounds : Pass<"tile-merge-upper-bounds"> {
   let summary = "One compare per element where a mask bounds one index twice from above";
   let description = [{

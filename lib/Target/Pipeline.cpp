@@ -196,10 +196,11 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
   return message;
 }
 
-/// What both pipelines start with: online softmax decomposed, the IR
-/// simplified, two upper bounds on one index merged, loop loads prefetched
-/// where asked.
+/// What both pipelines start with: row terms out of the softmax, online
+/// softmax decomposed, the IR simplified, two upper bounds on one index merged, loop loads
+/// prefetched where asked.
 static void buildTilePreparePipeline(OpPassManager &pm, const GpuPipelineOptions &options) {
+  pm.addPass(createTileHoistRowTerms());
   pm.addPass(createTileDecomposeOnlineSoftmax());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -44,10 +44,13 @@ std::string caseName(const Case &c) {
   return name;
 }
 
+/// A pass the GPU pipeline runs, run on the kernel before the interpreter.
+using PassFactory = std::unique_ptr<mlir::Pass> (*)();
+
 /// Builds the kernel, runs its plan, and returns the worst normalized error
-/// over its outputs after checking there is no NaN and no infinity out of place.
-void runCase(const Case &c, bool canonicalize, bool prefetch = false, bool persistent = false,
-             bool mergeBounds = false) {
+/// over its outputs after checking there is no NaN and no infinity out of
+/// place. With `canonicalize`: canonicalize, cse, then `passes`.
+void runCase(const Case &c, bool canonicalize, std::vector<PassFactory> passes = {}) {
   const KernelDef *def = Registry::global().find(c.kernel);
   ASSERT_NE(def, nullptr) << c.kernel << " is not registered";
   Params params(def->params), sizes(def->sizes);
@@ -66,12 +69,8 @@ void runCase(const Case &c, bool canonicalize, bool prefetch = false, bool persi
     mlir::PassManager pm(&context);
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
-    if (prefetch)
-      pm.addPass(createTilePrefetchLoads());
-    if (persistent)
-      pm.addPass(createTilePersistentGrid());
-    if (mergeBounds)
-      pm.addPass(createTileMergeUpperBounds());
+    for (PassFactory pass : passes)
+      pm.addPass(pass());
     ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
   }
 
@@ -96,13 +95,22 @@ class KernelTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(KernelTest, MatchesReference) { runCase(GetParam(), /*canonicalize=*/false); }
 TEST_P(KernelTest, MatchesReferenceAfterCanonicalize) { runCase(GetParam(), true); }
-TEST_P(KernelTest, MatchesReferenceWithPrefetchedLoads) { runCase(GetParam(), true, true); }
+TEST_P(KernelTest, MatchesReferenceWithPrefetchedLoads) {
+  runCase(GetParam(), true, {createTilePrefetchLoads});
+}
 // A few programs looping over the logical grid (tile-persistent-grid).
-TEST_P(KernelTest, MatchesReferenceAsPersistentGrid) { runCase(GetParam(), true, false, true); }
+TEST_P(KernelTest, MatchesReferenceAsPersistentGrid) {
+  runCase(GetParam(), true, {createTilePersistentGrid});
+}
 // Masks with the keys' bound merged into the causal or window bound
 // (tile-merge-upper-bounds, as the GPU pipeline runs it).
 TEST_P(KernelTest, MatchesReferenceWithMergedBounds) {
-  runCase(GetParam(), true, false, false, true);
+  runCase(GetParam(), true, {createTileMergeUpperBounds});
+}
+// Row terms of the scores (ALiBi's query part) out of the softmax loops
+// (tile-hoist-row-terms, as the GPU pipeline runs it).
+TEST_P(KernelTest, MatchesReferenceWithRowTermsHoisted) {
+  runCase(GetParam(), true, {createTileHoistRowTerms});
 }
 
 std::vector<Case> allCases() {
