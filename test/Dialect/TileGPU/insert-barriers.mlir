@@ -193,6 +193,56 @@ func.func @wgmma_reads_until_wait(%a: tensor<64x64xbf16, #tilegpu.mma_operand<in
   return %r : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
 }
 
+// B staged, then a layout conversion's store and load (their barrier has
+// no fence: nothing async reads the scratch), then the wgmma reading B: the
+// barrier published B to the other threads, not to the async proxy, so
+// the wgmma still needs the fence and a barrier (session 30: the row
+// groups' last P·V read stale V without it).
+// CHECK-LABEL: func.func @staged_then_converted
+// CHECK: tilegpu.local_store %{{.+}}, %[[B:.+]] :
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NEXT: tilegpu.fence async_proxy
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.warpgroup_dot %{{.+}}, %[[B]],
+func.func @staged_then_converted(%a: tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>, %b: tensor<64x64xbf16, #blocked>, %x: tensor<16x64xbf16, #blocked>, %acc: tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>) -> (tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>, tensor<16x64xbf16, #blocked>) {
+  %buf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+  tilegpu.local_store %b, %buf : tensor<64x64xbf16, #blocked>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+  %scratch = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %x, %scratch : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  %y = tilegpu.local_load %scratch : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
+  %t = tilegpu.warpgroup_dot %a, %buf, %acc : tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+  %d = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>>
+  return %d, %y : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>, tensor<16x64xbf16, #blocked>
+}
+
+// B staged before a loop whose wgmma reads it, a barrier between (the
+// conversion's): fenced once, before the loop, not in every iteration.
+// CHECK-LABEL: func.func @staged_before_loop
+// CHECK: tilegpu.local_load
+// CHECK-NEXT: tilegpu.fence async_proxy
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: scf.for
+// CHECK-NOT: tilegpu.fence
+// CHECK: scf.yield
+func.func @staged_before_loop(%a: tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>, %b: tensor<64x64xbf16, #blocked>, %x: tensor<16x64xbf16, #blocked>, %n: i32) -> (tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>, tensor<16x64xbf16, #blocked>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+  %buf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+  tilegpu.local_store %b, %buf : tensor<64x64xbf16, #blocked>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+  %scratch = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %x, %scratch : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  %y = tilegpu.local_load %scratch : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>) : i32 {
+    %t = tilegpu.warpgroup_dot %a, %buf, %acc : tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+    %d = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>>
+    scf.yield %d : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+  }
+  return %r, %y : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>, tensor<16x64xbf16, #blocked>
+}
+
 // A TMA ring in a loop: this iteration's wgmma reads the slot, a later
 // iteration's copy (one thread, async proxy) overwrites it, so the body ends
 // with a barrier; the copy's landing needs none (each thread waits on the

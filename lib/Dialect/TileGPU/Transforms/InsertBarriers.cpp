@@ -18,13 +18,23 @@ using namespace tilec::tilegpu;
 
 namespace {
 
-/// What this thread has done to shared memory since the last barrier.
+/// What this thread has done to shared memory since the last barrier, and
+/// since the last async-proxy fence.
 struct Hazards {
   llvm::SmallDenseSet<Value> written; ///< by the generic proxy, not published
   llvm::SmallDenseSet<Value> read;    ///< by the generic proxy
-  bool fenced = false;                ///< written buffers fenced for the async proxy
+  /// Written by the generic proxy and not fenced for the async proxy: a
+  /// barrier publishes them to other threads' loads, not to a wgmma or TMA
+  /// store, which still needs `fence.proxy.async` before its barrier.
+  llvm::SmallDenseSet<Value> unfenced;
   bool empty() const { return written.empty() && read.empty(); }
-  void clear() { *this = Hazards(); }
+  /// After a barrier (with the fence: `fenced`).
+  void synchronized(bool fenced) {
+    written.clear();
+    read.clear();
+    if (fenced)
+      unfenced.clear();
+  }
 };
 
 /// How an op touches shared memory: the buffers it writes now, starts
@@ -169,11 +179,12 @@ public:
   void placeIn(Block &block, Hazards &hazards, bool canSync) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (isGroupBarrier(op)) {
-        hazards.clear();
+        hazards.synchronized(/*fenced=*/false);
         continue;
       }
       if (auto fence = dyn_cast<FenceOp>(op)) {
-        hazards.fenced |= fence.getKind() == FenceKind::async_proxy;
+        if (fence.getKind() == FenceKind::async_proxy)
+          hazards.unfenced.clear();
         continue;
       }
       if (op.getNumRegions()) {
@@ -181,18 +192,22 @@ public:
         continue;
       }
       Access access = accessOf(&op, buffers);
+      // An async read of a buffer written since the last fence needs the
+      // fence and a barrier, even where a barrier has published the write
+      // to the generic proxy (a layout conversion's barrier between a
+      // staged B operand's store and its wgmma).
       bool asyncHazard = llvm::any_of(access.asyncReads, [&](Value b) {
-        return hazards.written.contains(b);
+        return hazards.written.contains(b) || hazards.unfenced.contains(b);
       });
       bool hazard = asyncHazard ||
                     llvm::any_of(access.reads, [&](Value b) { return hazards.written.contains(b); }) ||
                     llvm::any_of(llvm::concat<Value>(access.writes, access.asyncWrites),
                                  [&](Value b) { return hazards.read.contains(b); });
       if (hazard && canSync)
-        synchronize(&op, asyncHazard && !hazards.fenced, hazards);
+        synchronize(&op, asyncHazard && !hazards.unfenced.empty(), hazards);
       for (Value b : llvm::concat<Value>(access.writes, access.landed)) {
         hazards.written.insert(b);
-        hazards.fenced = false;
+        hazards.unfenced.insert(b);
       }
       for (Value b : access.reads)
         if (!unwritten.contains(b))
@@ -223,12 +238,18 @@ private:
       hazards = after;
       return;
     }
-    if (!hazards.empty() && canSync)
-      synchronize(&op, buffers.asyncReaders && !hazards.written.empty() && !hazards.fenced,
+    // Before regions whose wgmma or TMA store reads a buffer written and
+    // not fenced out here: fenced once here, not in every iteration.
+    bool readsUnfenced = readsAsync(op, hazards.unfenced);
+    if ((!hazards.empty() || readsUnfenced) && canSync)
+      synchronize(&op,
+                  readsUnfenced || (buffers.asyncReaders && !hazards.written.empty() &&
+                                    !hazards.unfenced.empty()),
                   hazards);
     bool publishAtEnd = canSync && isa<scf::ForOp, WarpSpecializeOp>(op);
     bool inside = canSync && !isa<scf::IfOp>(op);
     Hazards after;
+    after.unfenced = hazards.unfenced;
     for (Region &region : op.getRegions())
       for (Block &block : region) {
         Hazards pending = canSync ? Hazards() : hazards;
@@ -252,7 +273,7 @@ private:
           OpBuilder b(op.getContext());
           b.setInsertionPointAfter(&op);
           emitSync(b, op.getLoc(), &op,
-                   buffers.asyncReaders && !pending.written.empty() && !pending.fenced);
+                   buffers.asyncReaders && !pending.written.empty() && !pending.unfenced.empty());
           continue;
         }
         // The reads of TMA stores that a role's last wait leaves pending
@@ -263,9 +284,15 @@ private:
                               return rootBuffer(store.getSrc()) == b;
                             });
                           });
+        // (What the next iteration's wgmmas read of this one's unfenced
+        // writes is fenced with the publishing barrier.)
+        bool nextReadsUnfenced = isa<scf::ForOp>(op) && readsAsync(op, pending.unfenced);
         if (publishAtEnd && !block.empty() && !storesDone)
-          synchronizeAtEnd(block, buffers.asyncReaders && !pending.written.empty() &&
-                                      !pending.fenced);
+          synchronizeAtEnd(block,
+                           nextReadsUnfenced || (buffers.asyncReaders && !pending.written.empty() &&
+                                                 !pending.unfenced.empty()));
+        if (!nextReadsUnfenced)
+          after.unfenced.insert(pending.unfenced.begin(), pending.unfenced.end());
         if (!publishAtEnd || isa<WarpSpecializeOp>(op))
           after.written.insert(pending.written.begin(), pending.written.end());
         if (!publishAtEnd)
@@ -277,7 +304,21 @@ private:
   void synchronize(Operation *before, bool fenceAsync, Hazards &hazards) {
     OpBuilder b(before);
     emitSync(b, before->getLoc(), before, fenceAsync);
-    hazards.clear();
+    hazards.synchronized(fenceAsync);
+  }
+
+  /// Whether an op in `op`'s regions (any depth) reads one of `buffers`
+  /// through the async proxy.
+  bool readsAsync(Operation &op, const llvm::SmallDenseSet<Value> &buffers) const {
+    if (buffers.empty())
+      return false;
+    bool found = false;
+    op.walk([&](Operation *inner) {
+      if (inner != &op)
+        for (Value b : accessOf(inner, this->buffers).asyncReads)
+          found |= buffers.contains(b);
+    });
+    return found;
   }
 
   /// At the end of `block` (before its terminator, if it has one).
