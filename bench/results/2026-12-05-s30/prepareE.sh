@@ -7,7 +7,10 @@
 # TMA (notma), mma.sync only (nowgmma), no column blocks (nocols: the final
 # dots' accumulators keep the loop's layout) and no XOR offsets (noxor:
 # c92223c undone). Run from the repository root after a build; then
-# runE.sh through the device tool.
+# runE.sh through the device tool. (As run in session 30, "cur" and the
+# patched builds were compiled at 9ef49c3, before the fence fix; "fixed" is
+# the case as tilegpu-insert-barriers places fences since, added by hand:
+# `variant fixed` at a commit with the fix.)
 set -euo pipefail
 here=bench/results/2026-12-05-s30
 case=sm90a_row_groups2_fwd_d128
