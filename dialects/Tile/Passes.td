@@ -41,7 +41,7 @@ def TileHoistRowTerms : Pass<"tile-hoist-row-terms"> {
     parts are as exact as the whole). `r`, `c`, `rows` and `k` must be the
     same in every iteration; ops in the loop that make them from such
     values move before it. The loop's maximum must be read by the softmax
-    alone.
+    alone, and the new one only handed to the next iteration.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -102,7 +102,8 @@ public:
     if (!m || m.getOwner() != loop.getBody() || m.getArgNumber() == 0 || !m.hasOneUse())
       return false;
     unsigned iterArg = m.getArgNumber() - 1;
-    if (loop.getBody()->getTerminator()->getOperand(iterArg) != softmax.getMNew())
+    if (loop.getBody()->getTerminator()->getOperand(iterArg) != softmax.getMNew() ||
+        !softmax.getMNew().hasOneUse())
       return false;
     std::optional<Shift> shift = shiftOf(softmax.getScores());
     if (!shift)

@@ -99,7 +99,8 @@ func.func @two_loops(%s: tensor<16x8xf32>, %r: tensor<16xf32>, %m0: tensor<16xf3
 }
 
 // Left as they are: a bias whose rows are not `q0 + iota`, a mask that
-// keeps something other than -inf, a maximum the loop also reads.
+// keeps something other than -inf, a maximum (old or new) the loop also
+// reads.
 // (No offset: its log2 e never appears.)
 // CHECK-LABEL: func.func @unchanged
 // CHECK-NOT: 1.44269502
@@ -161,4 +162,22 @@ func.func @maximum_read(%s: tensor<16x8xf32>, %r: tensor<16xf32>, %n: i32) -> te
     scf.yield %twice : tensor<16xf32>
   }
   return %a : tensor<16xf32>
+}
+
+// CHECK-LABEL: func.func @new_maximum_read
+// CHECK-NOT: 1.44269502
+// CHECK: return
+func.func @new_maximum_read(%s: tensor<16x8xf32>, %r: tensor<16xf32>, %n: i32) -> (tensor<16xf32>, tensor<16xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c8 = arith.constant 8 : i32
+  %ninf = arith.constant dense<0xFF800000> : tensor<16xf32>
+  %r1 = tile.expand_dims %r axis = 1 : tensor<16xf32> -> tensor<16x1xf32>
+  %r2 = tile.broadcast %r1 : tensor<16x1xf32> -> tensor<16x8xf32>
+  %y = arith.addf %s, %r2 : tensor<16x8xf32>
+  %a:2 = scf.for %j = %c0 to %n step %c8 iter_args(%m = %ninf, %sum = %ninf) -> (tensor<16xf32>, tensor<16xf32>) : i32 {
+    %m_new, %p, %alpha = tile.online_softmax %y, %m scale = 1.0 : tensor<16x8xf32>, tensor<16xf32>
+    %next = arith.addf %sum, %m_new : tensor<16xf32>
+    scf.yield %m_new, %next : tensor<16xf32>, tensor<16xf32>
+  }
+  return %a#0, %a#1 : tensor<16xf32>, tensor<16xf32>
 }
