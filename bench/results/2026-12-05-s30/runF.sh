@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Session 30's call F (see prepareF.sh). On the device: rm -rf carry && mv carry-F carry first.
+mkdir -p $OUT/r
+t0=$(date +%s)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+timeout 300 python3 bench/compare.py --dirs def=carry/def,ws=carry/ws,wsov=carry/wsov,wsovp=carry/wsovp --dims 64 --seqlens 1024,4096,16384 --reps 2 --out $OUT/r/fwd > $OUT/r/fwd.txt 2>&1; echo "fwd rc $? $(( $(date +%s)-t0 ))s"
+timeout 70 python3 carry/peer_sdpa.py --dims 64 --seqlens 1024,4096,16384 --json $OUT/r/sdpa.json > $OUT/r/sdpa.txt 2>&1; echo "sdpa rc $? $(( $(date +%s)-t0 ))s"
+cat $OUT/r/fwd.txt; grep -v "^#" $OUT/r/sdpa.txt
