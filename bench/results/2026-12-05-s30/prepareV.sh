@@ -13,6 +13,7 @@ DIMS="64 128" VARIANTS="alibi" bash bench/compile-variants.sh carry-V/v-new > /d
 DIMS=128 VARIANTS="sliding_window sliding_window_softcap relative_bias_table" \
   bash bench/compile-variants.sh carry-V/v-new > /dev/null
 DIMS="64 128" VARIANTS="alibi" SETS=--persistent bash bench/compile-variants.sh carry-V/v-pers > /dev/null
+DIMS=128 VARIANTS="sliding_window" SETS=--persistent bash bench/compile-variants.sh carry-V/v-pers > /dev/null
 git apply $here/nohoist.patch && bash scripts/build.sh > /dev/null
 DIMS="64 128" VARIANTS="alibi" bash bench/compile-variants.sh carry-V/v-old > /dev/null
 git apply -R $here/nohoist.patch && bash scripts/build.sh > /dev/null
