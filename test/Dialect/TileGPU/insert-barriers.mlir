@@ -243,6 +243,33 @@ func.func @staged_before_loop(%a: tensor<64x64xbf16, #tilegpu.mma_operand<index 
   return %r, %y : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>, tensor<16x64xbf16, #blocked>
 }
 
+// The next iteration's wgmma reads B, written late in this one and
+// published by a conversion's plain barrier: the body ends with the fence
+// and a barrier.
+// CHECK-LABEL: func.func @staged_for_next_iteration
+// CHECK: scf.for
+// CHECK: tilegpu.warpgroup_dot
+// CHECK: tilegpu.local_load
+// CHECK-NEXT: tilegpu.fence async_proxy
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: scf.yield
+func.func @staged_for_next_iteration(%a: tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>, %b: tensor<64x64xbf16, #blocked>, %x: tensor<16x64xbf16, #blocked>, %n: i32) -> tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+  %buf = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+  %scratch = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>) : i32 {
+    %t = tilegpu.warpgroup_dot %a, %buf, %acc : tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+    %d = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>>
+    tilegpu.local_store %b, %buf : tensor<64x64xbf16, #blocked>, !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+    tilegpu.local_store %x, %scratch : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+    %y = tilegpu.local_load %scratch : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
+    scf.yield %d : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+  }
+  return %r : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+}
+
 // A TMA ring in a loop: this iteration's wgmma reads the slot, a later
 // iteration's copy (one thread, async proxy) overwrites it, so the body ends
 // with a barrier; the copy's landing needs none (each thread waits on the

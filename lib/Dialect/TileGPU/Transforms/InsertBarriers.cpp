@@ -258,6 +258,15 @@ private:
           unwritten = unwrittenIn(block);
         placeIn(block, pending, inside);
         unwritten = std::move(outer);
+        // A loop whose wgmma (or TMA store) reads what an iteration wrote
+        // and did not fence: the body ends with the fence and a barrier.
+        // Elsewhere what the block leaves unfenced stays so after it.
+        if (publishAtEnd && isa<scf::ForOp>(op) && !block.empty() &&
+            readsAsync(op, pending.unfenced)) {
+          synchronizeAtEnd(block, /*fenceAsync=*/true);
+          continue;
+        }
+        after.unfenced.insert(pending.unfenced.begin(), pending.unfenced.end());
         if (pending.empty())
           continue;
         if (publishAtEnd && isa<scf::ForOp>(op) && !meetsNextIteration(pending, block, buffers)) {
@@ -284,15 +293,9 @@ private:
                               return rootBuffer(store.getSrc()) == b;
                             });
                           });
-        // (What the next iteration's wgmmas read of this one's unfenced
-        // writes is fenced with the publishing barrier.)
-        bool nextReadsUnfenced = isa<scf::ForOp>(op) && readsAsync(op, pending.unfenced);
         if (publishAtEnd && !block.empty() && !storesDone)
-          synchronizeAtEnd(block,
-                           nextReadsUnfenced || (buffers.asyncReaders && !pending.written.empty() &&
-                                                 !pending.unfenced.empty()));
-        if (!nextReadsUnfenced)
-          after.unfenced.insert(pending.unfenced.begin(), pending.unfenced.end());
+          synchronizeAtEnd(block, buffers.asyncReaders && !pending.written.empty() &&
+                                      !pending.unfenced.empty());
         if (!publishAtEnd || isa<WarpSpecializeOp>(op))
           after.written.insert(pending.written.begin(), pending.written.end());
         if (!publishAtEnd)
