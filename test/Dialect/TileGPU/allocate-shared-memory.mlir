@@ -1,7 +1,9 @@
 // Shared-memory offsets by liveness: buffers whose live ranges do not overlap
 // share bytes, those that overlap do not; swizzled buffers are 1024-aligned,
 // unpadded (padded<0>) ones 128-aligned,
-// mbarriers 8-aligned; a use inside a loop keeps a buffer alive through it.
+// mbarriers 8-aligned; a use inside a loop keeps a buffer alive through it;
+// in the kernel's body a buffer that takes another's bytes comes after a
+// barrier.
 // RUN: tilec-opt %s --tilegpu-allocate-shared-memory | FileCheck %s
 
 #pad = #tilegpu.padded<16>
@@ -12,12 +14,33 @@
 // CHECK-LABEL: func.func @disjoint
 // CHECK-SAME: tilegpu.shared_bytes = 2304 : i64
 func.func @disjoint(%x: tensor<16x64xbf16, #blocked>) {
-  // 16 rows x (128 + 16) bytes = 2304 bytes, dead after its load.
+  // 16 rows x (128 + 16) bytes = 2304 bytes, dead after its load. The
+  // second takes its bytes: a barrier before it, so that no thread writes
+  // them while another still reads the first (session 30).
   // CHECK: %[[A:.+]] = tilegpu.alloc {offset = 0 : i64}
   %a = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
   tilegpu.local_store %x, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  // CHECK: tilegpu.local_load %[[A]]
+  // CHECK-NEXT: tilegpu.barrier
+  // CHECK-NEXT: %[[B:.+]] = tilegpu.alloc {offset = 0 : i64}
   %y = tilegpu.local_load %a : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
-  // CHECK: %[[B:.+]] = tilegpu.alloc {offset = 0 : i64}
+  %b = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %y, %b : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  return
+}
+
+// A barrier already between: none added.
+// CHECK-LABEL: func.func @disjoint_synchronized
+// CHECK: tilegpu.local_load
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.alloc {offset = 0 : i64}
+// CHECK-NOT: tilegpu.barrier
+// CHECK: return
+func.func @disjoint_synchronized(%x: tensor<16x64xbf16, #blocked>) {
+  %a = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.local_store %x, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+  %y = tilegpu.local_load %a : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
+  tilegpu.barrier
   %b = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
   tilegpu.local_store %y, %b : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
   return

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace tilec::tilegpu {
@@ -202,6 +203,47 @@ struct TileGPUAllocateSharedMemory
       total = std::max(total, start + buffer.bytes);
     }
     kernel->setAttr("tilegpu.shared_bytes", b.getI64IntegerAttr(total));
+    separateReuses(buffers, timeline);
+  }
+
+  /// In the kernel's body a buffer may take bytes another left without a
+  /// barrier between (overlapsInTime): one thread's writes of the new one
+  /// may then land while another thread still reads the old one (session
+  /// 30: the row groups' O staging over the last P·V's A operand). A
+  /// group barrier goes before the new one where nothing between waits
+  /// for every thread: no barrier op in the body, and no loop whose body
+  /// ends with one.
+  static void separateReuses(ArrayRef<Buffer> buffers, const Timeline &timeline) {
+    Block *body = timeline.body();
+    llvm::SetVector<Operation *> separated;
+    for (const Buffer &later : buffers) {
+      if (later.block != body || !isa<AllocOp>(later.op))
+        continue;
+      for (const Buffer &earlier : buffers)
+        if (&earlier != &later && earlier.block == body && earlier.last < later.first &&
+            isa<AllocOp>(earlier.op) && later.overlapsInSpace(*earlier.offset, earlier.bytes) &&
+            !synchronizedBetween(body, earlier.last, later.first, timeline))
+          separated.insert(&*std::next(body->begin(), later.first));
+    }
+    for (Operation *op : separated) {
+      OpBuilder b(op);
+      createGroupBarrier(b, op->getLoc(), op);
+    }
+  }
+
+  /// Whether every thread waits for every other between positions `from`
+  /// and `to` of `body`: a group barrier there, or the op at `from` a loop
+  /// whose body ends with one (insert-barriers publishes a loop's accesses
+  /// there).
+  static bool synchronizedBetween(Block *body, int64_t from, int64_t to, const Timeline &timeline) {
+    if (timeline.barrierBetween(body, from, to))
+      return true;
+    auto loop = dyn_cast<scf::ForOp>(*std::next(body->begin(), from));
+    if (!loop)
+      return false;
+    Operation *terminator = loop.getBody()->getTerminator();
+    Operation *last = terminator->getPrevNode();
+    return last && isGroupBarrier(*last);
   }
 
   /// For a buffer made in the kernel's body that one warp role fills once
