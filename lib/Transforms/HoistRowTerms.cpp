@@ -16,8 +16,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-
-#include <cmath>
+#include "llvm/ADT/DenseMap.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_TILEHOISTROWTERMS
@@ -138,14 +137,20 @@ public:
 private:
   /// Whether `v` is the same in every iteration: made outside the loop, or
   /// inside by side-effect-free ops from such values (the slope of a head).
+  /// (Memoized: the operands of a score term share their subterms.)
   bool invariant(Value v) {
     if (!v)
       return false;
     if (loop.isDefinedOutsideOfLoop(v))
       return true;
+    if (auto known = invariants.find(v); known != invariants.end())
+      return known->second;
     Operation *op = v.getDefiningOp();
-    return op && op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
-           llvm::all_of(op->getOperands(), [&](Value operand) { return invariant(operand); });
+    bool result =
+        op && op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+        llvm::all_of(op->getOperands(), [&](Value operand) { return invariant(operand); });
+    invariants[v] = result;
+    return result;
   }
 
   /// Moves what makes the invariant `v` in the loop before it.
@@ -242,6 +247,7 @@ private:
   OnlineSoftmaxOp softmax;
   OpBuilder b;
   Restored &restored;
+  llvm::DenseMap<Value, bool> invariants;
 };
 
 struct TileHoistRowTerms : public tilec::impl::TileHoistRowTermsBase<TileHoistRowTerms> {
