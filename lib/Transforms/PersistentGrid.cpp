@@ -4,8 +4,9 @@
 // few programs (as many as fit on the GPU) each run a loop over the logical
 // programs t = program_id(0), + num_programs(0), ... below gx·gy·gz, x
 // fastest (or, on a kernel whose programs along one axis come longest
-// first, that axis slowest, in rounds of alternating direction). The
-// logical grid comes in three trailing i32 arguments.
+// first, that axis slowest within sections of the other axes' indices, in
+// rounds of alternating direction). The logical grid comes in three
+// trailing i32 arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +42,7 @@ std::optional<std::string> whyNot(func::FuncOp kernel) {
   return std::nullopt;
 }
 
-LogicalResult makePersistent(func::FuncOp kernel) {
+LogicalResult makePersistent(func::FuncOp kernel, unsigned roundsPerSection) {
   MLIRContext *context = kernel.getContext();
   Location loc = kernel.getLoc();
   Type i32 = IntegerType::get(context, 32);
@@ -94,9 +95,41 @@ LogicalResult makePersistent(func::FuncOp kernel) {
                                       mirrored, t);
     unsigned slow = longest.getInt();
     unsigned fast = slow == 0 ? 1 : 0, middle = slow == 2 ? 1 : 2;
-    Value inner = arith::MulIOp::create(inside, loc, grid[fast], grid[middle]);
-    Value rest = arith::RemSIOp::create(inside, loc, u, inner);
-    logical[slow] = arith::DivSIOp::create(inside, loc, u, inner);
+    OpBuilder before(tiles); // (divisions: LICM does not move them)
+    Value inner = arith::MulIOp::create(before, loc, grid[fast], grid[middle]);
+    Value rest;
+    if (roundsPerSection == 0) {
+      rest = arith::RemSIOp::create(inside, loc, u, inner);
+      logical[slow] = arith::DivSIOp::create(inside, loc, u, inner);
+    } else {
+      // Sections of `width` indices of the other axes (attention's heads),
+      // about `roundsPerSection` rounds of tiles each, one after the
+      // other, the longest-first axis slowest inside each: the programs
+      // running at once read the keys of a few heads, not of a round's
+      // worth of heads (each a different K and V: at N = 4k, 132 heads'
+      // K and V are 264 MB, five times the L2).
+      auto k = [&](int64_t v) { return arith::ConstantIntOp::create(before, loc, i32, v); };
+      Value longestTiles = grid[slow];
+      Value roundsOfTiles = arith::MulIOp::create(before, loc, step, k(roundsPerSection));
+      Value headsForRounds = arith::DivSIOp::create(
+          before, loc,
+          arith::AddIOp::create(before, loc, roundsOfTiles,
+                                arith::SubIOp::create(before, loc, longestTiles, k(1))),
+          longestTiles);
+      Value width = arith::MinSIOp::create(
+          before, loc, inner, arith::MaxSIOp::create(before, loc, k(1), headsForRounds));
+      Value sectionTiles = arith::MulIOp::create(before, loc, width, longestTiles);
+      Value section = arith::DivSIOp::create(inside, loc, u, sectionTiles);
+      Value firstRest = arith::MulIOp::create(inside, loc, section, width);
+      // The last section may be narrower.
+      Value sectionWidth = arith::MinSIOp::create(
+          inside, loc, width, arith::SubIOp::create(inside, loc, inner, firstRest));
+      Value within = arith::SubIOp::create(
+          inside, loc, u, arith::MulIOp::create(inside, loc, section, sectionTiles));
+      logical[slow] = arith::DivSIOp::create(inside, loc, within, sectionWidth);
+      rest = arith::AddIOp::create(inside, loc, firstRest,
+                                   arith::RemSIOp::create(inside, loc, within, sectionWidth));
+    }
     logical[fast] = arith::RemSIOp::create(inside, loc, rest, grid[fast]);
     logical[middle] = arith::DivSIOp::create(inside, loc, rest, grid[fast]);
   } else {
@@ -125,6 +158,8 @@ LogicalResult makePersistent(func::FuncOp kernel) {
 }
 
 struct TilePersistentGrid : public tilec::impl::TilePersistentGridBase<TilePersistentGrid> {
+  using TilePersistentGridBase::TilePersistentGridBase;
+
   void runOnOperation() override {
     SmallVector<func::FuncOp> kernels;
     // A kernel that already loops over its grid (IR printed after this
@@ -137,7 +172,7 @@ struct TilePersistentGrid : public tilec::impl::TilePersistentGridBase<TilePersi
         kernel.emitError("cannot run as a persistent grid: ") << *why;
         return signalPassFailure();
       }
-      if (failed(makePersistent(kernel)))
+      if (failed(makePersistent(kernel, roundsPerSection)))
         return signalPassFailure();
     }
   }

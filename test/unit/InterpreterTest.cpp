@@ -1,17 +1,21 @@
 //===- InterpreterTest.cpp - the reference semantics, piece by piece ------===//
 
+#include "tilec/Interpreter/Interpreter.h"
 #include "tilec/DSL/DSL.h"
 #include "tilec/InitAll.h"
-#include "tilec/Interpreter/Interpreter.h"
+#include "tilec/Passes.h"
 #include "tilec/Support/Numeric.h"
 #include "tilec/Target/PTX.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -197,6 +201,96 @@ TEST_F(InterpreterTest, ConditionalsFollowTheProgram) {
   mlir::FailureOr<std::string> ptx = translateToPTX(*module, GpuTarget{});
   ASSERT_TRUE(mlir::succeeded(ptx));
   EXPECT_NE(ptx->find(".entry branches("), std::string::npos);
+}
+
+} // namespace
+
+namespace {
+
+/// A kernel over a gx x gy x gz grid whose programs along y come longest
+/// first: each program writes, at its (x, y, z), how many visits came
+/// before it (a counter after the grid's cells), so that a run tells which
+/// logical program came when — and that each came once.
+mlir::OwningOpRef<mlir::ModuleOp> visitOrderKernel(mlir::MLIRContext &context,
+                                                   KernelSignature &signature) {
+  KernelBuilder k(context, "visits");
+  Tile out = k.pointer("out", DType::F32);
+  k.longestFirst(1);
+  Tile cell =
+      k.programId(0) + k.numPrograms(0) * (k.programId(1) + k.numPrograms(1) * k.programId(2));
+  Tile cells = k.numPrograms(0) * k.numPrograms(1) * k.numPrograms(2);
+  Tile counter = out + cells + k.iota(1) * 0;
+  Tile seen = load(counter);
+  store(out + cell + k.iota(1) * 0, seen);
+  store(counter, seen + 1.0);
+  signature = k.signature();
+  return k.finish();
+}
+
+/// The order in which the interpreter's kInterpretedPersistentPrograms
+/// programs visit `grid` once tile-persistent-grid has run with
+/// `roundsPerSection`: order[cell] (x fastest), or empty on failure.
+std::vector<double> persistentVisitOrder(mlir::MLIRContext &context, unsigned roundsPerSection,
+                                         std::array<int64_t, 3> grid) {
+  KernelSignature signature;
+  mlir::OwningOpRef<mlir::ModuleOp> module = visitOrderKernel(context, signature);
+  if (!module)
+    return {};
+  mlir::PassManager pm(&context);
+  pm.addPass(createTilePersistentGrid(TilePersistentGridOptions{roundsPerSection}));
+  if (mlir::failed(pm.run(*module)))
+    return {};
+  const int64_t cells = grid[0] * grid[1] * grid[2];
+  // -1: never visited.
+  std::vector<HostBuffer> memory = {{"out", DType::F32, std::vector<double>(cells, -1.0)}};
+  memory[0].data.push_back(0.0);
+  if (!interpret(*module, "visits", signature, {PointerBinding{0}}, grid, memory))
+    return {};
+  memory[0].data.pop_back();
+  return memory[0].data;
+}
+
+// Every logical program runs exactly once, whatever the sections: the
+// grids below have one section, several, and a narrower last one (7 heads
+// in sections of 2), with 3 programs (kInterpretedPersistentPrograms).
+TEST_F(InterpreterTest, PersistentGridVisitsEveryProgramOnce) {
+  static_assert(kInterpretedPersistentPrograms == 3, "the cases below assume 3 programs");
+  for (unsigned rounds : {0u, 1u, 2u, 3u})
+    for (std::array<int64_t, 3> grid :
+         {std::array<int64_t, 3>{3, 5, 2}, {7, 3, 1}, {1, 9, 1}, {5, 1, 3}, {2, 4, 3}}) {
+      std::vector<double> order = persistentVisitOrder(context, rounds, grid);
+      ASSERT_EQ(order.size(), size_t(grid[0] * grid[1] * grid[2]))
+          << "rounds-per-section " << rounds << ": the kernel did not run";
+      std::vector<double> sorted = order;
+      std::sort(sorted.begin(), sorted.end());
+      for (size_t i = 0; i < sorted.size(); ++i)
+        ASSERT_EQ(sorted[i], double(i))
+            << "rounds-per-section " << rounds << ", grid " << grid[0] << "x" << grid[1] << "x"
+            << grid[2] << ": a program missed or run twice";
+    }
+}
+
+// With one round a section, 3 programs and 3 query blocks (y) a head (x), a
+// section is one head: program 0 (run first by the interpreter) takes
+// t = 0, 3, 6, 9, every other round mirrored (t = 3 -> u = 5, t = 9 ->
+// u = 11): heads 0..3 in turn, the longest query block (y = 0), then the
+// shortest (y = 2), alternately. With all heads in one section
+// (rounds-per-section=0) the same u are (x, y) = u mod 4, u / 4: (0, 0),
+// (1, 1), (2, 1), (3, 2) — four heads at once.
+TEST_F(InterpreterTest, PersistentGridTakesHeadsSectionBySection) {
+  auto at = [](int64_t x, int64_t y) { return size_t(x + 4 * y); };
+  std::vector<double> sections = persistentVisitOrder(context, 1, {4, 3, 1});
+  ASSERT_EQ(sections.size(), 12u);
+  EXPECT_EQ(sections[at(0, 0)], 0);
+  EXPECT_EQ(sections[at(1, 2)], 1);
+  EXPECT_EQ(sections[at(2, 0)], 2);
+  EXPECT_EQ(sections[at(3, 2)], 3);
+  std::vector<double> one = persistentVisitOrder(context, 0, {4, 3, 1});
+  ASSERT_EQ(one.size(), 12u);
+  EXPECT_EQ(one[at(0, 0)], 0);
+  EXPECT_EQ(one[at(1, 1)], 1);
+  EXPECT_EQ(one[at(2, 1)], 2);
+  EXPECT_EQ(one[at(3, 2)], 3);
 }
 
 } // namespace
