@@ -125,6 +125,7 @@ RegisterAttention causalKernels({
     .name = "causal",
     .summary = "causal (bottom-right aligned); blocks past the diagonal skipped",
     .variant = causal,
+    .persistentWithMask = true,
 });
 RegisterAttention slidingWindowKernels({
     .name = "sliding_window",

@@ -102,15 +102,16 @@ def TilePersistentGrid : Pass<"tile-persistent-grid", "::mlir::ModuleOp"> {
     min(their count, ceil(rounds-per-section × num_programs(0) / g_a))
     indices a section (the last may be narrower), so that the programs
     running at once read the keys and values of a few heads rather than a
-    round's worth (at N = 4k, 132 heads' K and V are five times the L2);
-    rounds-per-section = 0 (the default) makes one section of all: measured
-    on the H100, sections gained 20-45 % over one section at N = 1k-2k but
-    lost up to 33 % at 16k, where the programs' static shares of long and
-    short tiles no longer even out (a dynamic tile counter would keep both).
-    Every other full round
-    of num_programs(0) tiles is taken backwards (u = round end - 1 - lane),
-    so that the program with a round's longest tile gets the next round's
-    shortest.
+    round's worth (at N = 4k, 132 heads' K and V are five times the L2).
+    Inside a section every other full round of num_programs(0) tiles,
+    counted from the section's start, is taken backwards (u = round end -
+    1 - lane), so that the program with a round's longest tile gets the
+    next round's shortest; a section's last, partial round (its shortest
+    tiles) goes to the programs after it. rounds-per-section = 0 makes one
+    section of all. Measured on the causal forward (H100, d = 128,
+    bench/RESULTS.md session 31): two rounds a section 1.2-1.5x one section
+    at N = 1k-4k, 1.07x at 8k, 0.99x at 16k; sections whose rounds ran on across them
+    (the first try) lost up to 33 % at 16k to uneven shares of long tiles.
 
     with `tile.program_id` / `tile.num_programs` along an axis replaced by
     x, y, z and gx, gy, gz. The launch then needs only as many programs as
@@ -121,10 +122,9 @@ def TilePersistentGrid : Pass<"tile-persistent-grid", "::mlir::ModuleOp"> {
     this one's epilogue. The kernel gets `tilec.persistent`.
   }];
   let options = [
-    Option<"roundsPerSection", "rounds-per-section", "unsigned", /*default=*/"0",
+    Option<"roundsPerSection", "rounds-per-section", "unsigned", /*default=*/"2",
            "With tilec.longest_first_axis: tiles of a section of the other "
-           "axes' indices, in rounds of num_programs(0) (0: one section; "
-           "sections unbalance the static rounds, see docs/gpu.md)">,
+           "axes' indices, in rounds of num_programs(0) (0: one section of all)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

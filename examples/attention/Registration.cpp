@@ -168,11 +168,11 @@ void registerDecodeCombine() {
 /// The forward, backward and packed-batch kernels of a variant (and, with
 /// `decode`, its decoding kernels): the shared parameters plus `extra`, a
 /// variant made from the parameters, and default schedules (`heavyScores`:
-/// see defaultSchedule).
+/// see defaultSchedule; `persistentWithMask`: persistentByDefault's maskToo).
 void registerAttention(const std::string &suffix, const std::string &summary,
                        std::vector<ParamSpec> extra,
                        std::function<AttentionVariant(const Params &)> variant,
-                       bool heavyScores, bool heavyOnMmaSync,
+                       bool heavyScores, bool heavyOnMmaSync, bool persistentWithMask,
                        std::function<void(AttentionConfig &, const Params &)> tune,
                        bool decode, bool packed) {
   if (decode)
@@ -261,12 +261,16 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
       .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
       .persistent = [=](const Params &p) {
+        // A mask's persistent grid was measured at d = 128 only (session 31).
+        bool maskMeasured = p.getInt("head_dim") == 128 &&
+                            (p.getInt("head_dim_v") == 0 || p.getInt("head_dim_v") == 128);
         // Only the default tiles (as measured).
         bool defaultTiles = !p.getInt("block_m") && !p.getInt("block_n") &&
                             !p.getInt("row_groups") && p.get("overlap") == "auto";
         bool heavy = heavyScores || (heavyOnMmaSync && !p.target().wgmma);
         return defaultTiles && schedule(p).sm90 == Sm90Pipeline::WarpSpecialized &&
-               persistentByDefault(scheduleHeadDim(p), heavy, p.target(), variant(p));
+               persistentByDefault(scheduleHeadDim(p), heavy, p.target(), variant(p),
+                                   persistentWithMask && maskMeasured);
       },
   });
 
@@ -613,7 +617,8 @@ void registerAttentionVariant(const VariantRegistration &r, dsl::Where where) {
   specs.insert(specs.end(), r.params.begin(), r.params.end());
   bool plain = r.inputs.empty() && r.variant(Params(specs)).inputs.empty();
   registerAttention(r.name.empty() ? "" : "_" + r.name, r.summary, r.params, variant,
-                    r.heavyScores, r.heavyOnMmaSync, r.tune, r.decode && plain, plain);
+                    r.heavyScores, r.heavyOnMmaSync, r.persistentWithMask, r.tune,
+                    r.decode && plain, plain);
 }
 
 } // namespace tilec::attention

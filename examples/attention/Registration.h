@@ -74,6 +74,12 @@ struct VariantRegistration {
   /// Registers the decoding kernels too (the GQA variant's need not: every
   /// decoding kernel packs any group).
   bool decode = true;
+  /// The forward runs as a persistent grid by default where the variant
+  /// without a mask would (persistentByDefault) although it has one: its
+  /// key range grows with the rows (the programs come longest first, in
+  /// sections of heads; the causal mask's, measured in session 31 at
+  /// d = 128, the only head dim it applies to for now).
+  bool persistentWithMask = false;
 };
 
 /// Registers every kernel of `variant` (see the file comment); the shared

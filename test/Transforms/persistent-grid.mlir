@@ -7,9 +7,9 @@
 // compiled again) is left as it is: the pass twice gives what it gives once.
 // RUN: tilec-opt %s -split-input-file --tile-persistent-grid -verify-diagnostics -o %t.once.mlir
 // RUN: tilec-opt %t.once.mlir -split-input-file --tile-persistent-grid | FileCheck %s --check-prefix=TWICE
-// Heads in sections of two rounds of tiles (rounds-per-section=2; the
-// default, 0, is one section of all):
-// RUN: tilec-opt %s -split-input-file --tile-persistent-grid=rounds-per-section=2 -verify-diagnostics | FileCheck %s --check-prefix=SECTIONS
+// One section of all heads (rounds-per-section=0; the default is two
+// rounds of tiles a section):
+// RUN: tilec-opt %s -split-input-file --tile-persistent-grid=rounds-per-section=0 -verify-diagnostics | FileCheck %s --check-prefix=ONE
 // TWICE-LABEL: func.func @rows
 // TWICE-SAME: %arg4: i32) attributes {tilec.persistent}
 // TWICE-COUNT-1: scf.for
@@ -62,61 +62,62 @@ func.func @returns(%n: i32) -> i32 {
 
 // A kernel whose programs along y come longest first: y is the slowest
 // inside sections of the (x, z) indices, x then z the fastest, and every
-// other full round of num_programs(0) tiles runs backwards (u = round end
-// - 1 - lane). A section is min(gx·gz, max(1, ceil(2 · step / gy))) wide
-// (two rounds of tiles, rounds-per-section=2), made before the loop; the
-// last one may be narrower. By default one section holds all.
-// SECTIONS-LABEL: func.func @longest_first
-// SECTIONS-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[GX:.*]]: i32, %[[GY:.*]]: i32, %[[GZ:.*]]: i32)
-// SECTIONS-SAME: tilec.longest_first_axis = 1 : i32, tilec.persistent
-// SECTIONS: %[[STEP:.*]] = tile.num_programs 0
-// SECTIONS: %[[XY:.*]] = arith.muli %[[GX]], %[[GY]]
-// SECTIONS: %[[TOTAL:.*]] = arith.muli %[[XY]], %[[GZ]]
-// SECTIONS: %[[XZ:.*]] = arith.muli %[[GX]], %[[GZ]]
-// SECTIONS: %[[TWO:.*]] = arith.muli %[[STEP]], %c2
-// SECTIONS: %[[GY1:.*]] = arith.subi %[[GY]], %c1
-// SECTIONS: %[[UP:.*]] = arith.addi %[[TWO]], %[[GY1]]
-// SECTIONS: %[[HEADS:.*]] = arith.divsi %[[UP]], %[[GY]]
-// SECTIONS: %[[ATLEAST1:.*]] = arith.maxsi %{{.*}}, %[[HEADS]]
-// SECTIONS: %[[WIDTH:.*]] = arith.minsi %[[XZ]], %[[ATLEAST1]]
-// SECTIONS: %[[SECTILES:.*]] = arith.muli %[[WIDTH]], %[[GY]]
-// SECTIONS: scf.for %[[T:.*]] = %{{.*}} to %[[TOTAL]] step %[[STEP]]
-// SECTIONS: %[[ROUND:.*]] = arith.divsi %[[T]], %[[STEP]]
-// SECTIONS: %[[START:.*]] = arith.muli %[[ROUND]], %[[STEP]]
-// SECTIONS: %[[LANE:.*]] = arith.subi %[[T]], %[[START]]
-// SECTIONS: %[[END:.*]] = arith.addi %[[START]], %[[STEP]]
-// SECTIONS: %[[ODD:.*]] = arith.andi %[[ROUND]], %c1
-// SECTIONS: %[[ISODD:.*]] = arith.cmpi ne, %[[ODD]], %c0
-// SECTIONS: %[[FULL:.*]] = arith.cmpi sle, %[[END]], %[[TOTAL]]
-// SECTIONS: %[[LAST:.*]] = arith.subi %[[END]], %c1
-// SECTIONS: %[[MIRROR:.*]] = arith.subi %[[LAST]], %[[LANE]]
-// SECTIONS: %[[BACK:.*]] = arith.andi %[[ISODD]], %[[FULL]]
-// SECTIONS: %[[U:.*]] = arith.select %[[BACK]], %[[MIRROR]], %[[T]]
-// SECTIONS: %[[SECTION:.*]] = arith.divsi %[[U]], %[[SECTILES]]
-// SECTIONS: %[[FIRST:.*]] = arith.muli %[[SECTION]], %[[WIDTH]]
-// SECTIONS: %[[LEFT:.*]] = arith.subi %[[XZ]], %[[FIRST]]
-// SECTIONS: %[[W:.*]] = arith.minsi %[[WIDTH]], %[[LEFT]]
-// SECTIONS: %[[SKIPPED:.*]] = arith.muli %[[SECTION]], %[[SECTILES]]
-// SECTIONS: %[[WITHIN:.*]] = arith.subi %[[U]], %[[SKIPPED]]
-// SECTIONS: %[[PY:.*]] = arith.divsi %[[WITHIN]], %[[W]]
-// SECTIONS: %[[R:.*]] = arith.remsi %[[WITHIN]], %[[W]]
-// SECTIONS: %[[REST:.*]] = arith.addi %[[FIRST]], %[[R]]
-// SECTIONS: %[[PX:.*]] = arith.remsi %[[REST]], %[[GX]]
-// SECTIONS: %[[PZ:.*]] = arith.divsi %[[REST]], %[[GX]]
-// SECTIONS: arith.muli %[[PY]], %[[GX]]
-// SECTIONS: arith.addi %{{.*}}, %[[PX]]
-// SECTIONS: arith.addi %{{.*}}, %[[PZ]]
+// other full round of num_programs(0) tiles of a section (counted from its
+// start) runs backwards (u = round end - 1 - lane). A section is min(gx·gz, max(1, ceil(2 · step / gy))) wide
+// (two rounds of tiles, the default rounds-per-section=2), made before the loop; the
+// last one may be narrower (rounds-per-section=0: one section of all).
 // CHECK-LABEL: func.func @longest_first
 // CHECK-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[GX:.*]]: i32, %[[GY:.*]]: i32, %[[GZ:.*]]: i32)
+// CHECK-SAME: tilec.longest_first_axis = 1 : i32, tilec.persistent
+// CHECK: %[[STEP:.*]] = tile.num_programs 0
+// CHECK: %[[XY:.*]] = arith.muli %[[GX]], %[[GY]]
+// CHECK: %[[TOTAL:.*]] = arith.muli %[[XY]], %[[GZ]]
 // CHECK: %[[XZ:.*]] = arith.muli %[[GX]], %[[GZ]]
-// CHECK-NOT: arith.minsi
-// CHECK: scf.for
-// CHECK: %[[U:.*]] = arith.select
-// CHECK-NEXT: %[[REST:.*]] = arith.remsi %[[U]], %[[XZ]]
-// CHECK-NEXT: %[[PY:.*]] = arith.divsi %[[U]], %[[XZ]]
-// CHECK-NEXT: %[[PX:.*]] = arith.remsi %[[REST]], %[[GX]]
-// CHECK-NEXT: %[[PZ:.*]] = arith.divsi %[[REST]], %[[GX]]
+// CHECK: %[[TWO:.*]] = arith.muli %[[STEP]], %c2
+// CHECK: %[[GY1:.*]] = arith.subi %[[GY]], %c1
+// CHECK: %[[UP:.*]] = arith.addi %[[TWO]], %[[GY1]]
+// CHECK: %[[HEADS:.*]] = arith.divsi %[[UP]], %[[GY]]
+// CHECK: %[[ATLEAST1:.*]] = arith.maxsi %{{.*}}, %[[HEADS]]
+// CHECK: %[[WIDTH:.*]] = arith.minsi %[[XZ]], %[[ATLEAST1]]
+// CHECK: %[[SECTILES:.*]] = arith.muli %[[WIDTH]], %[[GY]]
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %[[TOTAL]] step %[[STEP]]
+// CHECK: %[[SECTION:.*]] = arith.divsi %[[T]], %[[SECTILES]]
+// CHECK: %[[FIRST:.*]] = arith.muli %[[SECTION]], %[[WIDTH]]
+// CHECK: %[[LEFT:.*]] = arith.subi %[[XZ]], %[[FIRST]]
+// CHECK: %[[W:.*]] = arith.minsi %[[WIDTH]], %[[LEFT]]
+// CHECK: %[[SKIPPED:.*]] = arith.muli %[[SECTION]], %[[SECTILES]]
+// CHECK: %[[L:.*]] = arith.subi %[[T]], %[[SKIPPED]]
+// CHECK: %[[COUNT:.*]] = arith.muli %[[W]], %[[GY]]
+// CHECK: %[[ROUND:.*]] = arith.divsi %[[L]], %[[STEP]]
+// CHECK: %[[START:.*]] = arith.muli %[[ROUND]], %[[STEP]]
+// CHECK: %[[LANE:.*]] = arith.subi %[[L]], %[[START]]
+// CHECK: %[[END:.*]] = arith.addi %[[START]], %[[STEP]]
+// CHECK: %[[ODD:.*]] = arith.andi %[[ROUND]], %c1
+// CHECK: %[[ISODD:.*]] = arith.cmpi ne, %[[ODD]], %c0
+// CHECK: %[[FULL:.*]] = arith.cmpi sle, %[[END]], %[[COUNT]]
+// CHECK: %[[LAST:.*]] = arith.subi %[[END]], %c1
+// CHECK: %[[MIRROR:.*]] = arith.subi %[[LAST]], %[[LANE]]
+// CHECK: %[[BACK:.*]] = arith.andi %[[ISODD]], %[[FULL]]
+// CHECK: %[[WITHIN:.*]] = arith.select %[[BACK]], %[[MIRROR]], %[[L]]
+// CHECK: %[[PY:.*]] = arith.divsi %[[WITHIN]], %[[W]]
+// CHECK: %[[R:.*]] = arith.remsi %[[WITHIN]], %[[W]]
+// CHECK: %[[REST:.*]] = arith.addi %[[FIRST]], %[[R]]
+// CHECK: %[[PX:.*]] = arith.remsi %[[REST]], %[[GX]]
+// CHECK: %[[PZ:.*]] = arith.divsi %[[REST]], %[[GX]]
 // CHECK: arith.muli %[[PY]], %[[GX]]
+// CHECK: arith.addi %{{.*}}, %[[PX]]
+// CHECK: arith.addi %{{.*}}, %[[PZ]]
+// ONE-LABEL: func.func @longest_first
+// ONE-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[GX:.*]]: i32, %[[GY:.*]]: i32, %[[GZ:.*]]: i32)
+// ONE: %[[XZ:.*]] = arith.muli %[[GX]], %[[GZ]]
+// ONE-NOT: arith.minsi
+// ONE: scf.for
+// ONE: %[[U:.*]] = arith.select
+// ONE-NEXT: %[[REST:.*]] = arith.remsi %[[U]], %[[XZ]]
+// ONE-NEXT: %[[PY:.*]] = arith.divsi %[[U]], %[[XZ]]
+// ONE-NEXT: %[[PX:.*]] = arith.remsi %[[REST]], %[[GX]]
+// ONE-NEXT: %[[PZ:.*]] = arith.divsi %[[REST]], %[[GX]]
+// ONE: arith.muli %[[PY]], %[[GX]]
 func.func @longest_first(%x: !tile.ptr<f32>) attributes {tilec.longest_first_axis = 1 : i32} {
   %px = tile.program_id 0
   %py = tile.program_id 1

@@ -270,16 +270,16 @@ TEST_F(InterpreterTest, PersistentGridVisitsEveryProgramOnce) {
     }
 }
 
-// With one round a section, 3 programs and 3 query blocks (y) a head (x), a
-// section is one head: program 0 (run first by the interpreter) takes
-// t = 0, 3, 6, 9, every other round mirrored (t = 3 -> u = 5, t = 9 ->
-// u = 11): heads 0..3 in turn, the longest query block (y = 0), then the
-// shortest (y = 2), alternately. With all heads in one section
-// (rounds-per-section=0) the same u are (x, y) = u mod 4, u / 4: (0, 0),
-// (1, 1), (2, 1), (3, 2) — four heads at once.
+// With two rounds a section, 3 programs and 3 query blocks (y) a head (x),
+// a section is two heads (6 tiles): program 0 (run first by the
+// interpreter) takes t = 0, 3, 6, 9, the second round of each section
+// mirrored (section-local 3 -> 5): heads 0..3 in turn, the longest query
+// block (y = 0), then the shortest (y = 2), alternately. With all heads in
+// one section (rounds-per-section=0) the same t are u = 0, 5, 6, 11 over
+// the whole grid, (x, y) = u mod 4, u / 4: (0, 0), (1, 1), (2, 1), (3, 2).
 TEST_F(InterpreterTest, PersistentGridTakesHeadsSectionBySection) {
   auto at = [](int64_t x, int64_t y) { return size_t(x + 4 * y); };
-  std::vector<double> sections = persistentVisitOrder(context, 1, {4, 3, 1});
+  std::vector<double> sections = persistentVisitOrder(context, 2, {4, 3, 1});
   ASSERT_EQ(sections.size(), 12u);
   EXPECT_EQ(sections[at(0, 0)], 0);
   EXPECT_EQ(sections[at(1, 2)], 1);
