@@ -124,7 +124,8 @@ def TilePersistentGrid : Pass<"tile-persistent-grid", "::mlir::ModuleOp"> {
   let options = [
     Option<"roundsPerSection", "rounds-per-section", "unsigned", /*default=*/"2",
            "With tilec.longest_first_axis: tiles of a section of the other "
-           "axes' indices, in rounds of num_programs(0) (0: one section of all)">,
+           "axes' indices, in rounds of num_programs(0) (0: one section of all; "
+           "1 leaves each section one round, whose tiles pair with none)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

@@ -278,19 +278,16 @@ TEST_F(InterpreterTest, PersistentGridVisitsEveryProgramOnce) {
 // one section (rounds-per-section=0) the same t are u = 0, 5, 6, 11 over
 // the whole grid, (x, y) = u mod 4, u / 4: (0, 0), (1, 1), (2, 1), (3, 2).
 TEST_F(InterpreterTest, PersistentGridTakesHeadsSectionBySection) {
-  auto at = [](int64_t x, int64_t y) { return size_t(x + 4 * y); };
-  std::vector<double> sections = persistentVisitOrder(context, 2, {4, 3, 1});
-  ASSERT_EQ(sections.size(), 12u);
-  EXPECT_EQ(sections[at(0, 0)], 0);
-  EXPECT_EQ(sections[at(1, 2)], 1);
-  EXPECT_EQ(sections[at(2, 0)], 2);
-  EXPECT_EQ(sections[at(3, 2)], 3);
-  std::vector<double> one = persistentVisitOrder(context, 0, {4, 3, 1});
-  ASSERT_EQ(one.size(), 12u);
-  EXPECT_EQ(one[at(0, 0)], 0);
-  EXPECT_EQ(one[at(1, 1)], 1);
-  EXPECT_EQ(one[at(2, 1)], 2);
-  EXPECT_EQ(one[at(3, 2)], 3);
+  // The (x, y) program 0 visits first, second, third and fourth.
+  auto expectFirstVisits = [&](unsigned rounds, std::vector<std::pair<int64_t, int64_t>> cells) {
+    std::vector<double> order = persistentVisitOrder(context, rounds, {4, 3, 1});
+    ASSERT_EQ(order.size(), 12u) << "rounds-per-section " << rounds;
+    for (size_t i = 0; i < cells.size(); ++i)
+      EXPECT_EQ(order[cells[i].first + 4 * cells[i].second], double(i))
+          << "rounds-per-section " << rounds << ": visit " << i;
+  };
+  expectFirstVisits(2, {{0, 0}, {1, 2}, {2, 0}, {3, 2}});
+  expectFirstVisits(0, {{0, 0}, {1, 1}, {2, 1}, {3, 2}});
 }
 
 } // namespace
