@@ -2,8 +2,8 @@
 CUDA events, the median over `repeats` of the mean of `iters` back-to-back
 calls, after warm-up: at least `warmup` calls and `warmup_ms` of them (as
 Triton's do_bench), the first timing of a process at least `first_warmup_ms`
-(the GPU may have idled while Python started, and rows of the same kernel
-timed first in a process came out up to 25 % apart: bench/RESULTS.md,
+(the GPU may have idled while Python started; two runs of the same kernel
+in one call came out up to 25 % apart at N = 1k: bench/RESULTS.md,
 session 31)."""
 import time
 
