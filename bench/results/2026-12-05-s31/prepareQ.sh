@@ -13,4 +13,6 @@ build/bin/tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim
   --size batch=2 --size heads=3 --size seq_q=1000 --size seq_k=1000 \
   --export-case=carry-Q/cases/sm90a_causal_d128_persistent > /dev/null
 grep -q '"persistent": true' carry-Q/cases/sm90a_causal_d128_persistent/*.json
+DTYPES="bf16 f16" DIMS="64 128" bash scripts/compile-torch-kernels.sh carry-Q/torch-ptx > /dev/null
+DIMS="64 128 256" VARIANTS="dense causal" bash bench/compile-variants.sh carry-Q/head > /dev/null
 echo "carry-Q: $(du -sm carry-Q | cut -f1) MiB"
