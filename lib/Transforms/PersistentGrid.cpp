@@ -42,6 +42,81 @@ std::optional<std::string> whyNot(func::FuncOp kernel) {
   return std::nullopt;
 }
 
+/// The logical program of tile `t` on a kernel whose programs along `slow`
+/// come longest first (see the pass description). `inside` builds in the
+/// tile loop, `before` ahead of it (what does not change from tile to tile:
+/// LICM does not move divisions).
+void longestFirstProgram(OpBuilder &inside, OpBuilder &before, Location loc, Value t, Value step,
+                         Value total, const Value grid[3], unsigned slow, unsigned roundsPerSection,
+                         Value logical[3]) {
+  Type i32 = inside.getI32Type();
+  // The programs take the tiles in rounds of `step`, program p the p-th
+  // of a round; every other full round runs backwards, so the program
+  // that took a round's longest tile takes the next round's shortest.
+  // The longest-first axis is the slowest: the rounds go from long tiles
+  // to short ones over all of the other two axes — or over those of a
+  // section (below), the rounds counted from the section's start.
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(inside, loc, i32, v); };
+  // Index `i` of `count` tiles taken in rounds, every other full one
+  // backwards.
+  auto snake = [&](Value i, Value count) -> Value {
+    Value round = arith::DivSIOp::create(inside, loc, i, step);
+    Value roundStart = arith::MulIOp::create(inside, loc, round, step);
+    Value lane = arith::SubIOp::create(inside, loc, i, roundStart);
+    Value roundEnd = arith::AddIOp::create(inside, loc, roundStart, step);
+    Value odd = arith::CmpIOp::create(inside, loc, arith::CmpIPredicate::ne,
+                                      arith::AndIOp::create(inside, loc, round, c(1)), c(0));
+    Value full = arith::CmpIOp::create(inside, loc, arith::CmpIPredicate::sle, roundEnd, count);
+    Value mirrored = arith::SubIOp::create(
+        inside, loc, arith::SubIOp::create(inside, loc, roundEnd, c(1)), lane);
+    return arith::SelectOp::create(inside, loc, arith::AndIOp::create(inside, loc, odd, full),
+                                   mirrored, i);
+  };
+  unsigned fast = slow == 0 ? 1 : 0, middle = slow == 2 ? 1 : 2;
+  Value inner = arith::MulIOp::create(before, loc, grid[fast], grid[middle]);
+  Value rest;
+  if (roundsPerSection == 0) {
+    Value u = snake(t, total);
+    rest = arith::RemSIOp::create(inside, loc, u, inner);
+    logical[slow] = arith::DivSIOp::create(inside, loc, u, inner);
+  } else {
+    // Sections of `width` indices of the other axes (attention's heads),
+    // about `roundsPerSection` rounds of tiles each, one after the
+    // other, the longest-first axis slowest inside each: the programs
+    // running at once read the keys of a few heads, not of a round's
+    // worth of heads (each a different K and V: at N = 4k, 132 heads'
+    // K and V are 264 MB, five times the L2). The rounds restart with
+    // each section, so that its long and short tiles pair up in the
+    // programs as over the whole grid; a section's last, partial round
+    // (its shortest tiles) goes to the programs after it.
+    auto k = [&](int64_t v) { return arith::ConstantIntOp::create(before, loc, i32, v); };
+    Value longestTiles = grid[slow];
+    Value roundsOfTiles = arith::MulIOp::create(before, loc, step, k(roundsPerSection));
+    Value headsForRounds = arith::DivSIOp::create(
+        before, loc,
+        arith::AddIOp::create(before, loc, roundsOfTiles,
+                              arith::SubIOp::create(before, loc, longestTiles, k(1))),
+        longestTiles);
+    Value width = arith::MinSIOp::create(before, loc, inner,
+                                         arith::MaxSIOp::create(before, loc, k(1), headsForRounds));
+    Value sectionTiles = arith::MulIOp::create(before, loc, width, longestTiles);
+    Value section = arith::DivSIOp::create(inside, loc, t, sectionTiles);
+    Value firstRest = arith::MulIOp::create(inside, loc, section, width);
+    // The last section may be narrower.
+    Value sectionWidth = arith::MinSIOp::create(
+        inside, loc, width, arith::SubIOp::create(inside, loc, inner, firstRest));
+    Value within =
+        snake(arith::SubIOp::create(inside, loc, t,
+                                    arith::MulIOp::create(inside, loc, section, sectionTiles)),
+              arith::MulIOp::create(inside, loc, sectionWidth, longestTiles));
+    logical[slow] = arith::DivSIOp::create(inside, loc, within, sectionWidth);
+    rest = arith::AddIOp::create(inside, loc, firstRest,
+                                 arith::RemSIOp::create(inside, loc, within, sectionWidth));
+  }
+  logical[fast] = arith::RemSIOp::create(inside, loc, rest, grid[fast]);
+  logical[middle] = arith::DivSIOp::create(inside, loc, rest, grid[fast]);
+}
+
 LogicalResult makePersistent(func::FuncOp kernel, unsigned roundsPerSection) {
   MLIRContext *context = kernel.getContext();
   Location loc = kernel.getLoc();
@@ -76,73 +151,9 @@ LogicalResult makePersistent(func::FuncOp kernel, unsigned roundsPerSection) {
   Value t = tiles.getInductionVar();
   Value logical[3];
   if (auto longest = kernel->getAttrOfType<IntegerAttr>(tilec::kLongestFirstAxisAttrName)) {
-    // The programs take the tiles in rounds of `step`, program p the p-th
-    // of a round; every other full round runs backwards, so the program
-    // that took a round's longest tile takes the next round's shortest.
-    // The longest-first axis is the slowest: the rounds go from long tiles
-    // to short ones over all of the other two axes — or over those of a
-    // section (below), the rounds counted from the section's start.
-    auto c = [&](int64_t v) { return arith::ConstantIntOp::create(inside, loc, i32, v); };
-    // Index `i` of `count` tiles taken in rounds, every other full one
-    // backwards.
-    auto snake = [&](Value i, Value count) -> Value {
-      Value round = arith::DivSIOp::create(inside, loc, i, step);
-      Value roundStart = arith::MulIOp::create(inside, loc, round, step);
-      Value lane = arith::SubIOp::create(inside, loc, i, roundStart);
-      Value roundEnd = arith::AddIOp::create(inside, loc, roundStart, step);
-      Value odd = arith::CmpIOp::create(inside, loc, arith::CmpIPredicate::ne,
-                                        arith::AndIOp::create(inside, loc, round, c(1)), c(0));
-      Value full = arith::CmpIOp::create(inside, loc, arith::CmpIPredicate::sle, roundEnd, count);
-      Value mirrored = arith::SubIOp::create(
-          inside, loc, arith::SubIOp::create(inside, loc, roundEnd, c(1)), lane);
-      return arith::SelectOp::create(inside, loc, arith::AndIOp::create(inside, loc, odd, full),
-                                     mirrored, i);
-    };
-    unsigned slow = longest.getInt();
-    unsigned fast = slow == 0 ? 1 : 0, middle = slow == 2 ? 1 : 2;
-    OpBuilder before(tiles); // (divisions: LICM does not move them)
-    Value inner = arith::MulIOp::create(before, loc, grid[fast], grid[middle]);
-    Value rest;
-    if (roundsPerSection == 0) {
-      Value u = snake(t, total);
-      rest = arith::RemSIOp::create(inside, loc, u, inner);
-      logical[slow] = arith::DivSIOp::create(inside, loc, u, inner);
-    } else {
-      // Sections of `width` indices of the other axes (attention's heads),
-      // about `roundsPerSection` rounds of tiles each, one after the
-      // other, the longest-first axis slowest inside each: the programs
-      // running at once read the keys of a few heads, not of a round's
-      // worth of heads (each a different K and V: at N = 4k, 132 heads'
-      // K and V are 264 MB, five times the L2). The rounds restart with
-      // each section, so that its long and short tiles pair up in the
-      // programs as over the whole grid; a section's last, partial round
-      // (its shortest tiles) goes to the programs after it.
-      auto k = [&](int64_t v) { return arith::ConstantIntOp::create(before, loc, i32, v); };
-      Value longestTiles = grid[slow];
-      Value roundsOfTiles = arith::MulIOp::create(before, loc, step, k(roundsPerSection));
-      Value headsForRounds = arith::DivSIOp::create(
-          before, loc,
-          arith::AddIOp::create(before, loc, roundsOfTiles,
-                                arith::SubIOp::create(before, loc, longestTiles, k(1))),
-          longestTiles);
-      Value width = arith::MinSIOp::create(
-          before, loc, inner, arith::MaxSIOp::create(before, loc, k(1), headsForRounds));
-      Value sectionTiles = arith::MulIOp::create(before, loc, width, longestTiles);
-      Value section = arith::DivSIOp::create(inside, loc, t, sectionTiles);
-      Value firstRest = arith::MulIOp::create(inside, loc, section, width);
-      // The last section may be narrower.
-      Value sectionWidth = arith::MinSIOp::create(
-          inside, loc, width, arith::SubIOp::create(inside, loc, inner, firstRest));
-      Value within =
-          snake(arith::SubIOp::create(inside, loc, t,
-                                      arith::MulIOp::create(inside, loc, section, sectionTiles)),
-                arith::MulIOp::create(inside, loc, sectionWidth, longestTiles));
-      logical[slow] = arith::DivSIOp::create(inside, loc, within, sectionWidth);
-      rest = arith::AddIOp::create(inside, loc, firstRest,
-                                   arith::RemSIOp::create(inside, loc, within, sectionWidth));
-    }
-    logical[fast] = arith::RemSIOp::create(inside, loc, rest, grid[fast]);
-    logical[middle] = arith::DivSIOp::create(inside, loc, rest, grid[fast]);
+    OpBuilder before(tiles);
+    longestFirstProgram(inside, before, loc, t, step, total, grid, longest.getInt(),
+                        roundsPerSection, logical);
   } else {
     Value rest = arith::DivSIOp::create(inside, loc, t, grid[0]);
     logical[0] = arith::RemSIOp::create(inside, loc, t, grid[0]);
