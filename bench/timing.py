@@ -20,7 +20,7 @@ def bench_ms(fn, warmup=5, iters=20, repeats=7, warmup_ms=25.0, first_warmup_ms=
     while calls < warmup or (time.perf_counter() - start_wall) * 1e3 < least_ms:
         fn()
         calls += 1
-        if calls % warmup == 0:
+        if calls % max(warmup, 1) == 0:
             torch.cuda.synchronize()
     torch.cuda.synchronize()
     samples = []

@@ -9,6 +9,13 @@
 // RUN: tilec %t.pers.gpu.mlir --arch=sm_90a --emit=ptx -o %t.pers.again.ptx
 // RUN: cmp %t.pers.ptx %t.pers.again.ptx
 // RUN: FileCheck %s --check-prefix=PERS < %t.pers.again.json
+// The causal one too (persistent by default since session 31: its query
+// blocks longest first, heads in sections):
+// RUN: tilec --kernel=flash_attention_fwd_causal --set head_dim=128 --arch=sm_90a --emit=ptx -o %t.pc.ptx
+// RUN: tilec --kernel=flash_attention_fwd_causal --set head_dim=128 --arch=sm_90a --emit=gpu -o %t.pc.gpu.mlir
+// RUN: tilec %t.pc.gpu.mlir --arch=sm_90a --emit=ptx -o %t.pc.again.ptx
+// RUN: cmp %t.pc.ptx %t.pc.again.ptx
+// RUN: FileCheck %s --check-prefix=PERS < %t.pc.again.json
 // PERS: "persistent": true,
 // PERS: {"name":"arg0","kind":"tensor"
 // PERS: {"name":"arg28","kind":"tensor","dtype":"f32","rank":2,
