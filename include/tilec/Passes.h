@@ -23,6 +23,11 @@ inline constexpr llvm::StringLiteral kLongestFirstAxisAttrName = "tilec.longest_
 /// buffers of that swizzle (dsl::KernelBuilder::narrowWgmmaOperands):
 /// tilegpu-lower-dots keeps such dots on mma.sync elsewhere.
 inline constexpr llvm::StringLiteral kNarrowWgmmaAttrName = "tilec.narrow_wgmma";
+/// On the math.exp2 of the online softmax's p = exp2(s·t - m)
+/// (tile-decompose-online-softmax): its argument is at most a rounding error
+/// above 0, or -inf (a masked score), so convert-tilegpu-to-nvvm may compute
+/// it by a polynomial (GpuTarget::exp2OnFma) valid on [-inf, 127].
+inline constexpr llvm::StringLiteral kSoftmaxExp2AttrName = "tilec.softmax_exp2";
 
 #define GEN_PASS_DECL
 #include "tilec/Dialect/Tile/Passes.h.inc"

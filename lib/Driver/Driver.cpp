@@ -153,6 +153,13 @@ cl::opt<bool> persistentGrid(
              "passes the grid; with --warp-specialize the producer fills the next tile's "
              "rings during this one's epilogue. Default: off"),
     cl::init(false), cl::cat(category));
+cl::opt<int64_t> exp2OnFma(
+    "exp2-on-fma",
+    cl::desc("With --lowering=tilegpu: one in N of the online softmax's exp2 on each thread "
+             "by a cubic polynomial on the FMA pipes (relative error 1e-4) instead of "
+             "MUFU.EX2, whose throughput (16 a clock per SM) matches the tensor cores' at "
+             "d = 64; 0: none. Default: 0"),
+    cl::init(0), cl::cat(category));
 cl::opt<std::string> lowering(
     "lowering",
     cl::desc("How tilegpu IR becomes per-thread code: tile-to-llvm or tilegpu "
@@ -428,6 +435,7 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   bool persistentByDefault = currentKernel && currentKernel->persistent && tmaRings &&
                              defaultSchedule && currentKernel->persistent(currentParams);
   target.persistent = resolved(persistentGrid, persistentByDefault || recorded->persistent);
+  target.exp2OnFma = resolved(exp2OnFma, recorded->exp2OnFma);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
     printError(error);
     return std::nullopt;

@@ -45,6 +45,7 @@ static void forEachTargetField(Target &target, Visit &&visit) {
   visit("warp_specialize", target.warpSpecialize);
   visit("ping_pong", target.pingPong);
   visit("persistent", target.persistent);
+  visit("exp2_on_fma", target.exp2OnFma);
   visit("prefetch_loads", target.prefetchLoads);
   visit("lowering", target.lowering);
 }
@@ -135,6 +136,7 @@ void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.warpSpecialize = target.warpSpecialize;
   options.pingPong = target.pingPong;
   options.persistent = target.persistent;
+  options.exp2OnFma = target.exp2OnFma;
   options.prefetchLoads = target.prefetchLoads;
   options.lowering = target.lowering;
 }
@@ -152,6 +154,7 @@ GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
   target.warpSpecialize = options.warpSpecialize;
   target.pingPong = options.pingPong;
   target.persistent = options.persistent;
+  target.exp2OnFma = options.exp2OnFma;
   target.prefetchLoads = options.prefetchLoads;
   target.lowering = options.lowering;
   return target;
@@ -190,6 +193,10 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
     os << optionPrefix << "warp-specialize needs " << optionPrefix << "tma";
   else if (target.pingPong && !target.warpSpecialize)
     os << optionPrefix << "ping-pong needs " << optionPrefix << "warp-specialize";
+  else if (target.exp2OnFma < 0 || target.exp2OnFma > 64)
+    os << optionPrefix << "exp2-on-fma must be in [0, 64], got " << target.exp2OnFma;
+  else if (target.exp2OnFma && target.lowering != "tilegpu")
+    os << optionPrefix << "exp2-on-fma needs " << optionPrefix << "lowering=tilegpu";
   else if (target.lowering == "tilegpu" && target.minBlocksPerSM)
     os << optionPrefix << "lowering=tilegpu does not take " << optionPrefix
        << "min-blocks-per-sm yet";
@@ -307,6 +314,8 @@ static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target
     target.prefetchLoads = explicitTarget.prefetchLoads;
   if (given.persistent.hasValue())
     target.persistent = explicitTarget.persistent;
+  if (given.exp2OnFma.hasValue())
+    target.exp2OnFma = explicitTarget.exp2OnFma;
   if (given.lowering.hasValue())
     target.lowering = explicitTarget.lowering;
 }

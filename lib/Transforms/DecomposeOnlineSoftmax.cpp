@@ -65,7 +65,9 @@ void decompose(OnlineSoftmaxOp op) {
   }
   Value mColumn = ExpandDimsOp::create(b, loc, mSafe, 1);
   Value mWide = BroadcastOp::create(b, loc, sType, mColumn);
-  Value p = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, scaled, mWide, contract));
+  auto pOp = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, scaled, mWide, contract));
+  pOp->setAttr(tilec::kSoftmaxExp2AttrName, b.getUnitAttr());
+  Value p = pOp;
   Value alpha = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, op.getM(), mSafe));
   if (!finite)
     alpha = arith::SelectOp::create(b, loc, empty, splatConstant(b, loc, mType, 1.0), alpha);

@@ -2,8 +2,9 @@
 
 // The step becomes its definition: the row max of the raw scores scaled by
 // t = c·log2(e) once per row, exp2 of s·t minus the max as one contracted
-// multiply-add, exp2 of the max difference, with -inf rows made safe
-// (scores from a block argument could be masked).
+// multiply-add (marked: its argument is at most a rounding error above 0,
+// or -inf), exp2 of the max difference, with -inf rows made safe (scores
+// from a block argument could be masked).
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: (%[[S:.+]]: tensor<16x8xf32>, %[[M:.+]]: tensor<16xf32>)
 // CHECK-DAG: %[[T:.+]] = arith.constant dense<0.180336{{[0-9]*}}> : tensor<16x8xf32>
@@ -16,8 +17,8 @@
 // CHECK: %[[SAFE:.+]] = arith.select %[[EMPTY]], %{{.+}}, %[[MNEW]]
 // CHECK: tile.expand_dims %[[SAFE]] axis = 1
 // CHECK: %[[SHIFTED:.+]] = arith.subf %[[SCALED]], %{{.+}} fastmath<contract>
-// CHECK: %[[P:.+]] = math.exp2 %[[SHIFTED]]
-// CHECK: %[[RESCALE:.+]] = math.exp2
+// CHECK: %[[P:.+]] = math.exp2 %[[SHIFTED]] {tilec.softmax_exp2}
+// CHECK: %[[RESCALE:.+]] = math.exp2 %{{[^ ]+}} :
 // CHECK: %[[ALPHA:.+]] = arith.select %[[EMPTY]], %{{.+}}, %[[RESCALE]]
 // CHECK-NOT: tile.online_softmax
 // CHECK: return %[[MNEW]], %[[P]], %[[ALPHA]]

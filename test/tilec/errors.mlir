@@ -7,6 +7,10 @@
 // RUN: not tilec --kernel=flash_attention_fwd_gqa --set group=2 --size heads=3 --run=cpu 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not tilec --kernel=flash_attention_bwd_dq_gqa --set group=3 --size heads=4 --export-case=%t.case 2>&1 | FileCheck %s --check-prefix=GROUP3
 // RUN: not tilec --kernel=flash_attention_fwd --set head_dim=100 2>&1 | FileCheck %s --check-prefix=HEADDIM
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_80 --exp2-on-fma=4 --emit=ptx -o %t.ptx 2>&1 | FileCheck %s --check-prefix=FMA80
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --exp2-on-fma=100 --emit=ptx -o %t.ptx 2>&1 | FileCheck %s --check-prefix=FMARANGE
+// FMA80: tilec: error: --exp2-on-fma needs --lowering=tilegpu
+// FMARANGE: tilec: error: --exp2-on-fma must be in [0, 64], got 100
 // RUN: not tilec --kernel=flash_attention_bwd_dq --set head_dim=264 2>&1 | FileCheck %s --check-prefix=HEADDIM2
 // RUN: not tilec --kernel=flash_attention_decode --set head_dim_v=4 2>&1 | FileCheck %s --check-prefix=HEADDIMV
 // RUN: not tilec --kernel=matmul --set block_m 2>&1 | FileCheck %s --check-prefix=ASSIGN

@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/InitAll.h"
 #include "tilec/Target/Pipeline.h"
+#include "tilec/InitAll.h"
+#include "tilec/Support/Exp2Polynomial.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -16,6 +17,9 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
 
 using namespace tilec;
 
@@ -36,6 +40,7 @@ GpuTarget unusualTarget() {
   target.pingPong = true;
   target.prefetchLoads = true;
   target.persistent = true;
+  target.exp2OnFma = 4;
   target.lowering = "tilegpu";
   return target;
 }
@@ -53,6 +58,7 @@ void expectSameTarget(const GpuTarget &a, const GpuTarget &b) {
   EXPECT_EQ(a.pingPong, b.pingPong);
   EXPECT_EQ(a.prefetchLoads, b.prefetchLoads);
   EXPECT_EQ(a.persistent, b.persistent);
+  EXPECT_EQ(a.exp2OnFma, b.exp2OnFma);
   EXPECT_EQ(a.lowering, b.lowering);
 }
 
@@ -60,7 +66,8 @@ TEST(PipelineOptions, ThePrintedFlagSpellsOutAndReadsBackEveryField) {
   GpuTarget target = unusualTarget();
   std::string flag = pipelineFlag(kGpuPipelineName, target);
   EXPECT_EQ(flag, "--tilec-gpu-pipeline=\"a-in-shared=true arch=sm_90a assume-aligned=true "
-                  "lowering=tilegpu min-blocks-per-sm=2 num-warps=8 persistent=true ping-pong=true "
+                  "exp2-on-fma=4 lowering=tilegpu min-blocks-per-sm=2 num-warps=8 persistent=true "
+                  "ping-pong=true "
                   "pipeline-stages=3 "
                   "prefetch-loads=true "
                   "tma=true warp-specialize=true wgmma=true\"");
@@ -106,8 +113,14 @@ TEST(PipelineOptions, VerifyNamesTheOptionWithItsPrefix) {
   target.warpSpecialize = false;
   EXPECT_EQ(verifyGpuTarget(target, "--"), "--ping-pong needs --warp-specialize");
   target.warpSpecialize = true;
+  target.exp2OnFma = 65;
+  EXPECT_EQ(verifyGpuTarget(target, ""), "exp2-on-fma must be in [0, 64], got 65");
+  target.exp2OnFma = 4;
+  EXPECT_EQ(verifyGpuTarget(target, ""), "");
   target.lowering = "tile-to-llvm";
   EXPECT_EQ(verifyGpuTarget(target, "--"), "--tma needs --arch=sm_90a and --lowering=tilegpu");
+  target.tma = target.warpSpecialize = target.pingPong = false;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "--exp2-on-fma needs --lowering=tilegpu");
 }
 
 class TargetRecord : public ::testing::Test {
@@ -180,6 +193,33 @@ TEST_F(TargetRecord, BadEntriesAreNamed) {
   (*module)->setAttr(kTargetAttrName, b.getStringAttr("sm_90a"));
   text = diagnostics([&] { EXPECT_TRUE(mlir::failed(readTargetAttr(*module))); });
   EXPECT_NE(text.find("'tilec.target' must be a dictionary"), std::string::npos) << text;
+}
+
+} // namespace
+
+namespace {
+
+/// The lowering's polynomial exp2 (GpuTarget::exp2OnFma) in its own steps,
+/// against the exact value: within the error its header states on every
+/// argument the online softmax can give it, and exactly 0 and 1 where the
+/// softmax needs them (masked scores, the row maximum).
+TEST(Exp2Polynomial, MatchesExp2WhereTheSoftmaxUsesIt) {
+  double worst = 0;
+  for (double x = -126.0; x <= 1.0; x += 1.0 / 4096) { // steps of 2^-12: every f in [-0.5, 0.5]
+    double want = std::exp2(static_cast<double>(static_cast<float>(x)));
+    double got = exp2poly::evaluate(static_cast<float>(x));
+    worst = std::max(worst, std::abs(got - want) / want);
+  }
+  EXPECT_LT(worst, 1.05e-4);
+  EXPECT_GT(worst, 1e-5) << "the cubic's error, not exact: the loop above measured nothing";
+  EXPECT_EQ(exp2poly::evaluate(0.0f), 1.0f);
+  EXPECT_EQ(exp2poly::evaluate(-std::numeric_limits<float>::infinity()), 0.0f);
+  EXPECT_EQ(exp2poly::evaluate(-1000.0f), 0.0f);
+  EXPECT_EQ(exp2poly::evaluate(std::numeric_limits<float>::quiet_NaN()), 0.0f);
+  EXPECT_LT(exp2poly::evaluate(-126.6f), 0x1p-126f); // where MUFU.EX2 flushes to 0
+  EXPECT_NEAR(exp2poly::evaluate(100.25f), std::exp2(100.25), std::exp2(100.25) * 1.05e-4);
+  // A rounding error above 0 (s·t - m with m rounded) stays near 1.
+  EXPECT_NEAR(exp2poly::evaluate(1e-6f), 1.0, 2e-6);
 }
 
 } // namespace

@@ -50,6 +50,11 @@ struct GpuTarget {
   /// Programs loop over the logical grid (tile-persistent-grid): the runtime
   /// launches as many as fit on the GPU at once and passes the grid.
   bool persistent = false;
+  /// Lowering=tilegpu: of the online softmax's exp2 on each thread's scores,
+  /// one in N runs as a polynomial on the FMA pipes instead of MUFU.EX2
+  /// (whose 16 results a clock per SM match the tensor cores' work at
+  /// d = 64); 0: none.
+  int64_t exp2OnFma = 0;
   /// How tilegpu IR becomes per-thread code: "tile-to-llvm" (the kernel
   /// lowering that runs every registered kernel) or "tilegpu" (the passes
   /// on tilegpu IR and its op-by-op conversion to NVVM: dots, block loads

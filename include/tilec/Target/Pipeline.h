@@ -82,6 +82,11 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
       llvm::cl::desc("Programs loop over the logical grid (tile-persistent-grid); the runtime "
                      "launches as many as fit on the GPU"),
       llvm::cl::init(GpuTarget().persistent)};
+  Option<int64_t> exp2OnFma{
+      *this, "exp2-on-fma",
+      llvm::cl::desc("lowering=tilegpu: one in N of the online softmax's exp2 per thread by a "
+                     "polynomial on the FMA pipes instead of MUFU.EX2, N in [0, 64]; 0: none"),
+      llvm::cl::init(GpuTarget().exp2OnFma)};
   Option<bool> prefetchLoads{
       *this, "prefetch-loads",
       llvm::cl::desc("Issue loop block loads one iteration ahead (tile-prefetch-loads)"),

@@ -3,6 +3,8 @@
 #include "Common.h"
 
 #include "tilec/Dialect/TileGPU/Passes.h"
+#include "tilec/Passes.h"
+#include "tilec/Support/Exp2Polynomial.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -153,8 +155,41 @@ static Value approximateMath(OpBuilder &b, Location loc, Operation *op, ValueRan
   return {};
 }
 
+/// exp2(x) for x <= 127 on the FMA pipes (include/tilec/Support/
+/// Exp2Polynomial.h gives the steps and their error).
+static Value exp2ByPolynomial(OpBuilder &b, Location loc, Value x) {
+  using namespace tilec::exp2poly;
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  auto f = [&](float v) { return LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(v)); };
+  auto i = [&](int32_t v) { return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v)); };
+  Value clamped = LLVM::MaxNumOp::create(b, loc, x, f(kLowest));
+  Value round = f(kRound);
+  Value t = LLVM::FAddOp::create(b, loc, clamped, round);
+  Value fraction = LLVM::FSubOp::create(b, loc, clamped, LLVM::FSubOp::create(b, loc, t, round));
+  Value p = LLVM::FMAOp::create(b, loc, f(kC3), fraction, f(kC2));
+  p = LLVM::FMAOp::create(b, loc, p, fraction, f(kC1));
+  p = LLVM::FMAOp::create(b, loc, p, fraction, f(1.0f));
+  Value exponent =
+      LLVM::ShlOp::create(b, loc, LLVM::BitcastOp::create(b, loc, i32, t), i(kExponentShift));
+  Value scale = LLVM::BitcastOp::create(
+      b, loc, f32, LLVM::AddOp::create(b, loc, exponent, i(kExponentBias << kExponentShift)));
+  return LLVM::FMulOp::create(b, loc, p, scale);
+}
+
+/// One in how many of the softmax exp2 registers `op` may compute by
+/// exp2ByPolynomial (the module's tilec.target exp2_on_fma), or 0.
+static int64_t exp2OnFmaPeriod(Operation *op) {
+  if (!isa<math::Exp2Op>(op) || !op->hasAttr(tilec::kSoftmaxExp2AttrName))
+    return 0;
+  auto module = op->getParentOfType<ModuleOp>();
+  auto target = module ? module->getAttrOfType<DictionaryAttr>("tilec.target") : DictionaryAttr();
+  auto period = target ? target.getAs<IntegerAttr>("exp2_on_fma") : IntegerAttr();
+  return period ? std::max<int64_t>(0, period.getInt()) : 0;
+}
+
 /// An elementwise arith or math op on tiles of one layout: the same op on
-/// each register.
+/// each register (the online softmax's exp2 on one register in
+/// exp2OnFmaPeriod by a polynomial).
 struct ElementwiseTileLowering : ConversionPattern {
   ElementwiseTileLowering(const TypeConverter &converter, MLIRContext *context)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
@@ -173,12 +208,15 @@ struct ElementwiseTileLowering : ConversionPattern {
     Type resultType = getTypeConverter()->convertType(op->getResult(0).getType());
     Type scalar = cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
     Value result = LLVM::UndefOp::create(rewriter, loc, resultType);
+    const int64_t period = exp2OnFmaPeriod(op);
     for (int64_t i = 0, e = cast<LLVM::LLVMStructType>(resultType).getBody().size(); i < e;
          ++i) {
       SmallVector<Value> scalars;
       for (Value operand : operands)
         scalars.push_back(LLVM::ExtractValueOp::create(rewriter, loc, operand, i));
-      Value value = approximateMath(rewriter, loc, op, scalars);
+      Value value = period && i % period == period - 1
+                        ? exp2ByPolynomial(rewriter, loc, scalars[0])
+                        : approximateMath(rewriter, loc, op, scalars);
       if (!value) {
         OperationState state(loc, op->getName(), scalars, TypeRange{scalar}, op->getAttrs());
         value = rewriter.create(state)->getResult(0);
