@@ -119,7 +119,12 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
     the `tma_load`s; each iteration waits for its slot's phase
     (`mbarrier_wait`, phase = iteration / stages) where cp.async would
     wait for its group. Nothing is in flight after the loop (every issued
-    copy is one a later iteration waits for). Other loops keep cp.async.
+    copy is one a later iteration waits for). In a kernel with
+    `nvvm.reqntid`, every thread arrives on the slot's "empty" mbarrier at
+    the end of its iteration and warp 0 waits for the previous round's
+    phase there before refilling the slot; the ring is marked
+    `tilegpu.released_by_mbarrier`, so tilegpu-insert-barriers ends the
+    iterations without a block barrier. Other loops keep cp.async.
 
     With `tma` and `warp-specialize`, when every streamed loop is directly
     in the kernel's body and all its streams take TMA (and the producer

@@ -300,6 +300,34 @@ func.func @tma_ring_loop(%map: !tilegpu.tensor_map<64x64xbf16, #swz>, %a: !tileg
   return %r : tensor<64x64xf32, #wgmma>
 }
 
+// The same ring released on an "empty" mbarrier (tilegpu-pipeline-streams
+// marks it): the copy's thread waits there for every reader, so the body
+// ends without a barrier.
+// CHECK-LABEL: func.func @tma_ring_released
+// CHECK: scf.for
+// CHECK-NOT: tilegpu.barrier
+// CHECK: scf.yield
+func.func @tma_ring_released(%map: !tilegpu.tensor_map<64x64xbf16, #swz>, %a: !tilegpu.smem<64x64xbf16, #swz>,
+                             %n: i32, %acc0: tensor<64x64xf32, #wgmma>) -> tensor<64x64xf32, #wgmma> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ring = tilegpu.alloc {tilegpu.released_by_mbarrier} : !tilegpu.smem<2x64x64xbf16, #swz>
+  %full = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<2>
+  %empty = tilegpu.mbarrier_create {arrivals = 128 : i32} : !tilegpu.mbarrier<2>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #wgmma>) : i32 {
+    tilegpu.mbarrier_wait %full[%c0], %i : !tilegpu.mbarrier<2>
+    tilegpu.mbarrier_wait %empty[%c1], %i : !tilegpu.mbarrier<2>
+    %next = tilegpu.slot %ring[%c1] : !tilegpu.smem<2x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+    tilegpu.tma_load %map[%i, %c0], %next, %full[%c1] : !tilegpu.tensor_map<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.mbarrier<2>
+    %s = tilegpu.slot %ring[%c0] : !tilegpu.smem<2x64x64xbf16, #swz> -> !tilegpu.smem<64x64xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %a, %s, %acc transpose_b : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+    %d = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+    tilegpu.mbarrier_arrive %empty[%c0] : !tilegpu.mbarrier<2>
+    scf.yield %d : tensor<64x64xf32, #wgmma>
+  }
+  return %r : tensor<64x64xf32, #wgmma>
+}
+
 // A loop that only reads what was written before it (Q in shared memory,
 // K in a ring another role fills): one barrier (and fence) before the
 // loop publishes the store; none in the body, since no iteration writes

@@ -19,9 +19,13 @@
 // CHECK-LABEL: func.func @kv_loop
 // CHECK-SAME: %[[KMAP:[^:]*]]: !tilegpu.tensor_map<1x32x64xbf16, #tilegpu.swizzled<128>>, %[[VMAP:[^:]*]]: !tilegpu.tensor_map<1x32x64xbf16, #tilegpu.swizzled<128>>)
 // CHECK-SAME: tilec.tensor_maps = [{box = array<i64: 1, 32, 64>, swizzle = 128 : i64, tensor = 0 : i64}, {box = array<i64: 1, 32, 64>, swizzle = 128 : i64, tensor = 7 : i64}]
-// CHECK-DAG: %[[RK:.*]] = tilegpu.alloc : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
-// CHECK-DAG: %[[RV:.*]] = tilegpu.alloc : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
+// The slots are released on "empty" mbarriers (an arrival from each of the
+// kernel's 128 threads), not by a block barrier (tilegpu-insert-barriers
+// leaves rings marked tilegpu.released_by_mbarrier alone).
+// CHECK-DAG: %[[RK:.*]] = tilegpu.alloc {tilegpu.released_by_mbarrier} : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
+// CHECK-DAG: %[[RV:.*]] = tilegpu.alloc {tilegpu.released_by_mbarrier} : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
 // CHECK: %[[FULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<3>
+// CHECK: %[[EMPTY:.*]] = tilegpu.mbarrier_create {arrivals = 128 : i32} : !tilegpu.mbarrier<3>
 // Prologue: iterations 0 and 1, each guarded by the bound, thread 0
 // announcing both tiles' bytes (2 x 32 x 128 x 2), warp 0 copying.
 // CHECK: scf.if
@@ -34,22 +38,33 @@
 // CHECK-NEXT: tilegpu.mbarrier_arrive %[[FULL]][%c0{{.*}}] expect_tx 16384
 // CHECK: tilegpu.tma_load %[[KMAP]][%{{.*}}, %{{.*}}, %c0{{.*}}], %{{.*}}, %[[FULL]][%c0
 // CHECK: tilegpu.tma_load %[[VMAP]]
+// CHECK-NOT: tilegpu.mbarrier_wait %[[EMPTY]]
 // CHECK: tilegpu.mbarrier_arrive %[[FULL]][%c1{{.*}}] expect_tx 16384
 // CHECK-NOT: async_commit_group
-// In the body: wait for this slot's phase (iteration / 3), issue two ahead.
+// In the body: wait for this slot's phase (iteration / 3), issue two ahead
+// into the slot once the previous round's readers are done (the empty
+// barrier's phase of the parity of (iteration + 2) / 3 + 1), read, and
+// arrive on the slot's empty barrier.
 // CHECK: scf.for %[[IV:[^ ]*]] =
 // CHECK: %[[I:.*]] = arith.divui
 // CHECK: %[[CUR:.*]] = arith.remui %[[I]], %c3
 // CHECK: %[[PHASE:.*]] = arith.divui %[[I]], %c3
+// CHECK: %[[AHEADI:.*]] = arith.addi %[[I]], %c2
+// CHECK: %[[AHEAD:.*]] = arith.remui %[[AHEADI]], %c3
 // CHECK: tilegpu.mbarrier_wait %[[FULL]][%[[CUR]]], %[[PHASE]] : !tilegpu.mbarrier<3>
+// CHECK: %[[FILLI:.*]] = arith.addi %[[I]], %c2
+// CHECK: %[[ROUND:.*]] = arith.divui %[[FILLI]], %c3
+// CHECK: %[[FREED:.*]] = arith.addi %[[ROUND]], %c1
 // CHECK: scf.if
-// CHECK: tilegpu.mbarrier_arrive
+// CHECK: tilegpu.mbarrier_arrive %[[FULL]][%[[AHEAD]]] expect_tx
+// CHECK: tilegpu.mbarrier_wait %[[EMPTY]][%[[AHEAD]]], %[[FREED]]
 // CHECK: tilegpu.tma_load %[[KMAP]]
 // CHECK: tilegpu.tma_load %[[VMAP]]
 // CHECK: tilegpu.slot %[[RK]][%[[CUR]]]
 // CHECK-NOT: local_store
 // CHECK: tilegpu.warpgroup_dot
-// CHECK: scf.yield
+// CHECK: tilegpu.mbarrier_arrive %[[EMPTY]][%[[CUR]]] :
+// CHECK-NEXT: scf.yield
 // No wait after the loop: nothing is left in flight.
 // CHECK-NEXT: }
 // CHECK-NOT: async_wait
@@ -66,7 +81,7 @@
 // CPASYNC-NOT: mbarrier
 // CPASYNC: tilegpu.async_copy
 module attributes {tilec.target = {pipeline_stages = 2 : i64}} {
-func.func @kv_loop(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs: i64, %kns: i64, %kds: i64, %pv: !tile.ptr<bf16>, %vb: i32, %vn: i32, %vd: i32, %vbs: i64, %vns: i64, %vds: i64, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) -> tensor<64x128xf32, #acc> attributes {tilegpu.kernel} {
+func.func @kv_loop(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs: i64, %kns: i64, %kds: i64, %pv: !tile.ptr<bf16>, %vb: i32, %vn: i32, %vd: i32, %vbs: i64, %vns: i64, %vds: i64, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) -> tensor<64x128xf32, #acc> attributes {nvvm.reqntid = array<i32: 128>, tilegpu.kernel} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %c128 = arith.constant 128 : i32

@@ -39,6 +39,12 @@ namespace tilec::tilegpu {
 /// it; convert-tilegpu-to-nvvm makes it an `llvm.func` with `nvvm.kernel`).
 inline constexpr llvm::StringLiteral kKernelAttrName = "tilegpu.kernel";
 
+/// On a `tilegpu.alloc` (a TMA ring of tilegpu-pipeline-streams): every
+/// thread arrives on the slot's "empty" mbarrier after reading a slot and
+/// the copy that overwrites it waits there first, so its reads need no
+/// barrier before the overwrite (tilegpu-insert-barriers).
+inline constexpr llvm::StringLiteral kReleasedByMBarrier = "tilegpu.released_by_mbarrier";
+
 /// `shape` without its size-1 dimensions (how a block of a descriptor, a TMA
 /// box and a shared buffer match).
 llvm::SmallVector<int64_t> withoutUnitDims(llvm::ArrayRef<int64_t> shape);

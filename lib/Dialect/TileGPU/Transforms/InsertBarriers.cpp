@@ -210,7 +210,7 @@ public:
         hazards.unfenced.insert(b);
       }
       for (Value b : access.reads)
-        if (!unwritten.contains(b))
+        if (!unwritten.contains(b) && !releasedByMBarrier(b))
           hazards.read.insert(b);
     }
   }
@@ -357,6 +357,13 @@ private:
 
   KernelBuffers buffers;
   llvm::SmallDenseSet<Value> unwritten; ///< in the role being placed
+
+  /// A ring whose overwrites wait for its readers on an mbarrier
+  /// (kReleasedByMBarrier): its reads are no hazard for them.
+  static bool releasedByMBarrier(Value buffer) {
+    Operation *alloc = buffer.getDefiningOp();
+    return alloc && alloc->hasAttr(kReleasedByMBarrier);
+  }
 };
 
 struct TileGPUInsertBarriers

@@ -499,11 +499,24 @@ struct TileGPUPipelineStreams
 
     // TMA: the tensor maps, the bytes one iteration brings, the barriers.
     TMACopies tma;
-    Value full;
+    Value full, empty;
     if (useTMA) {
       tma = tmaCopies(streams, *maps);
       full = MBarrierCreateOp::create(b, loc, MBarrierType::get(context, slots),
                                       b.getI32IntegerAttr(1), IntegerAttr());
+      // Every thread arrives on its slot's "empty" barrier when its
+      // iteration is done with it, and the first warp waits there before
+      // refilling the slot: no block barrier at the end of each iteration,
+      // so the warpgroups need not run in step (on the d = 64 forward that
+      // barrier was a quarter of the warps' stalls; ncu, session 32).
+      auto threads = loop->getParentOfType<FunctionOpInterface>()->getAttrOfType<DenseI32ArrayAttr>(
+          "nvvm.reqntid");
+      if (threads) {
+        empty = MBarrierCreateOp::create(b, loc, MBarrierType::get(context, slots),
+                                         b.getI32IntegerAttr(threads[0]), IntegerAttr());
+        for (Stream &stream : streams)
+          stream.ring.getDefiningOp()->setAttr(kReleasedByMBarrier, b.getUnitAttr());
+      }
     }
 
     // Iteration `iv`'s copies into slot `slot`.
@@ -521,7 +534,9 @@ struct TileGPUPipelineStreams
     // ... issued at `at` when `iv` is below the upper bound; cp.async
     // commits a group after them, TMA announces their bytes first (thread
     // 0) and issues them from warp 0.
-    auto issue = [&](OpBuilder &at, Value iv, Value slot) {
+    // `freed`: the phase of the slot's "empty" barrier that says its last
+    // readers are done (none in the prologue: the slots are fresh).
+    auto issue = [&](OpBuilder &at, Value iv, Value slot, Value freed) {
       Value inRange = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::slt, iv,
                                             loop.getUpperBound());
       auto guard = scf::IfOp::create(at, loc, TypeRange{}, inRange, /*withElse=*/false);
@@ -532,6 +547,8 @@ struct TileGPUPipelineStreams
         return;
       }
       OpBuilder warp = announceBytes(inside, loc, full, slot, tma.bytes);
+      if (empty && freed)
+        MBarrierWaitOp::create(warp, loc, empty, slot, freed);
       copies(warp, iv, slot);
     };
 
@@ -540,7 +557,7 @@ struct TileGPUPipelineStreams
       Value iv = arith::AddIOp::create(
           b, loc, loop.getLowerBound(),
           arith::MulIOp::create(b, loc, loop.getStep(), i32(s)));
-      issue(b, iv, i32(s));
+      issue(b, iv, i32(s), Value());
     }
 
     // In the body: wait, issue stages - 1 ahead (into the slot the last
@@ -558,8 +575,19 @@ struct TileGPUPipelineStreams
     Value aheadIv = arith::AddIOp::create(
         body, loc, loop.getInductionVar(),
         arith::MulIOp::create(body, loc, loop.getStep(), c(slots - 1)));
-    issue(body, aheadIv, ahead);
+    // The slot `ahead` is filled for iteration + slots - 1, of round r =
+    // (iteration + slots - 1) / slots; round r - 1 read it last, so the wait
+    // is for the empty barrier's phase of parity r + 1 (on a fresh barrier
+    // that parity's phase counts as done: round 0 waits for nothing).
+    Value fillRound = arith::DivUIOp::create(
+        body, loc, arith::AddIOp::create(body, loc, at.iteration, c(slots - 1)), c(slots));
+    Value freed = arith::AddIOp::create(body, loc, fillRound, c(1));
+    issue(body, aheadIv, ahead, freed);
     readSlots(body, streams, at.slot);
+    if (empty) {
+      OpBuilder end(loop.getBody()->getTerminator());
+      MBarrierArriveOp::create(end, loc, empty, at.slot, IntegerAttr());
+    }
 
     // Nothing in flight after the loop (TMA issues only copies that a later
     // iteration waits for).
