@@ -119,8 +119,8 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
     the `tma_load`s; each iteration waits for its slot's phase
     (`mbarrier_wait`, phase = iteration / stages) where cp.async would
     wait for its group. Nothing is in flight after the loop (every issued
-    copy is one a later iteration waits for). In a kernel with
-    `nvvm.reqntid`, every thread arrives on the slot's "empty" mbarrier at
+    copy is one a later iteration waits for). In a kernel of two or more
+    warpgroups (`nvvm.reqntid`), every thread arrives on the slot's "empty" mbarrier at
     the end of its iteration and warp 0 waits for the previous round's
     phase there before refilling the slot; the ring is marked
     `tilegpu.released_by_mbarrier`, so tilegpu-insert-barriers ends the

@@ -3,6 +3,7 @@
 // trailing kernel arguments listed in tilec.tensor_maps.
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true" | FileCheck %s
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams | FileCheck %s --check-prefix=TARGET
+// RUN: sed -e 's/reqntid = array<i32: 256>/reqntid = array<i32: 128>/' %s | tilec-opt -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true" | FileCheck %s --check-prefix=ONEWG
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=false" | FileCheck %s --check-prefix=CPASYNC
 // The output prints, parses and re-enters the passes that follow:
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true" 2>/dev/null | tilec-opt -split-input-file --tilegpu-lower-conversions --tilegpu-sink-dot-waits --tilegpu-insert-barriers --tilegpu-allocate-shared-memory -o /dev/null
@@ -19,13 +20,14 @@
 // CHECK-LABEL: func.func @kv_loop
 // CHECK-SAME: %[[KMAP:[^:]*]]: !tilegpu.tensor_map<1x32x64xbf16, #tilegpu.swizzled<128>>, %[[VMAP:[^:]*]]: !tilegpu.tensor_map<1x32x64xbf16, #tilegpu.swizzled<128>>)
 // CHECK-SAME: tilec.tensor_maps = [{box = array<i64: 1, 32, 64>, swizzle = 128 : i64, tensor = 0 : i64}, {box = array<i64: 1, 32, 64>, swizzle = 128 : i64, tensor = 7 : i64}]
-// The slots are released on "empty" mbarriers (an arrival from each of the
-// kernel's 128 threads), not by a block barrier (tilegpu-insert-barriers
-// leaves rings marked tilegpu.released_by_mbarrier alone).
+// With two warpgroups the slots are released on "empty" mbarriers (an
+// arrival from each of the kernel's 256 threads), not by a block barrier
+// (tilegpu-insert-barriers leaves rings marked tilegpu.released_by_mbarrier
+// alone); one warpgroup keeps the barrier (ONEWG).
 // CHECK-DAG: %[[RK:.*]] = tilegpu.alloc {tilegpu.released_by_mbarrier} : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
 // CHECK-DAG: %[[RV:.*]] = tilegpu.alloc {tilegpu.released_by_mbarrier} : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
 // CHECK: %[[FULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<3>
-// CHECK: %[[EMPTY:.*]] = tilegpu.mbarrier_create {arrivals = 128 : i32} : !tilegpu.mbarrier<3>
+// CHECK: %[[EMPTY:.*]] = tilegpu.mbarrier_create {arrivals = 256 : i32} : !tilegpu.mbarrier<3>
 // Prologue: iterations 0 and 1, each guarded by the bound, thread 0
 // announcing both tiles' bytes (2 x 32 x 128 x 2), warp 0 copying.
 // CHECK: scf.if
@@ -72,6 +74,11 @@
 // CHECK: tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<3>
 // CHECK: tilegpu.tma_load %[[KMAP]]
 // CHECK: return
+// ONEWG-LABEL: func.func @kv_loop
+// ONEWG: tilegpu.alloc : !tilegpu.smem<3x32x128xbf16
+// ONEWG: tilegpu.mbarrier_create {arrivals = 1 : i32}
+// ONEWG-NOT: arrivals = 128
+// ONEWG: return
 // Without tma in tilec.target: cp.async.
 // TARGET-LABEL: func.func @kv_loop
 // TARGET-NOT: tensor_map
@@ -81,7 +88,7 @@
 // CPASYNC-NOT: mbarrier
 // CPASYNC: tilegpu.async_copy
 module attributes {tilec.target = {pipeline_stages = 2 : i64}} {
-func.func @kv_loop(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs: i64, %kns: i64, %kds: i64, %pv: !tile.ptr<bf16>, %vb: i32, %vn: i32, %vd: i32, %vbs: i64, %vns: i64, %vds: i64, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) -> tensor<64x128xf32, #acc> attributes {nvvm.reqntid = array<i32: 128>, tilegpu.kernel} {
+func.func @kv_loop(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs: i64, %kns: i64, %kds: i64, %pv: !tile.ptr<bf16>, %vb: i32, %vn: i32, %vd: i32, %vbs: i64, %vns: i64, %vds: i64, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) -> tensor<64x128xf32, #acc> attributes {nvvm.reqntid = array<i32: 256>, tilegpu.kernel} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %c128 = arith.constant 128 : i32

@@ -504,14 +504,17 @@ struct TileGPUPipelineStreams
       tma = tmaCopies(streams, *maps);
       full = MBarrierCreateOp::create(b, loc, MBarrierType::get(context, slots),
                                       b.getI32IntegerAttr(1), IntegerAttr());
-      // Every thread arrives on its slot's "empty" barrier when its
-      // iteration is done with it, and the first warp waits there before
-      // refilling the slot: no block barrier at the end of each iteration,
-      // so the warpgroups need not run in step (on the d = 64 forward that
-      // barrier was a quarter of the warps' stalls; ncu, session 32).
+      // With two or more warpgroups, every thread arrives on its slot's
+      // "empty" barrier when its iteration is done with it, and the first
+      // warp waits there before refilling the slot: no block barrier at the
+      // end of each iteration, so the warpgroups need not run in step (on
+      // the d = 64 forward that barrier was a quarter of the warps' stalls,
+      // ncu; +2-5 %). One warpgroup runs in step anyway, and there the
+      // arrivals cost more than the barrier (the d = 64 dQ kernel: backward
+      // -2 %; bench/RESULTS.md, session 32).
       auto threads = loop->getParentOfType<FunctionOpInterface>()->getAttrOfType<DenseI32ArrayAttr>(
           "nvvm.reqntid");
-      if (threads) {
+      if (threads && threads[0] > 128) {
         empty = MBarrierCreateOp::create(b, loc, MBarrierType::get(context, slots),
                                          b.getI32IntegerAttr(threads[0]), IntegerAttr());
         for (Stream &stream : streams)
