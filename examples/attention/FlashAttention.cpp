@@ -558,19 +558,25 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
   return {64, 16, 4, false};
 }
 
-bool persistentByDefault(int64_t headDim, bool heavyScores, const TargetInfo &target,
-                         const AttentionVariant &variant, bool maskToo) {
+bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
+                         const TargetInfo &target, const AttentionVariant &variant, bool maskToo) {
   // Measured on the H200 (bench/RESULTS.md, session 29, once its loop was
   // the default's): the persistent d = 128 forward without a mask is 1.12x
   // the default at N = 1k, 1.06x at 4k and 1.00x at 16k (its producer
-  // loads the next tile's Q and K/V during this one's epilogue). d = 256
-  // (0.82-0.98x) stays one program per tile. Causal at d = 128 (H100,
-  // session 31), once tile-persistent-grid took the heads in sections
-  // (0.95-0.98x before, all heads of a round at once missing L2): 1.14-1.24x
-  // at N = 1k, 1.07x at 2k, 1.00x at 4k, 1.05x at 8k, 0.95x at 16k (still
-  // 1.09x cuDNN there): the caller says where (maskToo).
-  return target.tma && !heavyScores && headDim > 64 && headDim <= 128 &&
-         (!variant.mask || maskToo) && !variant.scoreMod && !variant.blockMask;
+  // loads the next tile's Q and K/V during this one's epilogue); the head
+  // dims padded to 128 columns (80-112) take it too. d = 256 (0.82-0.98x;
+  // causal 0.83-0.95x from 2k, session 32) stays one program per tile.
+  // Causal at d = 128 (H100, session 31), once tile-persistent-grid took
+  // the heads in sections (0.95-0.98x before, all heads of a round at once
+  // missing L2): 1.14-1.24x at N = 1k, 1.07x at 2k, 1.00x at 4k, 1.05x at
+  // 8k, 0.95x at 16k (still 1.09x cuDNN there). A mask's grid was measured
+  // at d = 128 only (96 / 112 causal mixed, 0.94-1.13x, session 32), and
+  // where the caller's variant allows it (maskToo).
+  const int64_t valueDim = headDimV ? headDimV : headDim;
+  const int64_t columns = AttentionConfig::tileColumns(std::max(headDim, valueDim));
+  const bool maskMeasured = headDim == 128 && valueDim == 128;
+  return target.tma && !heavyScores && columns > 64 && columns <= 128 &&
+         (!variant.mask || (maskToo && maskMeasured)) && !variant.scoreMod && !variant.blockMask;
 }
 
 bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,

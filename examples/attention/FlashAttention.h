@@ -462,12 +462,14 @@ struct AttentionSchedule {
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.
 /// `target`: wgmma (sm_90a) affords bigger tiles than mma.sync.
 AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const TargetInfo &target);
-/// Whether the forward of `variant` at `headDim` runs as a persistent grid
-/// by default (tilec --persistent): where it measured faster. `maskToo`:
-/// the variant's mask does not rule it out (VariantRegistration::
-/// persistentWithMask, at the head dims measured).
-bool persistentByDefault(int64_t headDim, bool heavyScores, const TargetInfo &target,
-                         const AttentionVariant &variant, bool maskToo = false);
+/// Whether the forward of `variant` at head dims (`headDim`, `headDimV`;
+/// 0: the same) runs as a persistent grid by default (tilec --persistent):
+/// where it measured faster. `maskToo`: the variant's mask does not rule it
+/// out (VariantRegistration::persistentWithMask; taken at the head dims
+/// measured with a mask).
+bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
+                         const TargetInfo &target, const AttentionVariant &variant,
+                         bool maskToo = false);
 
 /// Whether `split_columns=auto` splits: on wgmma, for the variants without
 /// heavy scores, where the padded tile would be 256 columns wide and every

@@ -261,16 +261,13 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
       .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
       .persistent = [=](const Params &p) {
-        // A mask's persistent grid was measured at d = 128 only (session 31).
-        bool maskMeasured = p.getInt("head_dim") == 128 &&
-                            (p.getInt("head_dim_v") == 0 || p.getInt("head_dim_v") == 128);
         // Only the default tiles (as measured).
         bool defaultTiles = !p.getInt("block_m") && !p.getInt("block_n") &&
                             !p.getInt("row_groups") && p.get("overlap") == "auto";
         bool heavy = heavyScores || (heavyOnMmaSync && !p.target().wgmma);
         return defaultTiles && schedule(p).sm90 == Sm90Pipeline::WarpSpecialized &&
-               persistentByDefault(scheduleHeadDim(p), heavy, p.target(), variant(p),
-                                   persistentWithMask && maskMeasured);
+               persistentByDefault(p.getInt("head_dim"), p.getInt("head_dim_v"), heavy,
+                                   p.target(), variant(p), persistentWithMask);
       },
   });
 
