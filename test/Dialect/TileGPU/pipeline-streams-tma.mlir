@@ -54,8 +54,7 @@
 // CHECK: %[[AHEADI:.*]] = arith.addi %[[I]], %c2
 // CHECK: %[[AHEAD:.*]] = arith.remui %[[AHEADI]], %c3
 // CHECK: tilegpu.mbarrier_wait %[[FULL]][%[[CUR]]], %[[PHASE]] : !tilegpu.mbarrier<3>
-// CHECK: %[[FILLI:.*]] = arith.addi %[[I]], %c2
-// CHECK: %[[ROUND:.*]] = arith.divui %[[FILLI]], %c3
+// CHECK: %[[ROUND:.*]] = arith.divui %[[AHEADI]], %c3
 // CHECK: %[[FREED:.*]] = arith.addi %[[ROUND]], %c1
 // CHECK: scf.if
 // CHECK: tilegpu.mbarrier_arrive %[[FULL]][%[[AHEAD]]] expect_tx

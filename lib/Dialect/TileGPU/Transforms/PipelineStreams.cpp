@@ -514,7 +514,7 @@ struct TileGPUPipelineStreams
       // -2 %; bench/RESULTS.md, session 32).
       auto threads = loop->getParentOfType<FunctionOpInterface>()->getAttrOfType<DenseI32ArrayAttr>(
           "nvvm.reqntid");
-      if (threads && threads[0] > 128) {
+      if (threads && threads[0] > kWarpgroupThreads) {
         empty = MBarrierCreateOp::create(b, loc, MBarrierType::get(context, slots),
                                          b.getI32IntegerAttr(threads[0]), IntegerAttr());
         for (Stream &stream : streams)
@@ -569,8 +569,8 @@ struct TileGPUPipelineStreams
     auto c = [&](int64_t v) { return arith::ConstantIntOp::create(body, loc, v, 32).getResult(); };
     Position at = positionOf(body, loc, loop.getInductionVar(), loop.getLowerBound(),
                              loop.getStep(), Value(), slots);
-    Value ahead = arith::RemUIOp::create(
-        body, loc, arith::AddIOp::create(body, loc, at.iteration, c(slots - 1)), c(slots));
+    Value aheadIteration = arith::AddIOp::create(body, loc, at.iteration, c(slots - 1));
+    Value ahead = arith::RemUIOp::create(body, loc, aheadIteration, c(slots));
     if (useTMA)
       MBarrierWaitOp::create(body, loc, full, at.slot, at.round);
     else
@@ -582,9 +582,10 @@ struct TileGPUPipelineStreams
     // (iteration + slots - 1) / slots; round r - 1 read it last, so the wait
     // is for the empty barrier's phase of parity r + 1 (on a fresh barrier
     // that parity's phase counts as done: round 0 waits for nothing).
-    Value fillRound = arith::DivUIOp::create(
-        body, loc, arith::AddIOp::create(body, loc, at.iteration, c(slots - 1)), c(slots));
-    Value freed = arith::AddIOp::create(body, loc, fillRound, c(1));
+    Value freed;
+    if (empty)
+      freed = arith::AddIOp::create(
+          body, loc, arith::DivUIOp::create(body, loc, aheadIteration, c(slots)), c(1));
     issue(body, aheadIv, ahead, freed);
     readSlots(body, streams, at.slot);
     if (empty) {

@@ -23,6 +23,10 @@
 
 namespace tilec::tilegpu::streams {
 
+/// Threads of a warpgroup (four warps): a producer role's size, and the
+/// most that run in step without a block barrier.
+inline constexpr int32_t kWarpgroupThreads = 128;
+
 /// The kernel arguments nothing in the kernel writes through, so a value
 /// loaded from one is the same wherever it is loaded (a packed sequence's
 /// offsets, a page table): the stream passes may load it again (to

@@ -538,7 +538,7 @@ TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, 
   }
 
   SmallVector<int32_t> grown(threads.asArrayRef());
-  grown[0] += 128;
+  grown[0] += kWarpgroupThreads;
   kernel->setAttr("nvvm.reqntid", DenseI32ArrayAttr::get(context, grown));
   return tileLoops;
 }
