@@ -158,7 +158,8 @@ cl::opt<int64_t> exp2OnFma(
     cl::desc("With --lowering=tilegpu: one in N of the online softmax's exp2 on each thread "
              "by a cubic polynomial on the FMA pipes (relative error 1e-4) instead of "
              "MUFU.EX2, whose throughput (16 a clock per SM) matches the tensor cores' at "
-             "d = 64; 0: none. Default: 0"),
+             "d = 64; 0: none. Default: 0 (measured slower at every N on the H100: "
+             "bench/RESULTS.md, session 32)"),
     cl::init(0), cl::cat(category));
 cl::opt<std::string> lowering(
     "lowering",
