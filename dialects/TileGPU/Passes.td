@@ -231,9 +231,14 @@ def TileGPULowerConversions : Pass<"tilegpu-lower-conversions", "::mlir::ModuleO
 }
 
 def TileGPUSinkDotWaits : Pass<"tilegpu-sink-dot-waits", "::mlir::ModuleOp"> {
-  let summary = "Wait for each wgmma where its accumulators are first read";
+  let summary = "Chain wgmmas that sum over parts of K; wait for each where its accumulators are first read";
   let description = [{
-    Moves each single-token `tilegpu.dot_wait` down its block to just before
+    First drops each single-token `tilegpu.dot_wait` whose one result is
+    only the `acc` of a later `warpgroup_dot` of its block (a sum over K in
+    parts, as S = Q·Kᵀ over a head dim's column tiles), unless an op in
+    between writes the first dot's buffers or arrives on a barrier: that
+    dot chains onto the token instead, so its steps issue right behind the
+    first ones. Then moves each single-token `tilegpu.dot_wait` down its block to just before
     the first op that reads its results (or holds a reader in its regions),
     or the block's terminator, so the ops in between (another row group's
     softmax, the next dot's issue) overlap the tensor cores' work. Its

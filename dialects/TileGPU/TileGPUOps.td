@@ -395,12 +395,25 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [MemoryEffects<[MemRead
     slabs and, with `columns = C`, of its own N / C columns (its wgmma's N, a
     multiple of 8 up to 256). K is a multiple of 16.
 
+    `acc` may also be the token of an earlier `warpgroup_dot` of the same
+    accumulator type (a chain: a sum over K split into parts, such as Q·Kᵀ
+    over a head dim's column tiles): the steps add onto its accumulators
+    while they are still in flight, with no wait in between (wgmma orders
+    the accumulator accesses of same-shape steps). The token is then used
+    up: this dot is its only use, and this dot's token stands for both
+    groups; a `dot_wait` on it returns the sum once both are done, and the
+    operands of every dot in the chain are read until then.
+
     Example:
     ```mlir
     %tok = tilegpu.warpgroup_dot %q, %k, %acc transpose_b
         : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>,
           !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>,
           tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>
+    %s = tilegpu.warpgroup_dot %q2, %k2, %tok transpose_b  // chained onto %tok
+        : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>,
+          !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>,
+          !tilegpu.dot_token<tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>>
     %dq = tilegpu.warpgroup_dot %dsT, %k, %zero transpose_a
         : !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>,
           !tilegpu.smem<128x128xbf16, #tilegpu.swizzled<128>>,
@@ -408,12 +421,20 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [MemoryEffects<[MemRead
     ```
   }];
   let arguments = (ins AnyTypeOf<[TileGPU_SharedMemoryType, TileGPU_Tile]>:$a,
-                       TileGPU_SharedMemoryType:$b, TileGPU_F32Tile:$acc,
+                       TileGPU_SharedMemoryType:$b,
+                       AnyTypeOf<[TileGPU_F32Tile, TileGPU_DotTokenType]>:$acc,
                        UnitAttr:$transpose_a, UnitAttr:$transpose_b);
   let results = (outs TileGPU_DotTokenType:$token);
   let assemblyFormat = [{
     $a `,` $b `,` $acc (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)? attr-dict `:`
-    qualified(type($a)) `,` qualified(type($b)) `,` type($acc)
+    qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
+  }];
+  let extraClassDeclaration = [{
+    /// The accumulators' type (of `acc`, or of the chained token's dot).
+    ::mlir::RankedTensorType getAccType();
+    /// The dot whose in-flight accumulators this one adds onto (a chain),
+    /// or null.
+    WarpgroupDotOp getChainedDot();
   }];
   let hasVerifier = 1;
 }

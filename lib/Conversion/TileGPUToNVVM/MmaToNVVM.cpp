@@ -202,7 +202,7 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     auto aTile = dyn_cast<RankedTensorType>(op.getA().getType());
     const bool aMMajor = op.getTransposeA(); // A stored K x M, M contiguous
     Type element = aBuffer ? aBuffer.getElementType() : aTile.getElementType();
-    auto accType = op.getAcc().getType();
+    RankedTensorType accType = op.getAccType();
     int64_t m = accType.getDimSize(0), n = accType.getDimSize(1);
     int64_t k = aTile ? aTile.getDimSize(1) : aBuffer.getShape()[aMMajor ? 0 : 1];
     int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;

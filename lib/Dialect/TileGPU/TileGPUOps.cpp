@@ -28,9 +28,11 @@ Value tilec::tilegpu::rootBuffer(Value buffer) {
 
 SmallVector<Value, 2> tilec::tilegpu::dotOperandBuffers(WarpgroupDotOp dot) {
   SmallVector<Value, 2> buffers;
-  if (isa<SharedMemoryType>(dot.getA().getType()))
-    buffers.push_back(rootBuffer(dot.getA()));
-  buffers.push_back(rootBuffer(dot.getB()));
+  for (; dot; dot = dot.getChainedDot()) {
+    if (isa<SharedMemoryType>(dot.getA().getType()))
+      buffers.push_back(rootBuffer(dot.getA()));
+    buffers.push_back(rootBuffer(dot.getB()));
+  }
   return buffers;
 }
 
@@ -364,13 +366,33 @@ LogicalResult MmaOp::verify() {
 
 LogicalResult WarpgroupDotOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
                                                Adaptor adaptor, SmallVectorImpl<Type> &results) {
-  results.push_back(
-      DotTokenType::get(context, cast<RankedTensorType>(adaptor.getAcc().getType())));
+  Type acc = adaptor.getAcc().getType();
+  if (auto token = dyn_cast<DotTokenType>(acc))
+    results.push_back(token);
+  else
+    results.push_back(DotTokenType::get(context, cast<RankedTensorType>(acc)));
   return success();
 }
 
+RankedTensorType WarpgroupDotOp::getAccType() {
+  return cast<DotTokenType>(getToken().getType()).getValueType();
+}
+
+WarpgroupDotOp WarpgroupDotOp::getChainedDot() {
+  return isa<DotTokenType>(getAcc().getType()) ? getAcc().getDefiningOp<WarpgroupDotOp>()
+                                               : WarpgroupDotOp();
+}
+
 LogicalResult WarpgroupDotOp::verify() {
-  auto acc = getAcc().getType();
+  if (isa<DotTokenType>(getAcc().getType())) {
+    // A chain adds onto accumulators in flight: only a dot's own token, used
+    // by nothing else (its registers now hold this dot's sum).
+    if (!getChainedDot())
+      return emitOpError("expected a chained accumulator token to be a warpgroup_dot's");
+    if (!getAcc().hasOneUse())
+      return emitOpError("expected this dot to be the only use of the token it chains onto");
+  }
+  RankedTensorType acc = getAccType();
   auto b = getB().getType();
   if (!isa<SwizzledAttr>(b.getEncoding()))
     return emitOpError("expected B in a swizzled buffer, got ") << b;
@@ -401,9 +423,9 @@ LogicalResult WarpgroupDotOp::verify() {
   if (failed(shape))
     return failure();
   auto [m, n, k] = *shape;
-  FailureOr<tilec::LinearLayout> accLayout = layoutOf(*this, getAcc(), "an accumulator");
+  FailureOr<tilec::LinearLayout> accLayout = getLinearLayout(acc);
   if (failed(accLayout))
-    return failure();
+    return emitOpError("expected an accumulator with a distributed layout, got ") << acc;
   std::optional<WgmmaGrid> grid = wgmmaGridOf(*accLayout, m, n);
   if (!grid)
     return emitOpError("expected the accumulator in a wgmma layout, got ") << acc;

@@ -87,6 +87,36 @@ func.func @a_in_registers(%p: tensor<64x64xbf16, #wgmmaA>, %v: !tilegpu.smem<64x
 
 #swz = #tilegpu.swizzled<128>
 #wgmma = #tilegpu.wgmma<warpgroups = 1>
+// A chain (a sum over K in two parts): the second dot's steps start from
+// the first's accumulators in flight (its wgmma results, repacked) — no
+// wait between the groups — and its first step adds onto them (scale-d one).
+// CHECK-LABEL: func.func @chained
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async {{.*}}, D[<f32>, <zero>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, D[<f32>, <one>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: nvvm.wgmma.wait
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: nvvm.wgmma.wait
+// CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: nvvm.wgmma
+func.func @chained(%q0: !tilegpu.smem<64x64xbf16, #swz>, %q1: !tilegpu.smem<64x64xbf16, #swz>,
+                   %k0: !tilegpu.smem<64x64xbf16, #swz>, %k1: !tilegpu.smem<64x64xbf16, #swz>)
+    -> !tilegpu.dot_token<tensor<64x64xf32, #wgmma>> {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #wgmma>
+  %t0 = tilegpu.warpgroup_dot %q0, %k0, %zero transpose_b
+      : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<64x64xf32, #wgmma>
+  %t1 = tilegpu.warpgroup_dot %q1, %k1, %t0 transpose_b
+      : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+  return %t1 : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+}
+
+// -----
+
+#swz = #tilegpu.swizzled<128>
+#wgmma = #tilegpu.wgmma<warpgroups = 1>
 // From a zero accumulator, the first step ignores D (scale-d zero).
 // CHECK-LABEL: func.func @from_zero
 // CHECK: nvvm.wgmma.mma_async {{.*}}, D[<f32>, <zero>]

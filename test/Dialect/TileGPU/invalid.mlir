@@ -421,6 +421,28 @@ func.func @f(%a: tensor<64x16xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 
 
 // -----
 
+!buf = !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+!tok = !tilegpu.dot_token<tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>>
+func.func @chained_token_not_a_dot(%q: !buf, %k: !buf, %t: !tok) {
+  // expected-error @+1 {{'tilegpu.warpgroup_dot' op expected a chained accumulator token to be a warpgroup_dot's}}
+  %0 = tilegpu.warpgroup_dot %q, %k, %t transpose_b : !buf, !buf, !tok
+  return
+}
+
+// -----
+
+!buf = !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+!tok = !tilegpu.dot_token<tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>>
+func.func @chained_token_also_waited(%q: !buf, %k: !buf, %s: tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>) {
+  %t = tilegpu.warpgroup_dot %q, %k, %s transpose_b : !buf, !buf, tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>
+  // expected-error @+1 {{'tilegpu.warpgroup_dot' op expected this dot to be the only use of the token it chains onto}}
+  %0 = tilegpu.warpgroup_dot %q, %k, %t transpose_b : !buf, !buf, !tok
+  %1 = tilegpu.dot_wait %t {pending = 0 : i32} : !tok
+  return
+}
+
+// -----
+
 func.func @f(%q: !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, %k: !tilegpu.smem<128x64xbf16, #tilegpu.padded<16>>, %s: tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>) {
   // expected-error @+1 {{'tilegpu.warpgroup_dot' op expected B in a swizzled buffer}}
   %0 = tilegpu.warpgroup_dot %q, %k, %s transpose_b : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, !tilegpu.smem<128x64xbf16, #tilegpu.padded<16>>, tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>

@@ -78,3 +78,58 @@ func.func @before_arrival(%a: tensor<64x64xbf16, #a>, %b: !buf, %acc: tensor<64x
   %s = arith.addf %d, %d : tensor<64x64xf32, #acc>
   return %s : tensor<64x64xf32, #acc>
 }
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#a = #tilegpu.wgmma_operand<warpgroups = 1>
+!buf = !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+!tok = !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+// S = Q·Kᵀ over two column tiles of the head dim: the wait between the
+// parts goes and the second part chains onto the first's token (its wgmmas
+// add onto the accumulators in flight); the one wait left, on the chain's
+// token, sinks to the first reader past the P·V dot (pending 1).
+// CHECK-LABEL: func.func @chained_parts
+// CHECK: %[[T0:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} transpose_b : {{.*}}, tensor<64x64xf32, #{{.*}}>
+// CHECK-NEXT: %[[T1:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %[[T0]] transpose_b : {{.*}}, !tilegpu.dot_token<
+// CHECK-NEXT: %[[PV:.*]] = tilegpu.warpgroup_dot
+// CHECK-NEXT: %[[S:.*]] = tilegpu.dot_wait %[[T1]] {pending = 1 : i32}
+// CHECK-NEXT: arith.mulf %[[S]]
+// CHECK-NOT: tilegpu.dot_wait %[[T0]]
+func.func @chained_parts(%q0: tensor<64x64xbf16, #a>, %q1: tensor<64x64xbf16, #a>, %k0: !buf, %k1: !buf, %p: tensor<64x64xbf16, #a>, %v: !buf, %z: tensor<64x64xf32, #acc>) -> (tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>) {
+  %t0 = tilegpu.warpgroup_dot %q0, %k0, %z transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %s0 = tilegpu.dot_wait %t0 {pending = 0 : i32} : !tok
+  %t1 = tilegpu.warpgroup_dot %q1, %k1, %s0 transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %s = tilegpu.dot_wait %t1 {pending = 0 : i32} : !tok
+  %tv = tilegpu.warpgroup_dot %p, %v, %z : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %o = tilegpu.dot_wait %tv {pending = 0 : i32} : !tok
+  %x = arith.mulf %s, %s : tensor<64x64xf32, #acc>
+  return %x, %o : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>
+}
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#a = #tilegpu.wgmma_operand<warpgroups = 1>
+!buf = !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+!tok = !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+// No chain where the first part's sum is read by anything else, where an
+// arrival between the parts hands its buffer back (the wait ends its reads
+// there), or where a write of its buffer lies between.
+// CHECK-LABEL: func.func @not_chained
+// CHECK-COUNT-4: tilegpu.warpgroup_dot {{.*}} : {{.*}}, tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>{{$}}
+// CHECK-SAME: {{$}}
+// CHECK-NEXT: tilegpu.dot_wait %{{.*}} {pending = 0 : i32}
+func.func @not_chained(%q: tensor<64x64xbf16, #a>, %k: !buf, %z: tensor<64x64xf32, #acc>, %empty: !tilegpu.mbarrier<2>, %i: i32, %b: tensor<64x64xbf16, #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>>) -> (tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>) {
+  %t0 = tilegpu.warpgroup_dot %q, %k, %z transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %s0 = tilegpu.dot_wait %t0 {pending = 0 : i32} : !tok
+  %t1 = tilegpu.warpgroup_dot %q, %k, %s0 transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %s1 = tilegpu.dot_wait %t1 {pending = 0 : i32} : !tok
+  tilegpu.mbarrier_arrive %empty[%i] : !tilegpu.mbarrier<2>
+  %t2 = tilegpu.warpgroup_dot %q, %k, %s1 transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %s2 = tilegpu.dot_wait %t2 {pending = 0 : i32} : !tok
+  tilegpu.local_store %b, %k : tensor<64x64xbf16, #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>>, !buf
+  %t3 = tilegpu.warpgroup_dot %q, %k, %s2 transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %s3 = tilegpu.dot_wait %t3 {pending = 0 : i32} : !tok
+  return %s0, %s1, %s2, %s3 : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>
+}

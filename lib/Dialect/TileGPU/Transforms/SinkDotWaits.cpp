@@ -1,6 +1,10 @@
 //===- SinkDotWaits.cpp - wait for a wgmma where its result is first read -===//
 //
-// tilegpu-lower-dots waits for every warpgroup_dot at once. This pass moves
+// tilegpu-lower-dots waits for every warpgroup_dot at once. First, a wait
+// whose accumulators only feed the next dot's `acc` (a sum over K split into
+// parts: S = Q·Kᵀ over a head dim's column tiles) goes: that dot chains onto
+// the token and adds onto the accumulators in flight, so its steps issue
+// right behind the first ones instead of after they finish. Then it moves
 // each `dot_wait` down its block to just before the first op that reads its
 // accumulators (or holds such a reader in its regions), so the tensor cores
 // work on that dot while the ops in between run: another row group's
@@ -66,6 +70,28 @@ static bool readsAny(Operation *op, ValueRange values) {
   return found.wasInterrupted();
 }
 
+/// Drops `wait` where its one result is only the accumulator of a later
+/// warpgroup_dot of its block, with nothing in between that writes the
+/// first dot's buffers or arrives on a barrier (the wait would have ended
+/// its reads there): that dot chains onto the wait's token instead.
+static void chain(DotWaitOp wait) {
+  if (wait.getTokens().size() != 1 || !wait.getResults()[0].hasOneUse())
+    return;
+  Value token = wait.getTokens().front();
+  auto first = token.getDefiningOp<WarpgroupDotOp>();
+  OpOperand &use = *wait.getResults()[0].getUses().begin();
+  auto next = dyn_cast<WarpgroupDotOp>(use.getOwner());
+  if (!first || !token.hasOneUse() || !next || use.get() != next.getAcc() ||
+      next->getBlock() != wait->getBlock())
+    return;
+  SmallVector<Value, 2> buffers = dotOperandBuffers(first);
+  for (Operation *op = wait->getNextNode(); op != next.getOperation(); op = op->getNextNode())
+    if (writesAny(op, buffers) || arrives(op))
+      return;
+  next.getAccMutable().assign(token);
+  wait->erase();
+}
+
 static void sink(DotWaitOp wait) {
   if (wait.getTokens().size() != 1)
     return;
@@ -97,6 +123,10 @@ struct TileGPUSinkDotWaits
     : public tilec::tilegpu::impl::TileGPUSinkDotWaitsBase<TileGPUSinkDotWaits> {
   void runOnOperation() override {
     SmallVector<DotWaitOp> waits;
+    getOperation().walk([&](DotWaitOp wait) { waits.push_back(wait); });
+    for (DotWaitOp wait : waits)
+      chain(wait);
+    waits.clear();
     getOperation().walk([&](DotWaitOp wait) { waits.push_back(wait); });
     for (DotWaitOp wait : waits)
       sink(wait);
