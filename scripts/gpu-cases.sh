@@ -13,10 +13,10 @@
 # into gpu-cases-tma/; WS=1 with TMA=1 adds --warp-specialize (a producer
 # warpgroup issues the copies), into gpu-cases-ws/.
 #
-# DEFAULTS=1 writes only sm_90a cases of every attention variant at d = 64
-# and 256 with the default schedules (d = 64: TMA rings on two warpgroups;
-# d = 256: warp-specialized with ping-pong; the heavy variants on their
-# cp.async schedules) into gpu-cases-defaults/.
+# DEFAULTS=1 writes only sm_90a cases of every attention variant at d = 64,
+# 192, (192, 128) and 256 with the default schedules (d = 64: TMA rings on
+# two warpgroups; d = 192 and 256: warp-specialized with ping-pong; the
+# heavy variants on their cp.async schedules) into gpu-cases-defaults/.
 #
 # INFER=1 writes the inference kernels of every variant for sm_80 and
 # sm_90a (prefix sm90a_) with their default schedules into
@@ -195,7 +195,14 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
   for v in fwd fwd_causal fwd_sliding_window fwd_gqa fwd_alibi fwd_softcap; do
     case_ sm90a_d256_${v}_ragged flash_attention_$v --set head_dim=256 --size seq_q=150 --size seq_k=201
     case_ sm90a_d64_${v}_ragged flash_attention_$v --size batch=2 --size seq_q=300 --size seq_k=201
+    # d = 192 and (192, 128): Q·Kᵀ over two column tiles chained, Q in
+    # registers, 128-key blocks at (192, 128).
+    case_ sm90a_d192_${v}_ragged flash_attention_$v --set head_dim=192 --size seq_q=150 --size seq_k=201
+    case_ sm90a_d192v128_${v}_ragged flash_attention_$v --set head_dim=192 --set head_dim_v=128 --size batch=2 --size seq_q=300 --size seq_k=333
   done
+  case_ sm90a_d192v128_causal_f16_empty_rows flash_attention_fwd_causal --set head_dim=192 --set head_dim_v=128 --set dtype=f16 --size heads=2 --size seq_q=300 --size seq_k=45
+  case_ sm90a_d192v128_tiny flash_attention_fwd --set head_dim=192 --set head_dim_v=128 --size seq_q=5 --size seq_k=3
+  case_ sm90a_d192_prefix_lm flash_attention_fwd_prefix_lm --set head_dim=192 --set prefix=100 --size seq_q=260 --size seq_k=300
   case_ sm90a_d64_gqa3_f16 flash_attention_fwd_gqa --set group=3 --set dtype=f16 --size heads=6 --size seq_q=77 --size seq_k=130
   case_ sm90a_d64_causal_tiny flash_attention_fwd_causal --size seq_q=5 --size seq_k=3
   # --set overlap=on (ov_): each step issues Q·Kᵀ with the previous block's
@@ -216,7 +223,7 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
   case_ sm90a_d256_causal_f16_bh flash_attention_fwd_causal --set head_dim=256 --set dtype=f16 --size batch=2 --size heads=2 --size seq_q=77 --size seq_k=130
   case_ sm90a_d256_gqa3_empty_rows flash_attention_fwd_gqa --set head_dim=256 --set group=3 --size heads=3 --size seq_q=130 --size seq_k=45
   case_ sm90a_d256_tiny flash_attention_fwd --set head_dim=256 --size seq_q=5 --size seq_k=3
-  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), sm_90a defaults at d = 64 and 256"
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), sm_90a defaults at d = 64, 192, (192, 128) and 256"
   exit 0
 fi
 

@@ -598,6 +598,20 @@ bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
   return wide(qk) && wide(v) && (qk.size() > 1 || v.size() > 1);
 }
 
+void scheduleSplitColumns(AttentionSchedule &schedule, int64_t headDimV, bool plainScores) {
+  // On the H100 (bench/RESULTS.md, session 33), with Q·Kᵀ's two column
+  // tiles chained (no wait between them): Q in registers (48 a thread at
+  // d = 192; the wgmma reads only K from shared memory) is 1.03-1.11x Q in
+  // shared memory from N = 4k; and where V is at most 128 wide, 128-key
+  // blocks (Q's buffer, free once Q is in registers, then holds the last
+  // block's V: 209 KiB) are 1.06-1.09x the 64-key ones. With a mask or a
+  // score modifier those spill (causal 12 bytes in its masked loop, ALiBi
+  // 40; at 240 registers, setmaxnreg's most), so they keep 64-key blocks.
+  schedule.qInShared = false;
+  if (plainScores && AttentionConfig::tileColumns(headDimV) <= 128)
+    schedule.blockN = 128;
+}
+
 AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &schedule) {
   AttentionConfig cfg;
   cfg.headDim = params.getInt("head_dim");

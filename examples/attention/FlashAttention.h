@@ -476,6 +476,11 @@ bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
 /// column tile is at least 64 (d = 192; bench/RESULTS.md, session 27).
 bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
                            const TargetInfo &target);
+/// The forward's schedule on split column tiles (splitColumnsByDefault):
+/// Q·Kᵀ with Q in registers, and 128-key blocks where V is at most 128 wide
+/// ((192, 128)) and the variant has `plainScores` (no mask, no score
+/// modifier); measured on the H100 (bench/RESULTS.md, session 33).
+void scheduleSplitColumns(AttentionSchedule &schedule, int64_t headDimV, bool plainScores);
 
 /// The config for `params`, tiles from the schedule unless block_m/block_n say.
 AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule);

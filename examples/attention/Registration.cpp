@@ -179,11 +179,15 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     registerDecode(suffix, summary, extra, variant);
   std::vector<ParamSpec> params = attentionParams();
   params.insert(params.end(), extra.begin(), extra.end());
-  auto schedule = [heavyScores, heavyOnMmaSync](const Params &p) {
+  auto schedule = [heavyScores, heavyOnMmaSync, variant](const Params &p) {
     bool heavy = heavyScores || (heavyOnMmaSync && !p.target().wgmma);
     AttentionSchedule s = defaultSchedule(scheduleHeadDim(p), heavy, p.target());
     const int64_t d = p.getInt("head_dim"), dv = p.getInt("head_dim_v");
     s.splitColumns = splitColumnsByDefault(d, dv ? dv : d, heavy, p.target());
+    if (s.splitColumns && p.get("split_columns") != "off") {
+      const AttentionVariant v = variant(p);
+      scheduleSplitColumns(s, dv ? dv : d, !v.mask && !v.scoreMod && !v.blockMask);
+    }
     return s;
   };
   auto config = [=](const Params &p) {

@@ -8,6 +8,10 @@
 // RUN: tilec --kernel=flash_attention_bwd_dkdv --set head_dim=192 --set head_dim_v=128 --emit=tile | FileCheck %s --check-prefix=BWD
 // RUN: tilec --kernel=flash_attention_decode --set head_dim=8 --emit=tile | FileCheck %s --check-prefix=EIGHT
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set head_dim_v=128 --emit=tile | FileCheck %s --check-prefix=SPLIT
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --emit=tile | FileCheck %s --check-prefix=SPLIT192
+// RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=192 --set head_dim_v=128 --emit=tile | FileCheck %s --check-prefix=SPLITMASK
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=QREG
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set split_columns=off --emit=llvm --print-pipeline | FileCheck %s --check-prefix=QSHARED
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set split_columns=off --emit=tile | FileCheck %s --check-prefix=PAD
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=96 --emit=tile | FileCheck %s --check-prefix=PAD96
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_80 --set head_dim=192 --emit=tile | FileCheck %s --check-prefix=PAD
@@ -37,12 +41,23 @@
 
 // split_columns=auto on sm_90a: Q and K of d = 192 as 128 + 64 column tiles
 // (faster than one 256-wide tile, bench/RESULTS.md session 27), V and O
-// (128) one tile; d = 96 stays one 128-wide tile (64 + 32 was slower), and
-// so does 192 on sm_80 or with split_columns=off.
+// (128) one tile, in 128-key blocks where V is 128 wide (session 33) and
+// the variant has no mask or score modifier (those spill at 128), 64 at
+// d = 192; Q then stays in registers (a-in-shared=false). d = 96 stays
+// one 128-wide tile (64 + 32 was slower), and so does 192 on sm_80 or with
+// split_columns=off (Q in shared memory again).
 // SPLIT-DAG: tile.make_desc %arg0{{.*}} -> !tile.desc<1x128x128xbf16>
 // SPLIT-DAG: tile.make_desc %arg0{{.*}} -> !tile.desc<1x128x64xbf16>
-// SPLIT-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x64x64xbf16>
-// SPLIT-DAG: tile.make_desc %arg14{{.*}} -> !tile.desc<1x64x128xbf16>
+// SPLIT-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x128x64xbf16>
+// SPLIT-DAG: tile.make_desc %arg14{{.*}} -> !tile.desc<1x128x128xbf16>
+// SPLIT192-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x64x128xbf16>
+// SPLIT192-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x64x64xbf16>
+// SPLIT192-DAG: tile.make_desc %arg14{{.*}} -> !tile.desc<1x64x128xbf16>
+// SPLIT192-DAG: tile.make_desc %arg14{{.*}} -> !tile.desc<1x64x64xbf16>
+// SPLITMASK-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x64x128xbf16>
+// SPLITMASK-DAG: tile.make_desc %arg14{{.*}} -> !tile.desc<1x64x128xbf16>
+// QREG: --tilec-gpu-pipeline="a-in-shared=false
+// QSHARED: --tilec-gpu-pipeline="a-in-shared=true
 // PAD-NOT: !tile.desc<1x{{[0-9]+}}x{{(64|128)}}xbf16>
 // PAD: tile.make_desc %arg0{{.*}} -> !tile.desc<1x{{[0-9]+}}x256xbf16>
 // PAD-NOT: !tile.desc<1x{{[0-9]+}}x{{(64|128)}}xbf16>
