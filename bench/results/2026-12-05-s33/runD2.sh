@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Session 33's call D2 (runD.sh's call, which found no machine three times, remade after the schedule kept masks and score modifiers at 64-key blocks; 39 cases, the 40-column ones dropped; timing: ALiBi at (192, 128), new default vs --set block_n=128): the chained Q·Kᵀ and the split-column schedule
-# (Q in registers; 128-key blocks at (192, 128)) on the GPU. Cases (42, as
-# cases.tgz): HEADDIMS=1 ARCHS=sm_90a scripts/gpu-cases.sh's forward,
-# packed and backward cases at d = 192 and (192, 128), and its split ones at
-# 40, 80, 96 (forward causal, dK/dV, dQ); the DEFAULTS=1 set's d = 192 and
-# (192, 128) cases; racecheck on two of the defaults'. (A first try with
-# 87 cases and racecheck on 15 lost the machine.) Timing: the variants at d = 192 and (192, 128)
-# with the new defaults (new/) against 64-key blocks with Q in shared
-# memory (n64qs/: --a-in-shared=true --set block_n=64; chained too):
-#   DIMS="192 192v128" VARIANTS="sliding_window softcap alibi gqa prefix_lm" SETS=... \
-#     bash bench/compile-variants.sh carry-D/name
-# On the device: rm -rf carry && mv carry-D carry first.
+# Session 33's call D2 — prepared, NOT RUN (no device could be lent after
+# call C; a first form with 87 cases lost the machine once and found none
+# three times). The GPU cases of the chained Q·Kᵀ and the split-column
+# schedule (Q in registers; 128-key blocks at (192, 128) without a mask or
+# score modifier), at 1ecc3df's compiler. Carry (carry-D):
+#   cases.tgz: 39 cases, tar of cases/ made from
+#     HEADDIMS=1 ARCHS=sm_90a scripts/gpu-cases.sh (dims "40 80 96 192
+#     192/128"): the cases matching
+#     ^sm90a_d192_(128_)?(bf16|f16)_(split_)?(fwd|varlen|bwd_dq|bwd_dkdv) and
+#     ^sm90a_d(80|96)_.*split_(fwd_causal|bwd); and DEFAULTS=1
+#     scripts/gpu-cases.sh's ^sm90a_d192 cases (every variant ragged, f16
+#     empty rows, tiny, prefix LM);
+#   new/, n128/: DIMS=192v128 VARIANTS=alibi bench/compile-variants.sh with
+#     SETS "" and "--set block_n=128" (ALiBi's default against the 128-key
+#     blocks that spill 40 bytes).
+# Racecheck on two of the defaults'. On the device: rm -rf carry && mv carry-D carry first.
 mkdir -p $OUT/r
 t0=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
