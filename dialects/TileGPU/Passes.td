@@ -247,7 +247,18 @@ def TileGPUSinkDotWaits : Pass<"tilegpu-sink-dot-waits", "::mlir::ModuleOp"> {
     nested in regions there. A wait never moves past an op that writes a
     shared buffer its dot reads. Run before tilegpu-insert-barriers (the
     wgmma's reads end at its wait).
+
+    With `wait-before-next-dot`, a wait does not move past the issue of a
+    later `warpgroup_dot`: that dot (attention's P·V beside the next Q·Kᵀ)
+    issues once the awaited one is done, and ptxas then keeps the ops
+    between that dot and its own wait (the softmax) before the wait —
+    otherwise its latency model puts the second wait right after the first
+    and the softmax after both (session 33, in SASS).
   }];
+  let options = [
+    Option<"waitBeforeNextDot", "wait-before-next-dot", "bool", /*default=*/"false",
+           "Keep each wait before the next warpgroup_dot's issue">,
+  ];
 }
 
 def TileGPUAllocateSharedMemory : Pass<"tilegpu-allocate-shared-memory", "::mlir::ModuleOp"> {

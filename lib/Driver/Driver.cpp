@@ -161,6 +161,14 @@ cl::opt<int64_t> exp2OnFma(
              "d = 64; 0: none. Default: 0 (measured slower at every N on the H100: "
              "bench/RESULTS.md, session 32)"),
     cl::init(0), cl::cat(category));
+cl::opt<bool> waitBeforeNextDot(
+    "wait-before-next-dot",
+    cl::desc("With --lowering=tilegpu: each wgmma wait stays before the next wgmma's issue "
+             "instead of sinking past it (with the attention template's overlap, P·V then "
+             "issues once Q·Kᵀ is done, and ptxas keeps the softmax before P·V's wait; "
+             "without it ptxas moves that wait above the softmax). Default: off (not yet "
+             "timed: bench/RESULTS.md, session 33)"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> lowering(
     "lowering",
     cl::desc("How tilegpu IR becomes per-thread code: tile-to-llvm or tilegpu "
@@ -437,6 +445,7 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
                              defaultSchedule && currentKernel->persistent(currentParams);
   target.persistent = resolved(persistentGrid, persistentByDefault || recorded->persistent);
   target.exp2OnFma = resolved(exp2OnFma, recorded->exp2OnFma);
+  target.waitBeforeNextDot = resolved(waitBeforeNextDot, recorded->waitBeforeNextDot);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
     printError(error);
     return std::nullopt;

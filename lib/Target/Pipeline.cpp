@@ -46,6 +46,7 @@ static void forEachTargetField(Target &target, Visit &&visit) {
   visit("ping_pong", target.pingPong);
   visit("persistent", target.persistent);
   visit("exp2_on_fma", target.exp2OnFma);
+  visit("wait_before_next_dot", target.waitBeforeNextDot);
   visit("prefetch_loads", target.prefetchLoads);
   visit("lowering", target.lowering);
 }
@@ -137,6 +138,7 @@ void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.pingPong = target.pingPong;
   options.persistent = target.persistent;
   options.exp2OnFma = target.exp2OnFma;
+  options.waitBeforeNextDot = target.waitBeforeNextDot;
   options.prefetchLoads = target.prefetchLoads;
   options.lowering = target.lowering;
 }
@@ -155,6 +157,7 @@ GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
   target.pingPong = options.pingPong;
   target.persistent = options.persistent;
   target.exp2OnFma = options.exp2OnFma;
+  target.waitBeforeNextDot = options.waitBeforeNextDot;
   target.prefetchLoads = options.prefetchLoads;
   target.lowering = options.lowering;
   return target;
@@ -197,6 +200,8 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
     os << optionPrefix << "exp2-on-fma must be in [0, 64], got " << target.exp2OnFma;
   else if (target.exp2OnFma && target.lowering != "tilegpu")
     os << optionPrefix << "exp2-on-fma needs " << optionPrefix << "lowering=tilegpu";
+  else if (target.waitBeforeNextDot && target.lowering != "tilegpu")
+    os << optionPrefix << "wait-before-next-dot needs " << optionPrefix << "lowering=tilegpu";
   else if (target.lowering == "tilegpu" && target.minBlocksPerSM)
     os << optionPrefix << "lowering=tilegpu does not take " << optionPrefix
        << "min-blocks-per-sm yet";
@@ -248,7 +253,8 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPULowerConversions());
   pm.addPass(createCSEPass());
-  pm.addPass(tilegpu::createTileGPUSinkDotWaits());
+  pm.addPass(tilegpu::createTileGPUSinkDotWaits(
+      tilegpu::TileGPUSinkDotWaitsOptions{options.waitBeforeNextDot}));
   pm.addPass(tilegpu::createTileGPUInsertBarriers());
   if (options.pingPong)
     pm.addPass(tilegpu::createTileGPUPingPong());
@@ -316,6 +322,8 @@ static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target
     target.persistent = explicitTarget.persistent;
   if (given.exp2OnFma.hasValue())
     target.exp2OnFma = explicitTarget.exp2OnFma;
+  if (given.waitBeforeNextDot.hasValue())
+    target.waitBeforeNextDot = explicitTarget.waitBeforeNextDot;
   if (given.lowering.hasValue())
     target.lowering = explicitTarget.lowering;
 }

@@ -55,6 +55,10 @@ struct GpuTarget {
   /// (whose 16 results a clock per SM match the tensor cores' work at
   /// d = 64); 0: none.
   int64_t exp2OnFma = 0;
+  /// Lowering=tilegpu: a wgmma wait stays before the next wgmma's issue
+  /// (tilegpu-sink-dot-waits' wait-before-next-dot): with overlap, P·V
+  /// issues once Q·Kᵀ is done and ptxas keeps the softmax before P·V's wait.
+  bool waitBeforeNextDot = false;
   /// How tilegpu IR becomes per-thread code: "tile-to-llvm" (the kernel
   /// lowering that runs every registered kernel) or "tilegpu" (the passes
   /// on tilegpu IR and its op-by-op conversion to NVVM: dots, block loads

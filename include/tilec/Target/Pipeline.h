@@ -87,6 +87,11 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
       llvm::cl::desc("lowering=tilegpu: one in N of the online softmax's exp2 per thread by a "
                      "polynomial on the FMA pipes instead of MUFU.EX2, N in [0, 64]; 0: none"),
       llvm::cl::init(GpuTarget().exp2OnFma)};
+  Option<bool> waitBeforeNextDot{
+      *this, "wait-before-next-dot",
+      llvm::cl::desc("lowering=tilegpu: each wgmma wait stays before the next wgmma's issue "
+                     "(tilegpu-sink-dot-waits)"),
+      llvm::cl::init(GpuTarget().waitBeforeNextDot)};
   Option<bool> prefetchLoads{
       *this, "prefetch-loads",
       llvm::cl::desc("Issue loop block loads one iteration ahead (tile-prefetch-loads)"),

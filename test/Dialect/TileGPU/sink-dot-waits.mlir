@@ -1,6 +1,8 @@
 // tilegpu-sink-dot-waits: each dot_wait moves to just before the first
 // reader of its accumulators; pending counts the wgmmas issued in between.
 // RUN: tilec-opt %s -split-input-file --tilegpu-sink-dot-waits | FileCheck %s
+// RUN: tilec-opt %s -split-input-file --tilegpu-sink-dot-waits=wait-before-next-dot \
+// RUN:   | FileCheck %s --check-prefix=BEFORE
 
 #acc = #tilegpu.wgmma<warpgroups = 1>
 #a = #tilegpu.wgmma_operand<warpgroups = 1>
@@ -96,6 +98,16 @@ func.func @before_arrival(%a: tensor<64x64xbf16, #a>, %b: !buf, %acc: tensor<64x
 // CHECK-NEXT: %[[S:.*]] = tilegpu.dot_wait %[[T1]] {pending = 1 : i32}
 // CHECK-NEXT: arith.mulf %[[S]]
 // CHECK-NOT: tilegpu.dot_wait %[[T0]]
+// With wait-before-next-dot the chain still forms, but S's wait stays before
+// P·V's issue (pending 0), and P·V's wait sinks to its reader.
+// BEFORE-LABEL: func.func @chained_parts
+// BEFORE: %[[T0:.*]] = tilegpu.warpgroup_dot
+// BEFORE-NEXT: %[[T1:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %[[T0]]
+// BEFORE-NEXT: %[[S:.*]] = tilegpu.dot_wait %[[T1]] {pending = 0 : i32}
+// BEFORE-NEXT: %[[PV:.*]] = tilegpu.warpgroup_dot
+// BEFORE-NEXT: arith.mulf %[[S]]
+// BEFORE-NEXT: tilegpu.dot_wait %[[PV]] {pending = 0 : i32}
+// BEFORE-NEXT: return
 func.func @chained_parts(%q0: tensor<64x64xbf16, #a>, %q1: tensor<64x64xbf16, #a>, %k0: !buf, %k1: !buf, %p: tensor<64x64xbf16, #a>, %v: !buf, %z: tensor<64x64xf32, #acc>) -> (tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>) {
   %t0 = tilegpu.warpgroup_dot %q0, %k0, %z transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
   %s0 = tilegpu.dot_wait %t0 {pending = 0 : i32} : !tok

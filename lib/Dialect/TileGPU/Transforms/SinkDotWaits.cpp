@@ -92,7 +92,7 @@ static void chain(DotWaitOp wait) {
   wait->erase();
 }
 
-static void sink(DotWaitOp wait) {
+static void sink(DotWaitOp wait, bool beforeNextDot) {
   if (wait.getTokens().size() != 1)
     return;
   auto dot = wait.getTokens().front().getDefiningOp<WarpgroupDotOp>();
@@ -100,8 +100,9 @@ static void sink(DotWaitOp wait) {
     return;
   SmallVector<Value, 2> buffers = dotOperandBuffers(dot);
   Operation *stop = wait->getNextNode();
-  while (stop && !stop->hasTrait<OpTrait::IsTerminator>() &&
-         !readsAny(stop, wait.getResults()) && !writesAny(stop, buffers) && !arrives(stop))
+  while (stop && !stop->hasTrait<OpTrait::IsTerminator>() && !readsAny(stop, wait.getResults()) &&
+         !writesAny(stop, buffers) && !arrives(stop) &&
+         !(beforeNextDot && isa<WarpgroupDotOp>(stop)))
     stop = stop->getNextNode();
   if (!stop)
     return;
@@ -121,6 +122,7 @@ static void sink(DotWaitOp wait) {
 
 struct TileGPUSinkDotWaits
     : public tilec::tilegpu::impl::TileGPUSinkDotWaitsBase<TileGPUSinkDotWaits> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<DotWaitOp> waits;
     getOperation().walk([&](DotWaitOp wait) { waits.push_back(wait); });
@@ -129,7 +131,7 @@ struct TileGPUSinkDotWaits
     waits.clear();
     getOperation().walk([&](DotWaitOp wait) { waits.push_back(wait); });
     for (DotWaitOp wait : waits)
-      sink(wait);
+      sink(wait, waitBeforeNextDot);
   }
 };
 
