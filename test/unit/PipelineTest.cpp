@@ -41,6 +41,7 @@ GpuTarget unusualTarget() {
   target.prefetchLoads = true;
   target.persistent = true;
   target.exp2OnFma = 4;
+  target.waitBeforeNextDot = true;
   target.lowering = "tilegpu";
   return target;
 }
@@ -59,6 +60,7 @@ void expectSameTarget(const GpuTarget &a, const GpuTarget &b) {
   EXPECT_EQ(a.prefetchLoads, b.prefetchLoads);
   EXPECT_EQ(a.persistent, b.persistent);
   EXPECT_EQ(a.exp2OnFma, b.exp2OnFma);
+  EXPECT_EQ(a.waitBeforeNextDot, b.waitBeforeNextDot);
   EXPECT_EQ(a.lowering, b.lowering);
 }
 
@@ -70,7 +72,7 @@ TEST(PipelineOptions, ThePrintedFlagSpellsOutAndReadsBackEveryField) {
                   "ping-pong=true "
                   "pipeline-stages=3 "
                   "prefetch-loads=true "
-                  "tma=true warp-specialize=true wgmma=true\"");
+                  "tma=true wait-before-next-dot=true warp-specialize=true wgmma=true\"");
   std::string values = flag.substr(flag.find('"') + 1);
   values.pop_back();
   GpuPipelineOptions parsed;
@@ -121,6 +123,9 @@ TEST(PipelineOptions, VerifyNamesTheOptionWithItsPrefix) {
   EXPECT_EQ(verifyGpuTarget(target, "--"), "--tma needs --arch=sm_90a and --lowering=tilegpu");
   target.tma = target.warpSpecialize = target.pingPong = false;
   EXPECT_EQ(verifyGpuTarget(target, "--"), "--exp2-on-fma needs --lowering=tilegpu");
+  target.exp2OnFma = 0;
+  target.waitBeforeNextDot = true;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "--wait-before-next-dot needs --lowering=tilegpu");
 }
 
 class TargetRecord : public ::testing::Test {
