@@ -119,6 +119,15 @@ func.func @matmul(%a: tensor<64x16xbf16, #opA>, %b: tensor<16x32xbf16, #opB>,
   %s = tilegpu.dot_wait %st {pending = 1 : i32} : !tilegpu.dot_token<tensor<64x128xf32, #wgmma>>
   // CHECK: tilegpu.dot_wait %[[O]] {pending = 0 : i32}
   %o = tilegpu.dot_wait %ot {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x64xf32, #wgmma>>
+  // A chain: the second part of a sum over K adds onto the first's token.
+  // CHECK: %[[C0:.+]] = tilegpu.warpgroup_dot
+  // CHECK-NEXT: %[[C1:.+]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %[[C0]] transpose_b : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>, !tilegpu.smem<128x64xbf16, #tilegpu.swizzled<128>>, !tilegpu.dot_token<tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>>
+  // CHECK-NEXT: tilegpu.dot_wait %[[C1]] {pending = 0 : i32}
+  %c0 = tilegpu.warpgroup_dot %q, %k, %s0 transpose_b
+      : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<128x64xbf16, #swz>, tensor<64x128xf32, #wgmma>
+  %c1 = tilegpu.warpgroup_dot %q, %k, %c0 transpose_b
+      : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.smem<128x64xbf16, #swz>, !tilegpu.dot_token<tensor<64x128xf32, #wgmma>>
+  %sum = tilegpu.dot_wait %c1 {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x128xf32, #wgmma>>
   return %d : tensor<64x32xf32, #acc>
 }
 
