@@ -50,6 +50,9 @@
 # f16 with B, H > 1, GQA 3; and the packed (varlen) backward's kernels on
 # ragged batches.
 #
+# FLAGS adds driver flags to every case (FLAGS=--wait-before-next-dot: a
+# schedule option's cases from the same set).
+#
 # COMPILE_ONLY=1 (with any of the above) compiles each case's kernel to PTX
 # instead of exporting it with data: a CPU check (ctest gpu-cases-compile)
 # that every case still builds (one stopped the set unnoticed in session 26).
@@ -101,6 +104,8 @@ arch=sm_80 prefix=
 case_() { # name kernel [flags...]
   local name=$1 kernel=$2
   shift 2
+  # shellcheck disable=SC2086 # FLAGS holds several words
+  set -- "$@" ${FLAGS:-}
   if [ "$lowering" = tilegpu ]; then
     set -- "$@" --lowering=tilegpu
   fi
