@@ -583,22 +583,37 @@ bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
                            const TargetInfo &target) {
   // Measured on the H200 (bench/RESULTS.md, session 27): at d = 192 and
   // (192, 128) the 128 + 64 column tiles are 3-9 % faster than one tile
-  // padded to 256; at d = 96 the 64 + 32 tiles are 3-11 % slower than a
-  // 128-column tile (32-column wgmma B tiles, 64-byte swizzle). So split only
-  // where padding would reach 256 columns and every part is at least 64 wide.
+  // padded to 256. At d = 80 and 96 the 64 + 16 and 64 + 32 tiles were 3-11 %
+  // slower than a 128-column tile while Q·Kᵀ waited for its first part before
+  // issuing the second; chained (no wait between them) they are 2-17 % faster
+  // (H100, session 34). So split where padding would reach 256 columns and
+  // every part is at least 64 wide, and where a 128-column tile would pad
+  // 64 + 16 or 64 + 32 (the other widths under 128 are not measured).
   if (!target.wgmma || heavyScores)
-    return false;
-  if (AttentionConfig::tileColumns(std::max(headDim, headDimV)) <= 128)
     return false;
   std::vector<int64_t> qk = AttentionConfig::columnParts(headDim, /*split=*/true),
                        v = AttentionConfig::columnParts(headDimV, /*split=*/true);
-  auto wide = [](const std::vector<int64_t> &parts) {
-    return std::all_of(parts.begin(), parts.end(), [](int64_t w) { return w >= 64; });
+  if (qk.size() == 1 && v.size() == 1)
+    return false;
+  auto all = [](const std::vector<int64_t> &parts, auto pred) {
+    return std::all_of(parts.begin(), parts.end(), pred);
   };
-  return wide(qk) && wide(v) && (qk.size() > 1 || v.size() > 1);
+  if (AttentionConfig::tileColumns(std::max(headDim, headDimV)) <= 128) {
+    auto measured = [&](const std::vector<int64_t> &parts) {
+      return parts.size() == 1 || (parts.size() == 2 && parts[0] == 64 && parts[1] >= 16);
+    };
+    return measured(qk) && measured(v);
+  }
+  auto wide = [](int64_t w) { return w >= 64; };
+  return all(qk, wide) && all(v, wide);
 }
 
-void scheduleSplitColumns(AttentionSchedule &schedule, int64_t headDimV, bool plainScores) {
+void scheduleSplitColumns(AttentionSchedule &schedule, int64_t headDim, int64_t headDimV,
+                          bool plainScores) {
+  // Tiles that pad to 128 columns (d = 80, 96) keep their schedule: split
+  // was measured with it (session 34).
+  if (AttentionConfig::tileColumns(std::max(headDim, headDimV)) <= 128)
+    return;
   // On the H100 (bench/RESULTS.md, session 33), with Q·Kᵀ's two column
   // tiles chained (no wait between them): Q in registers (48 a thread at
   // d = 192; the wgmma reads only K from shared memory) is 1.03-1.11x Q in

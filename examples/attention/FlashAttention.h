@@ -473,14 +473,18 @@ bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
 
 /// Whether `split_columns=auto` splits: on wgmma, for the variants without
 /// heavy scores, where the padded tile would be 256 columns wide and every
-/// column tile is at least 64 (d = 192; bench/RESULTS.md, session 27).
+/// column tile is at least 64 (d = 192; bench/RESULTS.md, session 27), and
+/// where a 128-column tile would be 64 + 16 or 64 + 32 columns (d = 80, 96;
+/// session 34).
 bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
                            const TargetInfo &target);
-/// The forward's schedule on split column tiles (splitColumnsByDefault):
-/// Q·Kᵀ with Q in registers, and 128-key blocks where V is at most 128 wide
-/// ((192, 128)) and the variant has `plainScores` (no mask, no score
-/// modifier); measured on the H100 (bench/RESULTS.md, session 33).
-void scheduleSplitColumns(AttentionSchedule &schedule, int64_t headDimV, bool plainScores);
+/// The forward's schedule on split column tiles (splitColumnsByDefault)
+/// wider than 128 columns (d = 192): Q·Kᵀ with Q in registers, and 128-key
+/// blocks where V is at most 128 wide ((192, 128)) and the variant has
+/// `plainScores` (no mask, no score modifier); measured on the H100
+/// (bench/RESULTS.md, session 33). Narrower split tiles keep `schedule`.
+void scheduleSplitColumns(AttentionSchedule &schedule, int64_t headDim, int64_t headDimV,
+                          bool plainScores);
 
 /// The config for `params`, tiles from the schedule unless block_m/block_n say.
 AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule);

@@ -186,7 +186,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     s.splitColumns = splitColumnsByDefault(d, dv ? dv : d, heavy, p.target());
     if (s.splitColumns && p.get("split_columns") != "off") {
       const AttentionVariant v = variant(p);
-      scheduleSplitColumns(s, dv ? dv : d, !v.mask && !v.scoreMod && !v.blockMask);
+      scheduleSplitColumns(s, d, dv ? dv : d, !v.mask && !v.scoreMod && !v.blockMask);
     }
     return s;
   };

@@ -13,7 +13,9 @@
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=QREG
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set split_columns=off --emit=llvm --print-pipeline | FileCheck %s --check-prefix=QSHARED
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set split_columns=off --emit=tile | FileCheck %s --check-prefix=PAD
-// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=96 --emit=tile | FileCheck %s --check-prefix=PAD96
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=96 --emit=tile | FileCheck %s --check-prefix=SPLIT96
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=96 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=QSHARED
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_80 --set head_dim=96 --emit=tile | FileCheck %s --check-prefix=PAD96
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_80 --set head_dim=192 --emit=tile | FileCheck %s --check-prefix=PAD
 // RUN: tilec --kernel=flash_attention_fwd_causal --set head_dim=40 --set head_dim_v=200 --run=cpu --size seq_q=37 --size seq_k=70 | FileCheck %s --check-prefix=CPU
 
@@ -43,9 +45,11 @@
 // (faster than one 256-wide tile, bench/RESULTS.md session 27), V and O
 // (128) one tile, in 128-key blocks where V is 128 wide (session 33) and
 // the variant has no mask or score modifier (those spill at 128), 64 at
-// d = 192; Q then stays in registers (a-in-shared=false). d = 96 stays
-// one 128-wide tile (64 + 32 was slower), and so does 192 on sm_80 or with
-// split_columns=off (Q in shared memory again).
+// d = 192; Q then stays in registers (a-in-shared=false). d = 96 splits
+// into 64 + 32 (Q·Kᵀ's two parts chained: faster than one 128-wide tile,
+// session 34) with the 128-wide tile's schedule (Q in shared memory, 128-key
+// blocks); on sm_80 it stays one 128-wide tile, and so does 192 there or
+// with split_columns=off (Q in shared memory again).
 // SPLIT-DAG: tile.make_desc %arg0{{.*}} -> !tile.desc<1x128x128xbf16>
 // SPLIT-DAG: tile.make_desc %arg0{{.*}} -> !tile.desc<1x128x64xbf16>
 // SPLIT-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x128x64xbf16>
@@ -61,6 +65,9 @@
 // PAD-NOT: !tile.desc<1x{{[0-9]+}}x{{(64|128)}}xbf16>
 // PAD: tile.make_desc %arg0{{.*}} -> !tile.desc<1x{{[0-9]+}}x256xbf16>
 // PAD-NOT: !tile.desc<1x{{[0-9]+}}x{{(64|128)}}xbf16>
+// SPLIT96-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x128x64xbf16>
+// SPLIT96-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x128x32xbf16>
+// SPLIT96-DAG: tile.make_desc %arg14{{.*}} -> !tile.desc<1x128x32xbf16>
 // PAD96-NOT: !tile.desc<1x{{[0-9]+}}x64xbf16>
 // PAD96: tile.make_desc %arg0{{.*}} -> !tile.desc<1x128x128xbf16>
 // PAD96-NOT: !tile.desc<1x{{[0-9]+}}x64xbf16>
