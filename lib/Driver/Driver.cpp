@@ -166,8 +166,8 @@ cl::opt<bool> waitBeforeNextDot(
     cl::desc("With --lowering=tilegpu: each wgmma wait stays before the next wgmma's issue "
              "instead of sinking past it (with the attention template's overlap, P·V then "
              "issues once Q·Kᵀ is done, and ptxas keeps the softmax before P·V's wait; "
-             "without it ptxas moves that wait above the softmax). Default: off (not yet "
-             "timed: bench/RESULTS.md, session 33)"),
+             "without it ptxas moves that wait above the softmax). Default: off (2-14 % "
+             "slower on the H100: bench/RESULTS.md, session 34)"),
     cl::init(false), cl::cat(category));
 cl::opt<std::string> lowering(
     "lowering",

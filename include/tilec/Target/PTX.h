@@ -57,7 +57,8 @@ struct GpuTarget {
   int64_t exp2OnFma = 0;
   /// Lowering=tilegpu: a wgmma wait stays before the next wgmma's issue
   /// (tilegpu-sink-dot-waits' wait-before-next-dot): with overlap, P·V
-  /// issues once Q·Kᵀ is done and ptxas keeps the softmax before P·V's wait.
+  /// issues once Q·Kᵀ is done and ptxas keeps the softmax before P·V's wait
+  /// (measured slower: bench/RESULTS.md, session 34).
   bool waitBeforeNextDot = false;
   /// How tilegpu IR becomes per-thread code: "tile-to-llvm" (the kernel
   /// lowering that runs every registered kernel) or "tilegpu" (the passes
