@@ -610,7 +610,7 @@ bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
 
 void scheduleSplitColumns(AttentionSchedule &schedule, int64_t headDim, int64_t headDimV,
                           bool plainScores) {
-  // Tiles that pad to 128 columns (d = 80, 96) keep their schedule: split
+  // Tiles that pad to 128 columns (d = 72-96) keep their schedule: split
   // was measured with it (session 34).
   if (AttentionConfig::tileColumns(std::max(headDim, headDimV)) <= 128)
     return;

@@ -474,8 +474,8 @@ bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
 /// Whether `split_columns=auto` splits: on wgmma, for the variants without
 /// heavy scores, where the padded tile would be 256 columns wide and every
 /// column tile is at least 64 (d = 192; bench/RESULTS.md, session 27), and
-/// where a 128-column tile would be 64 + 16 or 64 + 32 columns (d = 80, 96;
-/// session 34).
+/// where a 128-column tile would be 64 + 16 or 64 + 32 columns (d = 72, 80,
+/// 96; session 34).
 bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
                            const TargetInfo &target);
 /// The forward's schedule on split column tiles (splitColumnsByDefault)

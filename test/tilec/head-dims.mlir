@@ -16,6 +16,8 @@
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=96 --emit=tile | FileCheck %s --check-prefix=SPLIT96
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=96 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=QSHARED
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_80 --set head_dim=96 --emit=tile | FileCheck %s --check-prefix=PAD96
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=72 --emit=tile | FileCheck %s --check-prefix=SPLIT72
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=112 --emit=tile | FileCheck %s --check-prefix=PAD112
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_80 --set head_dim=192 --emit=tile | FileCheck %s --check-prefix=PAD
 // RUN: tilec --kernel=flash_attention_fwd_causal --set head_dim=40 --set head_dim_v=200 --run=cpu --size seq_q=37 --size seq_k=70 | FileCheck %s --check-prefix=CPU
 
@@ -48,8 +50,10 @@
 // d = 192; Q then stays in registers (a-in-shared=false). d = 96 splits
 // into 64 + 32 (Q·Kᵀ's two parts chained: faster than one 128-wide tile,
 // session 34) with the 128-wide tile's schedule (Q in shared memory, 128-key
-// blocks); on sm_80 it stays one 128-wide tile, and so does 192 there or
-// with split_columns=off (Q in shared memory again).
+// blocks), and so does 72 (64 + 16, the last 8 columns padding); 112
+// (64 + 32 + 16, not measured) stays one 128-wide tile. On sm_80 96 stays
+// one 128-wide tile, and so does 192 there or with split_columns=off (Q in
+// shared memory again).
 // SPLIT-DAG: tile.make_desc %arg0{{.*}} -> !tile.desc<1x128x128xbf16>
 // SPLIT-DAG: tile.make_desc %arg0{{.*}} -> !tile.desc<1x128x64xbf16>
 // SPLIT-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x128x64xbf16>
@@ -68,6 +72,11 @@
 // SPLIT96-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x128x64xbf16>
 // SPLIT96-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x128x32xbf16>
 // SPLIT96-DAG: tile.make_desc %arg14{{.*}} -> !tile.desc<1x128x32xbf16>
+// SPLIT72-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x128x64xbf16>
+// SPLIT72-DAG: tile.make_desc %arg7{{.*}} -> !tile.desc<1x128x16xbf16>
+// PAD112-NOT: !tile.desc<1x{{[0-9]+}}x{{(16|32|64)}}xbf16>
+// PAD112: tile.make_desc %arg7{{.*}} -> !tile.desc<1x128x128xbf16>
+// PAD112-NOT: !tile.desc<1x{{[0-9]+}}x{{(16|32|64)}}xbf16>
 // PAD96-NOT: !tile.desc<1x{{[0-9]+}}x64xbf16>
 // PAD96: tile.make_desc %arg0{{.*}} -> !tile.desc<1x128x128xbf16>
 // PAD96-NOT: !tile.desc<1x{{[0-9]+}}x64xbf16>
