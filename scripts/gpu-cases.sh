@@ -16,7 +16,8 @@
 # DEFAULTS=1 writes only sm_90a cases of every attention variant at d = 64,
 # 192, (192, 128) and 256 with the default schedules (d = 64: TMA rings on
 # two warpgroups; d = 192 and 256: warp-specialized with ping-pong; the
-# heavy variants on their cp.async schedules) into gpu-cases-defaults/.
+# heavy variants on their cp.async schedules), and of d = 80 and 96 (64 + 16
+# and 64 + 32 column tiles), into gpu-cases-defaults/.
 #
 # INFER=1 writes the inference kernels of every variant for sm_80 and
 # sm_90a (prefix sm90a_) with their default schedules into
@@ -208,6 +209,15 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
   case_ sm90a_d192v128_causal_f16_empty_rows flash_attention_fwd_causal --set head_dim=192 --set head_dim_v=128 --set dtype=f16 --size heads=2 --size seq_q=300 --size seq_k=45
   case_ sm90a_d192v128_tiny flash_attention_fwd --set head_dim=192 --set head_dim_v=128 --size seq_q=5 --size seq_k=3
   case_ sm90a_d192_prefix_lm flash_attention_fwd_prefix_lm --set head_dim=192 --set prefix=100 --size seq_q=260 --size seq_k=300
+  # d = 80 and 96: 64 + 16 and 64 + 32 column tiles (session 34).
+  case_ sm90a_d96_fwd_ragged_bh flash_attention_fwd --set head_dim=96 --size batch=2 --size heads=3 --size seq_q=300 --size seq_k=333
+  case_ sm90a_d80_fwd_ragged flash_attention_fwd --set head_dim=80 --size seq_q=260 --size seq_k=130
+  case_ sm90a_d96_window flash_attention_fwd_sliding_window --set head_dim=96 --set window=100 --size seq_q=300 --size seq_k=260
+  case_ sm90a_d96_alibi flash_attention_fwd_alibi --set head_dim=96 --size heads=2 --size seq_q=150 --size seq_k=201
+  case_ sm90a_d96_prefix_lm flash_attention_fwd_prefix_lm --set head_dim=96 --set prefix=100 --size seq_q=260 --size seq_k=300
+  case_ sm90a_d96_causal_f16_empty_rows flash_attention_fwd_causal --set head_dim=96 --set dtype=f16 --size heads=2 --size seq_q=300 --size seq_k=45
+  case_ sm90a_d96_tiny flash_attention_fwd --set head_dim=96 --size seq_q=5 --size seq_k=3
+  case_ sm90a_d80_softcap flash_attention_fwd_softcap --set head_dim=80 --set cap=20 --size seq_q=150 --size seq_k=201
   case_ sm90a_d64_gqa3_f16 flash_attention_fwd_gqa --set group=3 --set dtype=f16 --size heads=6 --size seq_q=77 --size seq_k=130
   case_ sm90a_d64_causal_tiny flash_attention_fwd_causal --size seq_q=5 --size seq_k=3
   # --set overlap=on (ov_): each step issues Q·Kᵀ with the previous block's
@@ -228,7 +238,7 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
   case_ sm90a_d256_causal_f16_bh flash_attention_fwd_causal --set head_dim=256 --set dtype=f16 --size batch=2 --size heads=2 --size seq_q=77 --size seq_k=130
   case_ sm90a_d256_gqa3_empty_rows flash_attention_fwd_gqa --set head_dim=256 --set group=3 --size heads=3 --size seq_q=130 --size seq_k=45
   case_ sm90a_d256_tiny flash_attention_fwd --set head_dim=256 --size seq_q=5 --size seq_k=3
-  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), sm_90a defaults at d = 64, 192, (192, 128) and 256"
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), sm_90a defaults at d = 64, 80, 96, 192, (192, 128) and 256"
   exit 0
 fi
 

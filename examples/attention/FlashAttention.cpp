@@ -595,17 +595,16 @@ bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
                        v = AttentionConfig::columnParts(headDimV, /*split=*/true);
   if (qk.size() == 1 && v.size() == 1)
     return false;
-  auto all = [](const std::vector<int64_t> &parts, auto pred) {
-    return std::all_of(parts.begin(), parts.end(), pred);
-  };
   if (AttentionConfig::tileColumns(std::max(headDim, headDimV)) <= 128) {
-    auto measured = [&](const std::vector<int64_t> &parts) {
-      return parts.size() == 1 || (parts.size() == 2 && parts[0] == 64 && parts[1] >= 16);
+    auto measured = [](const std::vector<int64_t> &parts) {
+      return parts.size() == 1 || (parts.size() == 2 && parts[0] == 64);
     };
     return measured(qk) && measured(v);
   }
-  auto wide = [](int64_t w) { return w >= 64; };
-  return all(qk, wide) && all(v, wide);
+  auto wide = [](const std::vector<int64_t> &parts) {
+    return std::all_of(parts.begin(), parts.end(), [](int64_t w) { return w >= 64; });
+  };
+  return wide(qk) && wide(v);
 }
 
 void scheduleSplitColumns(AttentionSchedule &schedule, int64_t headDim, int64_t headDimV,

@@ -5,7 +5,7 @@
 # Q·Kᵀ chained): 17 cases (causal, GQA 3, packed causal from
 # `HEADDIMS=1 ARCHS=sm_90a scripts/gpu-cases.sh`; dense ragged with B, H > 1,
 # window, ALiBi, prefix-LM, soft-capping, f16 empty rows, tiny, exported by
-# `tilec --export-case`) as carry/c96/cases.tgz (tar of c96/), racecheck on two.
+# `tilec --export-case`, since then in `DEFAULTS=1 scripts/gpu-cases.sh`) as carry/c96/cases.tgz (tar of c96/), racecheck on two.
 # On the device: rm -rf carry && mv carry-R carry first.
 here=$(dirname "$0")
 bash "$here/runR.sh"
