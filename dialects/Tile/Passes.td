@@ -120,12 +120,24 @@ def TilePersistentGrid : Pass<"tile-persistent-grid", "::mlir::ModuleOp"> {
     tile starts while the others finish theirs, and with warp
     specialization the producer fills the rings for the next tile during
     this one's epilogue. The kernel gets `tilec.persistent`.
+
+    With `tile-counter`, tiles are taken in the order of t (no backward
+    rounds: a counter hands each next tile to whichever program is free, so
+    long and short tiles pair up by themselves) and the kernel gets
+    `tilec.tile_counter`: with warp specialization, tilegpu-claim-tiles
+    replaces the loop's static steps by claims on a counter. Without it the
+    loop runs as written (a static order).
   }];
   let options = [
     Option<"roundsPerSection", "rounds-per-section", "unsigned", /*default=*/"2",
            "With tilec.longest_first_axis: tiles of a section of the other "
            "axes' indices, in rounds of num_programs(0) (0: one section of all; "
            "1 leaves each section one round, whose tiles pair with none)">,
+    Option<"tileCounter", "tile-counter", "bool", /*default=*/"false",
+           "The programs will take their tiles from a counter (tilegpu-claim-tiles, "
+           "with warp specialization): tiles in order t = 0, 1, ... (a longest-first "
+           "axis slowest inside each section, no backward rounds) and the kernel "
+           "marked tilec.tile_counter">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

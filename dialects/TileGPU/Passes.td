@@ -329,6 +329,31 @@ def TileGPUPingPong : Pass<"tilegpu-ping-pong", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def TileGPUClaimTiles : Pass<"tilegpu-claim-tiles", "::mlir::ModuleOp"> {
+  let summary = "Persistent programs claim their tiles from a counter instead of a static order";
+  let description = [{
+    On a warp-specialized persistent kernel marked `tilec.tile_counter`
+    (tile-persistent-grid's tile-counter; tilegpu-pipeline-streams made
+    both roles' tile loops count their tiles): the producer's tile loop
+    becomes an `scf.while` that starts from its program id and takes each
+    next tile index from `tilegpu.claim_tile` (plus the number of
+    programs), handing every index, and one past the last tile at the end,
+    to the consumers through a two-slot shared buffer (`scalar_store` by
+    thread 0, then a full mbarrier; the consumers wait, `scalar_load`,
+    arrive on an empty one); the consumers' tile loop becomes an
+    `scf.while` over the indices handed to them. Programs that drew short
+    tiles (a causal mask's last query blocks) take more of them, so all
+    finish together (FlashAttention-3's dynamic scheduler). The counter is
+    a global of the module, reset by the launch's last claim: launches of
+    one loaded kernel must not overlap. A marked kernel that was not
+    warp-specialized keeps its static order (a warning). Run after the
+    passes that take tile loops as scf.for (tma-stores, insert-barriers,
+    ping-pong), before allocate-shared-memory.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def ConvertTileGPUToNVVM : Pass<"convert-tilegpu-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "Lower tilegpu ops to the NVVM and LLVM dialects, op by op";
   let description = [{

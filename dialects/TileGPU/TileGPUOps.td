@@ -140,6 +140,70 @@ def TileGPU_LocalStoreOp : TileGPU_Op<"local_store", [MemoryEffects<[MemWrite]>]
   let hasVerifier = 1;
 }
 
+def TileGPU_ScalarStoreOp : TileGPU_Op<"scalar_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write one element of a one-dimensional shared buffer";
+  let description = [{
+    Every thread that runs it writes `value` to element `index` of `buffer`
+    (a constant index is checked; others are not). One thread hands a value
+    to other warps this way: it writes, then arrives on an mbarrier (a
+    release), and the readers `tilegpu.scalar_load` it after waiting for
+    that phase (an acquire) — `tilegpu-claim-tiles` hands each next tile's
+    index from the producer to the consumers so.
+
+    Example:
+    ```mlir
+    tilegpu.scalar_store %t, %next[%i] : i32, !tilegpu.smem<4xi32, #tilegpu.padded<0>>
+    ```
+  }];
+  let arguments = (ins AnyInteger:$value, TileGPU_SharedMemoryType:$buffer, I32:$index);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $index `]` attr-dict `:` type($value) `,` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_ScalarLoadOp : TileGPU_Op<"scalar_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "read one element of a one-dimensional shared buffer";
+  let description = [{
+    Every thread that runs it reads element `index` of `buffer` (see
+    `tilegpu.scalar_store`).
+
+    Example:
+    ```mlir
+    %t = tilegpu.scalar_load %next[%i] : !tilegpu.smem<4xi32, #tilegpu.padded<0>> -> i32
+    ```
+  }];
+  let arguments = (ins TileGPU_SharedMemoryType:$buffer, I32:$index);
+  let results = (outs AnyInteger:$result);
+  let assemblyFormat = [{
+    $buffer `[` $index `]` attr-dict `:` qualified(type($buffer)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_ClaimTileOp : TileGPU_Op<"claim_tile", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "take the next value of the kernel's tile counter";
+  let description = [{
+    Run by every lane of one warp (all of them active): lane 0 adds one to
+    the kernel's tile counter, a global `i32` of the module (`<kernel>_tiles`,
+    zero when the module is loaded), and every lane gets the value it held
+    before. The lane whose claim returns `last` sets the counter back to
+    zero, so that the next launch starts from zero: the caller guarantees
+    that the launch's claims are exactly 0, 1, ..., `last` (as in
+    `tilegpu-claim-tiles`: programs claim until a claim comes back past
+    the last tile, one failed claim each) and that launches of one loaded
+    kernel do not overlap.
+
+    Example:
+    ```mlir
+    %claimed = tilegpu.claim_tile last %last : i32
+    ```
+  }];
+  let arguments = (ins I32:$last);
+  let results = (outs I32:$result);
+  let assemblyFormat = "`last` $last attr-dict `:` type($result)";
+}
+
 //===----------------------------------------------------------------------===//
 // cp.async (sm_80 and later)
 //===----------------------------------------------------------------------===//

@@ -15,6 +15,9 @@ namespace tilec {
 /// Set by tile-persistent-grid on a kernel it made persistent (its last
 /// three i32 arguments are the logical grid).
 inline constexpr llvm::StringLiteral kPersistentAttrName = "tilec.persistent";
+/// Set by tile-persistent-grid's tile-counter on a persistent kernel whose
+/// programs are to claim their tiles from a counter (tilegpu-claim-tiles).
+inline constexpr llvm::StringLiteral kTileCounterAttrName = "tilec.tile_counter";
 /// On a kernel whose programs along this grid axis (an i32) come longest
 /// first (dsl::KernelBuilder::longestFirst): tile-persistent-grid runs that
 /// axis slowest, in rounds of alternating direction.

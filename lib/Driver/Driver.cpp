@@ -153,6 +153,13 @@ cl::opt<bool> persistentGrid(
              "passes the grid; with --warp-specialize the producer fills the next tile's "
              "rings during this one's epilogue. Default: off"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> tileCounter(
+    "tile-counter",
+    cl::desc("With --persistent and --warp-specialize: programs claim their tiles from a "
+             "global counter as they come free (tilegpu-claim-tiles; FlashAttention-3's "
+             "scheduler) instead of taking them in a static order. The counter belongs to "
+             "the loaded module: launches of one kernel must not overlap. Default: off"),
+    cl::init(false), cl::cat(category));
 cl::opt<int64_t> exp2OnFma(
     "exp2-on-fma",
     cl::desc("With --lowering=tilegpu: one in N of the online softmax's exp2 on each thread "
@@ -444,6 +451,7 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   bool persistentByDefault = currentKernel && currentKernel->persistent && tmaRings &&
                              defaultSchedule && currentKernel->persistent(currentParams);
   target.persistent = resolved(persistentGrid, persistentByDefault || recorded->persistent);
+  target.tileCounter = resolved(tileCounter, recorded->tileCounter);
   target.exp2OnFma = resolved(exp2OnFma, recorded->exp2OnFma);
   target.waitBeforeNextDot = resolved(waitBeforeNextDot, recorded->waitBeforeNextDot);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {

@@ -45,6 +45,7 @@ static void forEachTargetField(Target &target, Visit &&visit) {
   visit("warp_specialize", target.warpSpecialize);
   visit("ping_pong", target.pingPong);
   visit("persistent", target.persistent);
+  visit("tile_counter", target.tileCounter);
   visit("exp2_on_fma", target.exp2OnFma);
   visit("wait_before_next_dot", target.waitBeforeNextDot);
   visit("prefetch_loads", target.prefetchLoads);
@@ -137,6 +138,7 @@ void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.warpSpecialize = target.warpSpecialize;
   options.pingPong = target.pingPong;
   options.persistent = target.persistent;
+  options.tileCounter = target.tileCounter;
   options.exp2OnFma = target.exp2OnFma;
   options.waitBeforeNextDot = target.waitBeforeNextDot;
   options.prefetchLoads = target.prefetchLoads;
@@ -156,6 +158,7 @@ GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
   target.warpSpecialize = options.warpSpecialize;
   target.pingPong = options.pingPong;
   target.persistent = options.persistent;
+  target.tileCounter = options.tileCounter;
   target.exp2OnFma = options.exp2OnFma;
   target.waitBeforeNextDot = options.waitBeforeNextDot;
   target.prefetchLoads = options.prefetchLoads;
@@ -200,6 +203,9 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
     os << optionPrefix << "exp2-on-fma must be in [0, 64], got " << target.exp2OnFma;
   else if (target.exp2OnFma && target.lowering != "tilegpu")
     os << optionPrefix << "exp2-on-fma needs " << optionPrefix << "lowering=tilegpu";
+  else if (target.tileCounter && !(target.persistent && target.warpSpecialize))
+    os << optionPrefix << "tile-counter needs " << optionPrefix << "persistent and " << optionPrefix
+       << "warp-specialize";
   else if (target.waitBeforeNextDot && target.lowering != "tilegpu")
     os << optionPrefix << "wait-before-next-dot needs " << optionPrefix << "lowering=tilegpu";
   else if (target.lowering == "tilegpu" && target.minBlocksPerSM)
@@ -221,7 +227,8 @@ static void buildTilePreparePipeline(OpPassManager &pm, const GpuPipelineOptions
   if (options.prefetchLoads)
     pm.addPass(createTilePrefetchLoads());
   if (options.persistent)
-    pm.addPass(createTilePersistentGrid());
+    pm.addPass(createTilePersistentGrid(TilePersistentGridOptions{
+        /*roundsPerSection=*/TilePersistentGridOptions().roundsPerSection, options.tileCounter}));
 }
 
 /// Layouts as the GPU pipeline assigns them: wgmma on column blocks only
@@ -258,6 +265,8 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
   pm.addPass(tilegpu::createTileGPUInsertBarriers());
   if (options.pingPong)
     pm.addPass(tilegpu::createTileGPUPingPong());
+  if (options.tileCounter)
+    pm.addPass(tilegpu::createTileGPUClaimTiles());
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
   pm.addPass(tilegpu::createConvertTileGPUToNVVM());
 }
@@ -320,6 +329,8 @@ static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target
     target.prefetchLoads = explicitTarget.prefetchLoads;
   if (given.persistent.hasValue())
     target.persistent = explicitTarget.persistent;
+  if (given.tileCounter.hasValue())
+    target.tileCounter = explicitTarget.tileCounter;
   if (given.exp2OnFma.hasValue())
     target.exp2OnFma = explicitTarget.exp2OnFma;
   if (given.waitBeforeNextDot.hasValue())

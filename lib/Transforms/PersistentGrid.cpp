@@ -48,7 +48,7 @@ std::optional<std::string> whyNot(func::FuncOp kernel) {
 /// LICM does not move divisions).
 void longestFirstProgram(OpBuilder &inside, OpBuilder &before, Location loc, Value t, Value step,
                          Value total, const Value grid[3], unsigned slow, unsigned roundsPerSection,
-                         Value logical[3]) {
+                         bool backwardRounds, Value logical[3]) {
   Type i32 = inside.getI32Type();
   // The programs take the tiles in rounds of `step`, program p the p-th
   // of a round; every other full round runs backwards, so the program
@@ -60,6 +60,8 @@ void longestFirstProgram(OpBuilder &inside, OpBuilder &before, Location loc, Val
   // Index `i` of `count` tiles taken in rounds, every other full one
   // backwards.
   auto snake = [&](Value i, Value count) -> Value {
+    if (!backwardRounds)
+      return i;
     Value round = arith::DivSIOp::create(inside, loc, i, step);
     Value roundStart = arith::MulIOp::create(inside, loc, round, step);
     Value lane = arith::SubIOp::create(inside, loc, i, roundStart);
@@ -117,7 +119,7 @@ void longestFirstProgram(OpBuilder &inside, OpBuilder &before, Location loc, Val
   logical[middle] = arith::DivSIOp::create(inside, loc, rest, grid[fast]);
 }
 
-LogicalResult makePersistent(func::FuncOp kernel, unsigned roundsPerSection) {
+LogicalResult makePersistent(func::FuncOp kernel, unsigned roundsPerSection, bool tileCounter) {
   MLIRContext *context = kernel.getContext();
   Location loc = kernel.getLoc();
   Type i32 = IntegerType::get(context, 32);
@@ -153,7 +155,7 @@ LogicalResult makePersistent(func::FuncOp kernel, unsigned roundsPerSection) {
   if (auto longest = kernel->getAttrOfType<IntegerAttr>(tilec::kLongestFirstAxisAttrName)) {
     OpBuilder before(tiles);
     longestFirstProgram(inside, before, loc, t, step, total, grid, longest.getInt(),
-                        roundsPerSection, logical);
+                        roundsPerSection, /*backwardRounds=*/!tileCounter, logical);
   } else {
     Value rest = arith::DivSIOp::create(inside, loc, t, grid[0]);
     logical[0] = arith::RemSIOp::create(inside, loc, t, grid[0]);
@@ -176,6 +178,8 @@ LogicalResult makePersistent(func::FuncOp kernel, unsigned roundsPerSection) {
   // What does not depend on the tile (descriptors, constants) is made once.
   moveLoopInvariantCode(cast<LoopLikeOpInterface>(tiles.getOperation()));
   kernel->setAttr(tilec::kPersistentAttrName, UnitAttr::get(context));
+  if (tileCounter)
+    kernel->setAttr(tilec::kTileCounterAttrName, UnitAttr::get(context));
   return success();
 }
 
@@ -194,7 +198,7 @@ struct TilePersistentGrid : public tilec::impl::TilePersistentGridBase<TilePersi
         kernel.emitError("cannot run as a persistent grid: ") << *why;
         return signalPassFailure();
       }
-      if (failed(makePersistent(kernel, roundsPerSection)))
+      if (failed(makePersistent(kernel, roundsPerSection, tileCounter)))
         return signalPassFailure();
     }
   }

@@ -10,6 +10,10 @@
 // One section of all heads (rounds-per-section=0; the default is two
 // rounds of tiles a section):
 // RUN: tilec-opt %s -split-input-file --tile-persistent-grid=rounds-per-section=0 -verify-diagnostics | FileCheck %s --check-prefix=ONE
+// With tile-counter (the tiles will be claimed from a counter), sections
+// as before but no backward rounds: t itself indexes the section's tiles;
+// the kernel is marked tilec.tile_counter.
+// RUN: tilec-opt %s -split-input-file --tile-persistent-grid=tile-counter=true -verify-diagnostics | FileCheck %s --check-prefix=COUNTER
 // TWICE-LABEL: func.func @rows
 // TWICE-SAME: %arg4: i32) attributes {tilec.persistent}
 // TWICE-COUNT-1: scf.for
@@ -107,6 +111,19 @@ func.func @returns(%n: i32) -> i32 {
 // CHECK: arith.muli %[[PY]], %[[GX]]
 // CHECK: arith.addi %{{.*}}, %[[PX]]
 // CHECK: arith.addi %{{.*}}, %[[PZ]]
+// COUNTER-LABEL: func.func @rows
+// COUNTER-SAME: attributes {tilec.persistent, tilec.tile_counter}
+// COUNTER-LABEL: func.func @longest_first
+// COUNTER-SAME: tilec.longest_first_axis = 1 : i32, tilec.persistent, tilec.tile_counter
+// COUNTER: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}}
+// COUNTER: %[[SECTION:.*]] = arith.divsi %[[T]], %[[SECTILES:.*]] : i32
+// COUNTER: %[[FIRST:.*]] = arith.muli %[[SECTION]], %[[WIDTH:.*]] : i32
+// COUNTER: %[[W:.*]] = arith.minsi %[[WIDTH]], %{{.*}}
+// COUNTER: %[[SKIPPED:.*]] = arith.muli %[[SECTION]], %[[SECTILES]]
+// COUNTER-NEXT: %[[L:.*]] = arith.subi %[[T]], %[[SKIPPED]]
+// COUNTER-NOT: arith.select
+// COUNTER: %[[PY:.*]] = arith.divsi %[[L]], %[[W]]
+// COUNTER-NEXT: %[[R:.*]] = arith.remsi %[[L]], %[[W]]
 // ONE-LABEL: func.func @longest_first
 // ONE-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[GX:.*]]: i32, %[[GY:.*]]: i32, %[[GZ:.*]]: i32)
 // ONE: %[[XZ:.*]] = arith.muli %[[GX]], %[[GZ]]

@@ -40,6 +40,7 @@ GpuTarget unusualTarget() {
   target.pingPong = true;
   target.prefetchLoads = true;
   target.persistent = true;
+  target.tileCounter = true;
   target.exp2OnFma = 4;
   target.waitBeforeNextDot = true;
   target.lowering = "tilegpu";
@@ -59,6 +60,7 @@ void expectSameTarget(const GpuTarget &a, const GpuTarget &b) {
   EXPECT_EQ(a.pingPong, b.pingPong);
   EXPECT_EQ(a.prefetchLoads, b.prefetchLoads);
   EXPECT_EQ(a.persistent, b.persistent);
+  EXPECT_EQ(a.tileCounter, b.tileCounter);
   EXPECT_EQ(a.exp2OnFma, b.exp2OnFma);
   EXPECT_EQ(a.waitBeforeNextDot, b.waitBeforeNextDot);
   EXPECT_EQ(a.lowering, b.lowering);
@@ -71,7 +73,7 @@ TEST(PipelineOptions, ThePrintedFlagSpellsOutAndReadsBackEveryField) {
                   "exp2-on-fma=4 lowering=tilegpu min-blocks-per-sm=2 num-warps=8 persistent=true "
                   "ping-pong=true "
                   "pipeline-stages=3 "
-                  "prefetch-loads=true "
+                  "prefetch-loads=true tile-counter=true "
                   "tma=true wait-before-next-dot=true warp-specialize=true wgmma=true\"");
   std::string values = flag.substr(flag.find('"') + 1);
   values.pop_back();
@@ -119,6 +121,12 @@ TEST(PipelineOptions, VerifyNamesTheOptionWithItsPrefix) {
   EXPECT_EQ(verifyGpuTarget(target, ""), "exp2-on-fma must be in [0, 64], got 65");
   target.exp2OnFma = 4;
   EXPECT_EQ(verifyGpuTarget(target, ""), "");
+  target.persistent = target.tileCounter = true;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "");
+  target.persistent = false;
+  EXPECT_EQ(verifyGpuTarget(target, "--"),
+            "--tile-counter needs --persistent and --warp-specialize");
+  target.tileCounter = false;
   target.lowering = "tile-to-llvm";
   EXPECT_EQ(verifyGpuTarget(target, "--"), "--tma needs --arch=sm_90a and --lowering=tilegpu");
   target.tma = target.warpSpecialize = target.pingPong = false;

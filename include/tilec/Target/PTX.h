@@ -50,6 +50,10 @@ struct GpuTarget {
   /// Programs loop over the logical grid (tile-persistent-grid): the runtime
   /// launches as many as fit on the GPU at once and passes the grid.
   bool persistent = false;
+  /// With persistent and warpSpecialize: programs claim their tiles from a
+  /// global counter as they come free (tilegpu-claim-tiles) instead of a
+  /// static order. Launches of one loaded kernel must not overlap.
+  bool tileCounter = false;
   /// Lowering=tilegpu: of the online softmax's exp2 on each thread's scores,
   /// one in N runs as a polynomial on the FMA pipes instead of MUFU.EX2
   /// (whose 16 results a clock per SM match the tensor cores' work at

@@ -82,6 +82,11 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
       llvm::cl::desc("Programs loop over the logical grid (tile-persistent-grid); the runtime "
                      "launches as many as fit on the GPU"),
       llvm::cl::init(GpuTarget().persistent)};
+  Option<bool> tileCounter{
+      *this, "tile-counter",
+      llvm::cl::desc("With persistent and warp-specialize: programs claim their tiles from a "
+                     "counter (tilegpu-claim-tiles) instead of a static order"),
+      llvm::cl::init(GpuTarget().tileCounter)};
   Option<int64_t> exp2OnFma{
       *this, "exp2-on-fma",
       llvm::cl::desc("lowering=tilegpu: one in N of the online softmax's exp2 per thread by a "

@@ -19,6 +19,9 @@ inline constexpr llvm::StringLiteral kSharedMemorySymbol = "tilec_smem";
 inline constexpr unsigned kSharedSpace = 3;
 inline constexpr unsigned kGlobalSpace = 1;
 
+/// The global i32 a kernel's `tilegpu.claim_tile` counts on.
+inline std::string tileCounterName(StringRef kernel) { return (kernel + "_tiles").str(); }
+
 inline Value constI32(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(value));
 }

@@ -524,6 +524,38 @@ struct ScalarLoadLowering : OpConversionPattern<tile::LoadScalarOp> {
   }
 };
 
+/// Lane 0 takes the claim (`atom.global.add`) and, when it is the last,
+/// resets the counter; `shfl.sync` gives every lane lane 0's value.
+struct ClaimTileLowering : OpConversionPattern<ClaimTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ClaimTileOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto kernel = op->getParentOfType<FunctionOpInterface>();
+    auto counter = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(
+        op, rewriter.getStringAttr(tileCounterName(kernel.getName())));
+    if (!counter)
+      return op.emitOpError("expected the module's tile counter ")
+             << tileCounterName(kernel.getName()) << " (declared by convert-tilegpu-to-nvvm)";
+    Value address = LLVM::AddressOfOp::create(rewriter, loc, counter);
+    Value bits = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), address);
+    StringRef text = "{\n"
+                     ".reg .pred %lane0, %reset;\n"
+                     ".reg .b32 %lane, %claimed;\n"
+                     "mov.u32 %lane, %laneid;\n"
+                     "setp.eq.u32 %lane0, %lane, 0;\n"
+                     "mov.u32 %claimed, 0;\n"
+                     "@%lane0 atom.global.add.u32 %claimed, [$1], 1;\n"
+                     "setp.eq.and.u32 %reset, %claimed, $2, %lane0;\n"
+                     "@%reset st.global.u32 [$1], 0;\n"
+                     "shfl.sync.idx.b32 $0, %claimed, 0, 0x1f, 0xffffffff;\n"
+                     "}";
+    rewriter.replaceOp(op, sideEffectAsm(rewriter, loc, rewriter.getI32Type(),
+                                         ValueRange{bits, adaptor.getLast()}, text, "=r,l,r"));
+    return success();
+  }
+};
+
 /// One store per register, where the mask (if any) is true.
 struct ScatterStoreLowering : OpConversionPattern<tile::StoreOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -643,10 +675,10 @@ void tilec::tilegpu::markReadOnlyGathers(ModuleOp module) {
 
 void tilec::tilegpu::populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                          RewritePatternSet &patterns) {
-  patterns.add<GridQueryLowering<tile::ProgramIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp,
-                                 NVVM::BlockIdZOp>,
-               GridQueryLowering<tile::NumProgramsOp, NVVM::GridDimXOp, NVVM::GridDimYOp,
-                                 NVVM::GridDimZOp>,
-               LoadBlockLowering, StoreBlockLowering, AtomicAddBlockLowering, AddPtrLowering,
-               GatherLoadLowering, ScalarLoadLowering, ScatterStoreLowering>(converter, patterns.getContext());
+  patterns.add<
+      GridQueryLowering<tile::ProgramIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
+      GridQueryLowering<tile::NumProgramsOp, NVVM::GridDimXOp, NVVM::GridDimYOp, NVVM::GridDimZOp>,
+      LoadBlockLowering, StoreBlockLowering, AtomicAddBlockLowering, AddPtrLowering,
+      GatherLoadLowering, ScalarLoadLowering, ScatterStoreLowering, ClaimTileLowering>(
+      converter, patterns.getContext());
 }

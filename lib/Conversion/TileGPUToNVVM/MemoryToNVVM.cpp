@@ -39,6 +39,40 @@ struct SlotLowering : OpConversionPattern<SlotOp> {
   }
 };
 
+/// The address of element `index` of a one-dimensional buffer: one row,
+/// so neither padding nor swizzling moves it.
+static Value scalarAddress(OpBuilder &b, Location loc, SharedMemoryType type, Value buffer,
+                           Value index) {
+  int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  return byteOffset(b, loc, buffer, LLVM::MulOp::create(b, loc, index, constI32(b, loc, bytes)));
+}
+
+struct ScalarStoreLowering : OpConversionPattern<ScalarStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ScalarStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LLVM::StoreOp::create(rewriter, loc, adaptor.getValue(),
+                          scalarAddress(rewriter, loc, op.getBuffer().getType(),
+                                        adaptor.getBuffer(), adaptor.getIndex()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ScalarLoadLowering : OpConversionPattern<ScalarLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ScalarLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, op.getType(),
+                                              scalarAddress(rewriter, loc, op.getBuffer().getType(),
+                                                            adaptor.getBuffer(),
+                                                            adaptor.getIndex()));
+    return success();
+  }
+};
+
 /// Integer arithmetic on i32 values in IR and on known numbers, so that one
 /// formula (bufferOffset) makes a thread's addresses and, at compile time,
 /// checks them (SharedPlacement).
@@ -559,7 +593,7 @@ struct TMAStoreWaitLowering : OpConversionPattern<TMAStoreWaitOp> {
 void tilec::tilegpu::populateTileGPUMemoryToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                          RewritePatternSet &patterns) {
   patterns.add<AllocLowering, SlotLowering, LocalLoadLowering, LocalStoreLowering,
-               ConvertLayoutLowering, MakeDescLowering, AsyncCopyLowering,
-               AsyncCommitGroupLowering, AsyncWaitLowering, TMALoadLowering, TMAStoreLowering,
-               TMAStoreWaitLowering>(converter, patterns.getContext());
+               ScalarStoreLowering, ScalarLoadLowering, ConvertLayoutLowering, MakeDescLowering,
+               AsyncCopyLowering, AsyncCommitGroupLowering, AsyncWaitLowering, TMALoadLowering,
+               TMAStoreLowering, TMAStoreWaitLowering>(converter, patterns.getContext());
 }

@@ -305,6 +305,7 @@ struct ConvertTileGPUToNVVM
   void runOnOperation() override {
     ModuleOp module = getOperation();
     declareSharedMemory(module);
+    declareTileCounters(module);
     markReadOnlyGathers(module);
     auto recorded = module->getAttrOfType<DictionaryAttr>("tilec.target");
     auto aligned = recorded ? recorded.getAs<BoolAttr>("assume_aligned") : BoolAttr();
@@ -337,6 +338,20 @@ struct ConvertTileGPUToNVVM
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
+  }
+
+  /// `@<kernel>_tiles`, zero at load, for each kernel that claims tiles.
+  static void declareTileCounters(ModuleOp module) {
+    OpBuilder b(module.getContext());
+    b.setInsertionPointToStart(module.getBody());
+    module.walk([&](ClaimTileOp claim) {
+      std::string name = tileCounterName(claim->getParentOfType<FunctionOpInterface>().getName());
+      if (module.lookupSymbol(name))
+        return;
+      LLVM::GlobalOp::create(b, module.getLoc(), b.getI32Type(), /*isConstant=*/false,
+                             LLVM::Linkage::Internal, name, b.getI32IntegerAttr(0),
+                             /*alignment=*/4, kGlobalSpace);
+    });
   }
 
   /// `@tilec_smem`, when some op of the module places shared memory.

@@ -204,6 +204,25 @@ LogicalResult LocalStoreOp::verify() {
   return success();
 }
 
+/// One element of a one-dimensional buffer of `element`s.
+static LogicalResult verifyScalarAccess(Operation *op, Type element, SharedMemoryType buffer,
+                                        Value index) {
+  if (buffer.getShape().size() != 1)
+    return op->emitOpError("expected a one-dimensional buffer, got ") << buffer;
+  if (element != buffer.getElementType())
+    return op->emitOpError("expected the buffer's element type ")
+           << buffer.getElementType() << ", got " << element;
+  return checkConstantIndex(op, index, buffer.getShape().front(), "an element index");
+}
+
+LogicalResult ScalarStoreOp::verify() {
+  return verifyScalarAccess(*this, getValue().getType(), getBuffer().getType(), getIndex());
+}
+
+LogicalResult ScalarLoadOp::verify() {
+  return verifyScalarAccess(*this, getResult().getType(), getBuffer().getType(), getIndex());
+}
+
 //===----------------------------------------------------------------------===//
 // Copies
 //===----------------------------------------------------------------------===//

@@ -706,3 +706,31 @@ func.func @f(%x: tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>) {
   tilegpu.local_store matrix %x, %s : tensor<64x64xf32, #tilegpu.wgmma<warpgroups = 1>>, !tilegpu.smem<64x64xf32, #tilegpu.swizzled<128>>
   return
 }
+
+// -----
+
+func.func @f(%t: i32, %i: i32) {
+  %b = tilegpu.alloc : !tilegpu.smem<2x4xi32, #tilegpu.padded<0>>
+  // expected-error @+1 {{'tilegpu.scalar_store' op expected a one-dimensional buffer, got '!tilegpu.smem<2x4xi32, #tilegpu.padded<0>>'}}
+  tilegpu.scalar_store %t, %b[%i] : i32, !tilegpu.smem<2x4xi32, #tilegpu.padded<0>>
+  return
+}
+
+// -----
+
+func.func @f(%i: i32) -> i64 {
+  %b = tilegpu.alloc : !tilegpu.smem<4xi32, #tilegpu.padded<0>>
+  // expected-error @+1 {{'tilegpu.scalar_load' op expected the buffer's element type 'i32', got 'i64'}}
+  %r = tilegpu.scalar_load %b[%i] : !tilegpu.smem<4xi32, #tilegpu.padded<0>> -> i64
+  return %r : i64
+}
+
+// -----
+
+func.func @f(%t: i32) {
+  %c4 = arith.constant 4 : i32
+  %b = tilegpu.alloc : !tilegpu.smem<4xi32, #tilegpu.padded<0>>
+  // expected-error @+1 {{'tilegpu.scalar_store' op expected an element index in [0, 4), got 4}}
+  tilegpu.scalar_store %t, %b[%c4] : i32, !tilegpu.smem<4xi32, #tilegpu.padded<0>>
+  return
+}

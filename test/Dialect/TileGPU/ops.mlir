@@ -62,6 +62,18 @@ func.func @registers_and_shared(%x: tensor<64x64xf32, #acc>, %i: i32) -> tensor<
   return %t : tensor<64x64xbf16, #opB>
 }
 
+// CHECK-LABEL: func.func @scalars_and_claims
+func.func @scalars_and_claims(%t: i32, %i: i32, %last: i32) -> (i32, i32) {
+  %next = tilegpu.alloc : !tilegpu.smem<4xi32, #tilegpu.padded<0>>
+  // CHECK: tilegpu.scalar_store %{{.*}}, %{{.*}}[%{{.*}}] : i32, !tilegpu.smem<4xi32, #tilegpu.padded<0>>
+  tilegpu.scalar_store %t, %next[%i] : i32, !tilegpu.smem<4xi32, #tilegpu.padded<0>>
+  // CHECK: tilegpu.scalar_load %{{.*}}[%{{.*}}] : !tilegpu.smem<4xi32, #tilegpu.padded<0>> -> i32
+  %r = tilegpu.scalar_load %next[%i] : !tilegpu.smem<4xi32, #tilegpu.padded<0>> -> i32
+  // CHECK: tilegpu.claim_tile last %{{.*}} : i32
+  %claimed = tilegpu.claim_tile last %last : i32
+  return %r, %claimed : i32, i32
+}
+
 // CHECK-LABEL: func.func @cp_async
 func.func @cp_async(%k: !tile.desc<1x64x128xbf16>, %bh: i32, %n: i32,
                     %s: !tilegpu.smem<64x128xbf16, #swz>) {

@@ -315,11 +315,15 @@ SmallVector<Value> streams::readSlots(OpBuilder &b, MutableArrayRef<Stream> stre
 
 Position streams::positionOf(OpBuilder &b, Location loc, Value iv, Value lower, Value step,
                              Value base, int64_t slots) {
-  Value count = arith::ConstantIntOp::create(b, loc, slots, 32);
   Value iteration =
       arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lower), step);
   if (base)
     iteration = arith::AddIOp::create(b, loc, base, iteration);
+  return positionAt(b, loc, iteration, slots);
+}
+
+Position streams::positionAt(OpBuilder &b, Location loc, Value iteration, int64_t slots) {
+  Value count = arith::ConstantIntOp::create(b, loc, slots, 32);
   return {iteration, arith::RemUIOp::create(b, loc, iteration, count),
           arith::DivUIOp::create(b, loc, iteration, count)};
 }

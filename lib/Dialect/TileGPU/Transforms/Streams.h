@@ -113,6 +113,8 @@ struct Position {
 };
 Position positionOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value iv, mlir::Value lower,
                     mlir::Value step, mlir::Value base, int64_t slots);
+/// The position of iteration `iteration` (counted from 0) on a ring of `slots`.
+Position positionAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value iteration, int64_t slots);
 
 /// The TMA box that fills `stream`'s ring slot: the block with its
 /// innermost dimension cut to one column block of a swizzled ring, or the

@@ -39,6 +39,11 @@
 // producer fills the rings for the next tile while the consumers finish
 // this one (its last P·V, the epilogue, the next Q).
 //
+// A persistent kernel marked tilec.tile_counter gets both tile loops
+// counting their tiles in their last iteration argument, the tile streams'
+// positions taken from that count, for tilegpu-claim-tiles to replace the
+// loops' steps by claims.
+//
 // A kernel that is not persistent runs as one such tile (a loop from 0 to
 // 1, promoted away afterwards): the blocks it loads once before its loops
 // (Q; the dK/dV kernel's K and V) come from the producer on one-slot rings
@@ -49,6 +54,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Streams.h"
+
+#include "tilec/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -137,6 +144,11 @@ private:
   IRMapping mapping;
   ReadOnlyArguments readOnly;
 };
+
+/// `count` + 1.
+Value nextCount(OpBuilder &b, Location loc, Value count) {
+  return arith::AddIOp::create(b, loc, count, arith::ConstantIntOp::create(b, loc, 1, 32));
+}
 
 /// The rings of one loop and their barriers.
 struct LoopRings {
@@ -318,13 +330,17 @@ SmallVector<TileStream> tileStreamsOf(OpBuilder &top, scf::ForOp tiles, Function
 }
 
 /// The producer's copy of tile stream `ts` for its tile `producerTiles`:
-/// wait until the consumers freed the slot, announce, copy.
+/// wait until the consumers freed the slot, announce, copy. `counted`: the
+/// loop's count of tiles so far, where its steps will not say it (claimed
+/// tiles), else null.
 void produceTile(OpBuilder &b, Value tid, TileStream &ts, scf::ForOp tiles,
-                 scf::ForOp producerTiles, ProducerValues &producer) {
+                 scf::ForOp producerTiles, Value counted, ProducerValues &producer) {
   Location loc = ts.stream.load.getLoc();
   for (Value input : outsideInputs(ts.stream, tiles))
     producer.materialize(b, input);
-  Position at = positionOf(b, loc, producerTiles.getInductionVar(), producerTiles.getLowerBound(),
+  Position at =
+      counted ? positionAt(b, loc, counted, 1)
+              : positionOf(b, loc, producerTiles.getInductionVar(), producerTiles.getLowerBound(),
                            producerTiles.getStep(), Value(), 1);
   Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
   if (ts.rings.empty)
@@ -372,13 +388,14 @@ std::pair<Operation *, Operation *> useSpan(Block *block, Value view) {
 
 /// The consumers' side of tile stream `ts` in their loop `tiles`: the
 /// block's readers read the tile's slot, waited for before the first of
-/// them and freed after the last.
-void consumeTile(TileStream &ts, scf::ForOp tiles) {
+/// them and freed after the last. `counted` as for produceTile.
+void consumeTile(TileStream &ts, scf::ForOp tiles, Value counted) {
   Location loc = ts.stream.load.getLoc();
   Block *tile = tiles.getBody();
   OpBuilder top = OpBuilder::atBlockBegin(tile);
-  Position at = positionOf(top, loc, tiles.getInductionVar(), tiles.getLowerBound(),
-                           tiles.getStep(), Value(), 1);
+  Position at = counted ? positionAt(top, loc, counted, 1)
+                        : positionOf(top, loc, tiles.getInductionVar(), tiles.getLowerBound(),
+                                     tiles.getStep(), Value(), 1);
   Value view = readSlots(top, MutableArrayRef<Stream>(ts.stream), at.slot).front();
   auto [first, last] = useSpan(tile, view);
   if (!first)
@@ -435,6 +452,10 @@ TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, 
   Location loc = kernel.getLoc();
   auto threads = kernel->getAttrOfType<DenseI32ArrayAttr>("nvvm.reqntid");
   int32_t consumers = threads[0];
+  // Tiles that will be claimed (tilegpu-claim-tiles) come in no order the
+  // loop's steps say: both loops count them, from 0, in their last
+  // iteration argument.
+  const bool claimed = !once && kernel->hasAttr(tilec::kTileCounterAttrName);
 
   // Rings and barriers first, before the roles (both use them): one set
   // for each run of loops that stream the same blocks.
@@ -485,28 +506,35 @@ TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, 
   if (tiles) {
     // The producer's own loop over the logical programs, carrying the
     // iteration count on (every streamed loop shares one set of rings).
-    auto producerTiles = scf::ForOp::create(
-        warp, loc, producer.materialize(warp, tiles.getLowerBound()),
-        producer.materialize(warp, tiles.getUpperBound()),
-        producer.materialize(warp, tiles.getStep()), ValueRange{start},
-        [](OpBuilder &b, Location loc, Value, ValueRange carried) {
-          scf::YieldOp::create(b, loc, carried);
-        });
+    SmallVector<Value> inits{start};
+    if (claimed)
+      inits.push_back(start);
+    auto producerTiles =
+        scf::ForOp::create(warp, loc, producer.materialize(warp, tiles.getLowerBound()),
+                           producer.materialize(warp, tiles.getUpperBound()),
+                           producer.materialize(warp, tiles.getStep()), inits,
+                           [](OpBuilder &b, Location loc, Value, ValueRange carried) {
+                             scf::YieldOp::create(b, loc, carried);
+                           });
     producer.mapTiles(producerTiles);
     tileLoops.producer = producerTiles;
     OpBuilder inTile(producerTiles.getBody()->getTerminator());
     Value base = producerTiles.getRegionIterArg(0);
+    Value counted = claimed ? producerTiles.getRegionIterArg(1) : Value();
     // The copies in the order the consumers' tile needs them: a tile
     // stream's where its load was, each streamed loop's in its place.
     for (Operation &op : *tiles.getBody()) {
       for (TileStream &ts : tileStreams)
         if (&op == ts.stream.load.getOperation())
-          produceTile(inTile, tid, ts, tiles, producerTiles, producer);
+          produceTile(inTile, tid, ts, tiles, producerTiles, counted, producer);
       for (auto [streamed, ring] : llvm::zip(loops, rings))
         if (&op == streamed.loop.getOperation())
           base = produce(inTile, tid, streamed, ring, base, slots, producer);
     }
-    producerTiles.getBody()->getTerminator()->setOperands(ValueRange{base});
+    SmallVector<Value> next{base};
+    if (claimed)
+      next.push_back(nextCount(inTile, loc, counted));
+    producerTiles.getBody()->getTerminator()->setOperands(next);
   } else {
     Value base = start;
     for (auto [streamed, ring, goesOn] : llvm::zip(loops, rings, continues))
@@ -518,18 +546,27 @@ TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, 
   Value consumerStart = arith::ConstantIntOp::create(entry, loc, 0, 32);
   if (tiles) {
     IRRewriter rewriter(context);
+    SmallVector<Value> inits{consumerStart};
+    if (claimed)
+      inits.push_back(consumerStart);
     auto carried = cast<scf::ForOp>(*tiles.replaceWithAdditionalYields(
-        rewriter, ValueRange{consumerStart}, /*replaceInitOperandUsesInLoop=*/false,
+        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
         [](OpBuilder &, Location, ArrayRef<BlockArgument> added) {
-          return SmallVector<Value>{added[0]};
+          return SmallVector<Value>(added.begin(), added.end());
         }));
-    Value base = carried.getRegionIterArgs().back();
+    unsigned first = carried.getNumRegionIterArgs() - inits.size();
+    Value base = carried.getRegionIterArgs()[first];
+    Value counted = claimed ? carried.getRegionIterArgs()[first + 1] : Value();
     for (auto [streamed, ring] : llvm::zip(loops, rings))
       base = consume(streamed, ring, base, slots);
     Operation *yield = carried.getBody()->getTerminator();
-    yield->setOperand(yield->getNumOperands() - 1, base);
+    yield->setOperand(first, base);
+    if (claimed) {
+      OpBuilder end(yield);
+      yield->setOperand(first + 1, nextCount(end, loc, counted));
+    }
     for (TileStream &ts : tileStreams)
-      consumeTile(ts, carried);
+      consumeTile(ts, carried, counted);
     tileLoops.consumers = carried;
   } else {
     Value base = consumerStart;
