@@ -18,6 +18,9 @@ inline constexpr llvm::StringLiteral kPersistentAttrName = "tilec.persistent";
 /// Set by tile-persistent-grid's tile-counter on a persistent kernel whose
 /// programs are to claim their tiles from a counter (tilegpu-claim-tiles).
 inline constexpr llvm::StringLiteral kTileCounterAttrName = "tilec.tile_counter";
+/// The global i32 a kernel's tiles are claimed on is the kernel's name with
+/// this suffix (convert-tilegpu-to-nvvm declares it).
+inline constexpr llvm::StringLiteral kTileCounterSuffix = "_tiles";
 /// On a kernel whose programs along this grid axis (an i32) come longest
 /// first (dsl::KernelBuilder::longestFirst): tile-persistent-grid runs that
 /// axis slowest, in rounds of alternating direction.

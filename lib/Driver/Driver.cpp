@@ -478,6 +478,8 @@ struct LoweredKernel {
   /// nvvm.reqntid's x (more than the target's warps when warp roles add a
   /// producer); 0 when it states none.
   int64_t threads = 0;
+  /// Its programs claim tiles from the module's counter (tilegpu-claim-tiles).
+  bool claimsTiles = false;
 };
 
 LoweredKernel loweredKernel(ModuleOp module) {
@@ -494,6 +496,8 @@ LoweredKernel loweredKernel(ModuleOp module) {
       if (auto bytes = fn->getAttrOfType<IntegerAttr>(name))
         kernel.sharedBytes = bytes.getInt();
     kernel.tensorMaps = fn->getAttrOfType<ArrayAttr>("tilec.tensor_maps");
+    kernel.claimsTiles =
+        static_cast<bool>(module.lookupSymbol((fn.getName() + tilec::kTileCounterSuffix).str()));
     for (Type t : fn.getArgumentTypes()) {
       kernel.argTypes.push_back(t);
       std::string text;
@@ -625,6 +629,8 @@ std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature
     json.attribute(kSharedBytes, kernel.sharedBytes);
     if (target->persistent)
       json.attribute(kPersistent, true);
+    if (kernel.claimsTiles)
+      json.attribute(kTileCounter, true);
     json.attributeArray(kParams, [&] {
       int64_t firstArg = 0;
       for (const KernelParam &p : signature) {

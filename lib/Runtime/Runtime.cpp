@@ -761,6 +761,12 @@ bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &e
       meta.functionArgs.push_back(a.string);
   const json::Value *persistent = doc->get(kPersistent);
   meta.persistent = persistent && persistent->kind == json::Value::Kind::Bool && persistent->boolean;
+  const json::Value *counter = doc->get(kTileCounter);
+  meta.tileCounter = counter && counter->kind == json::Value::Kind::Bool && counter->boolean;
+  if (meta.tileCounter && !meta.persistent) {
+    error = "\"tile_counter\" needs \"persistent\"";
+    return false;
+  }
   return parseGrid(doc->get(kGrid), meta.params, meta.grid, error) &&
          parseTensorMaps(doc->get(kTensorMaps), meta.params, meta.tensorMaps, error);
 }

@@ -108,6 +108,18 @@ class ToyKernel(unittest.TestCase):
             pack_arguments(toy_metadata(persistent=True), self.args(), grid)
         self.assertFalse(toy_metadata().persistent)
 
+    def test_a_kernel_that_claims_tiles_is_persistent(self):
+        # tilegpu-claim-tiles: "tile_counter" marks the module's counter (the
+        # launcher loads such a kernel once per stream); only on a persistent
+        # kernel.
+        args = ["!llvm.ptr<1>", "i32", "i32", "i64", "i64", "!llvm.ptr<1>", "i32", "f32",
+                "i32", "i32", "i32"]
+        meta = toy_metadata(persistent=True, tile_counter=True, function_args=args)
+        self.assertTrue(meta.tile_counter)
+        self.assertFalse(toy_metadata(persistent=True, function_args=args).tile_counter)
+        with self.assertRaisesRegex(LaunchError, '"tile_counter" needs "persistent"'):
+            toy_metadata(tile_counter=True)
+
     def test_function_args_that_disagree_with_the_params_are_refused(self):
         meta = toy_metadata(function_args=["!llvm.ptr<1>", "i32", "i32", "i64", "i64",
                                            "!llvm.ptr<1>", "i64", "f32"])

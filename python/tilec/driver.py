@@ -171,8 +171,10 @@ class Kernel:
         self.meta = load_metadata(stem + ".json")
         with open(ptx_path, "rb") as f:
             self._image = f.read()
-        self._function = None
-        self._module = None
+        # (module, function) by stream: one for all streams, except for a
+        # kernel that claims tiles from a counter of its module, whose
+        # launches on different streams could overlap.
+        self._loaded = {}
         self._resident = 0
 
     @property
@@ -187,8 +189,10 @@ class Kernel:
         if 0 in tuple(grid):
             return
         driver = Driver.open()
-        if self._function is None:
-            self._module, self._function = driver.load(self._image, self.meta)
-            if self.meta.persistent:
-                self._resident = driver.resident_programs(self._function, self.meta)
-        driver.launch(self._function, self.meta, grid, args, stream, self._resident)
+        key = stream if self.meta.tile_counter else None
+        if key not in self._loaded:
+            self._loaded[key] = driver.load(self._image, self.meta)
+            if self.meta.persistent and not self._resident:
+                self._resident = driver.resident_programs(self._loaded[key][1], self.meta)
+        _, function = self._loaded[key]
+        driver.launch(function, self.meta, grid, args, stream, self._resident)

@@ -98,6 +98,9 @@ class Metadata:
     grid: Optional[list]
     tensor_maps: list = field(default_factory=list)
     persistent: bool = False
+    # Tiles claimed from a counter of the loaded module: launches through
+    # one module must not overlap (Kernel loads one per stream).
+    tile_counter: bool = False
 
     def param_index(self, name: str) -> int:
         for i, p in enumerate(self.params):
@@ -203,7 +206,10 @@ def parse_metadata(text: str, source: str = "metadata") -> Metadata:
         grid=grid,
         tensor_maps=maps,
         persistent=doc.get("persistent") is True,
+        tile_counter=doc.get("tile_counter") is True,
     )
+    _require(not meta.tile_counter or meta.persistent,
+             f"{source}: \"tile_counter\" needs \"persistent\"")
     _require(1 <= meta.threads_per_block <= 1024,
              f"{source}: threads_per_block {meta.threads_per_block} is outside [1, 1024]")
     _require(meta.shared_bytes >= 0, f"{source}: shared_bytes is negative")

@@ -11,6 +11,9 @@
 // RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=128 --tile-counter --emit=ptx -o %t.ptx --dump-ir-dir=%t.dump
 // RUN: cat %t.dump/*/*_tilegpu-claim-tiles.mlir | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s --check-prefix=META < %t.json
+// RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.static.ptx
+// RUN: FileCheck %s --check-prefix=STATIC < %t.static.json
 // The flag needs a persistent, warp-specialized kernel:
 // RUN: not tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=128 --tile-counter --persistent=false --emit=ptx -o %t.no.ptx 2>&1 | FileCheck %s --check-prefix=NOTPERSISTENT
 // RUN: not tilec --kernel=flash_attention_fwd_causal --arch=sm_80 --tile-counter --persistent --emit=ptx -o %t.no.ptx 2>&1 | FileCheck %s --check-prefix=NOTPERSISTENT
@@ -60,5 +63,11 @@
 // PTX-NEXT: setp.eq.and.u32 %reset, %claimed, %{{r[0-9]+}}, %lane0;
 // PTX-NEXT: @%reset st.global.u32 [%[[A]]], 0;
 // PTX-NEXT: shfl.sync.idx.b32 %{{r[0-9]+}}, %claimed, 0, 0x1f, 0xffffffff;
+
+// The metadata says so (launchers load such a module once per stream):
+// META: "persistent": true,
+// META-NEXT: "tile_counter": true,
+// STATIC: "persistent": true,
+// STATIC-NOT: tile_counter
 
 // NOTPERSISTENT: --tile-counter needs --persistent and --warp-specialize

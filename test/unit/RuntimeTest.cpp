@@ -473,6 +473,25 @@ std::string persistentMetadata(const std::string &extra) {
 
 } // namespace
 
+// "tile_counter" (tilegpu-claim-tiles: the programs claim tiles from a
+// counter of the module) is read, and only on a persistent kernel.
+TEST(Metadata, TileCountersBelongToPersistentKernels) {
+  KernelMetadata meta;
+  std::string error;
+  std::string text = persistentMetadata(R"("i32", "i32", "i32",)");
+  std::string marked = text;
+  marked.replace(marked.find(R"("persistent": true,)"), 19,
+                 R"("persistent": true, "tile_counter": true,)");
+  ASSERT_TRUE(parseMetadata(marked, meta, error)) << error;
+  EXPECT_TRUE(meta.tileCounter);
+  ASSERT_TRUE(parseMetadata(text, meta, error)) << error;
+  EXPECT_FALSE(meta.tileCounter);
+  std::string unmarked = marked;
+  unmarked.replace(unmarked.find(R"("persistent": true,)"), 19, "");
+  EXPECT_FALSE(parseMetadata(unmarked, meta, error));
+  EXPECT_EQ(error, R"("tile_counter" needs "persistent")");
+}
+
 // A persistent kernel takes its grid as three i32 arguments between the
 // parameters' and the tensor maps: the metadata says so, the launch
 // arguments are counted with them, and metadata that lists no room for
@@ -498,4 +517,5 @@ TEST(Metadata, PersistentKernelsTakeTheGridBeforeTheirTensorMaps) {
 
   ASSERT_TRUE(parseMetadata(kMapsMetadata, meta, error)) << error;
   EXPECT_FALSE(meta.persistent); // absent: an ordinary grid
+  EXPECT_FALSE(meta.tileCounter);
 }

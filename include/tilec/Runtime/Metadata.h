@@ -41,6 +41,11 @@
 // (x, y, z programs, three i32) after every parameter's arguments and
 // before the tensor maps, and a launch runs min(x·y·z, SMs × programs that
 // fit on one SM) programs along x.
+// "tile_counter": true (absent: false) marks a persistent kernel whose
+// programs claim their tiles from a counter, a global of the loaded module
+// (tilegpu-claim-tiles; zero at load, reset by each launch's last claim):
+// launches through one loaded module must not overlap, so a launcher that
+// uses several streams loads the module once per stream.
 // A tensor parameter's "aligned": true (absent: false) says the kernel moves
 // it in 16-byte vectors (a 16-byte aligned base, innermost stride 1, other
 // strides and the innermost size multiples of 16 bytes); "unit_stride": true
@@ -108,6 +113,7 @@ inline constexpr const char *kFunctionArgs = "function_args";
 inline constexpr const char *kGrid = "grid";
 inline constexpr const char *kTensorMaps = "tensor_maps";
 inline constexpr const char *kPersistent = "persistent";
+inline constexpr const char *kTileCounter = "tile_counter";
 
 /// Members of each entry of "params".
 inline constexpr const char *kParamName = "name";

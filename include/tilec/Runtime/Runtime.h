@@ -48,6 +48,10 @@ struct KernelMetadata {
   /// Programs loop over the grid (metadata "persistent"): a launch passes the
   /// grid as arguments and runs Kernel::residentPrograms programs at most.
   bool persistent = false;
+  /// Its programs claim tiles from a counter of the loaded module (metadata
+  /// "tile_counter"): launches through one module must not overlap (this
+  /// runtime launches on the default stream only, so they do not).
+  bool tileCounter = false;
 };
 /// Reads and checks metadata; false, with what is wrong, on malformed text.
 bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &error);

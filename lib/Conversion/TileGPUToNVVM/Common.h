@@ -5,6 +5,7 @@
 
 #include "tilec/Conversion/TileGPUToNVVM.h"
 #include "tilec/Dialect/TileGPU/TileGPU.h"
+#include "tilec/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -20,7 +21,7 @@ inline constexpr unsigned kSharedSpace = 3;
 inline constexpr unsigned kGlobalSpace = 1;
 
 /// The global i32 a kernel's `tilegpu.claim_tile` counts on.
-inline std::string tileCounterName(StringRef kernel) { return (kernel + "_tiles").str(); }
+inline std::string tileCounterName(StringRef kernel) { return (kernel + kTileCounterSuffix).str(); }
 
 inline Value constI32(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(value));
