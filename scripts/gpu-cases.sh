@@ -51,6 +51,14 @@
 # f16 with B, H > 1, GQA 3; and the packed (varlen) backward's kernels on
 # ragged batches.
 #
+# COUNTER=1 writes the persistent warp-specialized forward kernels (sm_90a)
+# with --tile-counter (tiles claimed from a counter, tilegpu-claim-tiles)
+# into gpu-cases-counter/: d = 96, 128 and 256, dense, causal and GQA,
+# ragged N, N_q != N_k, rows a causal mask leaves empty, tiny, B and H > 1,
+# bf16 and f16. gpu-check.sh runs them on the programs that fit and on 2
+# (many claims each), each launched twice (--repeatable: the last claim
+# resets the counter for the next launch).
+#
 # FLAGS adds driver flags to every case (FLAGS=--wait-before-next-dot: a
 # schedule option's cases from the same set).
 #
@@ -97,6 +105,9 @@ if [ "${PERSISTENT:-0}" = 1 ]; then
 fi
 if [ "${HEADDIMS:-0}" = 1 ]; then
   out=${1:-$root/gpu-cases-headdims}
+fi
+if [ "${COUNTER:-0}" = 1 ]; then
+  out=${1:-$root/gpu-cases-counter}
 fi
 rm -rf "$out"
 mkdir -p "$out"
@@ -148,6 +159,23 @@ if [ "${PERSISTENT:-0}" = 1 ]; then
     case_ d128_tiny flash_attention_fwd --persistent --set head_dim=128 --size seq_q=5 --size seq_k=3
   done
   echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), persistent grids"
+  exit 0
+fi
+
+if [ "${COUNTER:-0}" = 1 ]; then
+  arch=sm_90a prefix=sm90a_
+  counter=(--persistent --tile-counter)
+  for v in fwd fwd_causal fwd_gqa; do
+    case_ d128_${v}_ragged flash_attention_$v "${counter[@]}" --set head_dim=128 --size heads=4 --size seq_q=300 --size seq_k=201
+    case_ d128_${v}_bh flash_attention_$v "${counter[@]}" --set head_dim=128 --size batch=2 --size heads=4 --size seq_q=600 --size seq_k=520
+  done
+  case_ d256_fwd_causal_ragged flash_attention_fwd_causal "${counter[@]}" --set head_dim=256 --size seq_q=150 --size seq_k=201
+  case_ d256_fwd_ragged flash_attention_fwd "${counter[@]}" --set head_dim=256 --size heads=3 --size seq_q=260 --size seq_k=130
+  case_ d96_fwd_ragged flash_attention_fwd "${counter[@]}" --set head_dim=96 --size heads=3 --size seq_q=390 --size seq_k=333
+  case_ d96_fwd_causal_ragged flash_attention_fwd_causal "${counter[@]}" --set head_dim=96 --size heads=2 --size seq_q=333 --size seq_k=390
+  case_ d128_causal_empty_rows flash_attention_fwd_causal "${counter[@]}" --set head_dim=128 --set dtype=f16 --size heads=3 --size seq_q=300 --size seq_k=45
+  case_ d128_tiny flash_attention_fwd "${counter[@]}" --set head_dim=128 --size seq_q=5 --size seq_k=3
+  echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), tile counters"
   exit 0
 fi
 

@@ -20,15 +20,20 @@ status=0
 # absent (64 MiB per device call: one set per call).
 # gpu-cases-bwd/ (the attention backward), gpu-cases-inputs/ and
 # gpu-cases-headdims/ must also repeat bitwise.
-for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs gpu-cases-persistent gpu-cases-headdims; do
+for cases in gpu-cases gpu-cases-tilegpu gpu-cases-tma gpu-cases-ws gpu-cases-defaults gpu-cases-bwd gpu-cases-infer gpu-cases-inputs gpu-cases-persistent gpu-cases-headdims gpu-cases-counter; do
   [ -d "$cases" ] || continue
-  repeat=$([ "$cases" = gpu-cases-bwd ] || [ "$cases" = gpu-cases-inputs ] || [ "$cases" = gpu-cases-headdims ] && echo --repeatable || true)
+  repeat=$([ "$cases" = gpu-cases-bwd ] || [ "$cases" = gpu-cases-inputs ] || [ "$cases" = gpu-cases-headdims ] || [ "$cases" = gpu-cases-counter ] && echo --repeatable || true)
   "$runner" $repeat --cases-in="$cases" 2>&1 | tee "$out/$cases.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 done
-# Persistent kernels again on 2 programs, each looping over many tiles.
+# Persistent kernels again on 2 programs, each looping over many tiles
+# (claiming many, with a tile counter: launched twice, the counter reset).
 if [ -d gpu-cases-persistent ]; then
   TILEC_PERSISTENT_PROGRAMS=2 "$runner" --cases-in=gpu-cases-persistent 2>&1 | tee "$out/gpu-cases-persistent-2.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
+if [ -d gpu-cases-counter ]; then
+  TILEC_PERSISTENT_PROGRAMS=2 "$runner" --repeatable --cases-in=gpu-cases-counter 2>&1 | tee "$out/gpu-cases-counter-2.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 
