@@ -150,6 +150,10 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
     reader (a wgmma's reads last until its wait), and the consumers wait on
     "full" just before the first. Their coordinates may divide by kernel
     arguments (ops without memory effects that the consumers run anyway).
+    On a kernel marked `tilec.tile_counter` both tile loops also count
+    their tiles in a last iteration argument (0, then + 1), from which the
+    one-slot rings take their phases: tilegpu-claim-tiles then replaces the
+    loops' steps by claims.
   }];
   let options = [
     Option<"stages", "stages", "int64_t", /*default=*/"-1",
