@@ -10,6 +10,9 @@
 // RUN: rm -rf %t.dump
 // RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=128 --tile-counter --emit=ptx -o %t.ptx --dump-ir-dir=%t.dump
 // RUN: cat %t.dump/*/*_tilegpu-claim-tiles.mlir | FileCheck %s
+// The IR after the pass prints, parses and prints again the same:
+// RUN: cat %t.dump/*/*_tilegpu-claim-tiles.mlir | tilec-opt | FileCheck %s
+// RUN: cat %t.dump/*/*_tilegpu-claim-tiles.mlir | tilec-opt --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm | FileCheck %s --check-prefix=REENTER
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: FileCheck %s --check-prefix=META < %t.json
 // RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.static.ptx
@@ -69,5 +72,9 @@
 // META-NEXT: "tile_counter": true,
 // STATIC: "persistent": true,
 // STATIC-NOT: tile_counter
+
+// The dumped IR goes on through the remaining passes:
+// REENTER: llvm.mlir.global internal @flash_attention_fwd_causal_tiles(0 : i32)
+// REENTER: llvm.inline_asm has_side_effects {{.*}}atom.global.add.u32
 
 // NOTPERSISTENT: --tile-counter needs --persistent and --warp-specialize
