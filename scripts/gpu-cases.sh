@@ -55,9 +55,11 @@
 # with --tile-counter (tiles claimed from a counter, tilegpu-claim-tiles)
 # into gpu-cases-counter/: d = 96, 128 and 256, dense, causal and GQA,
 # ragged N, N_q != N_k, rows a causal mask leaves empty, tiny, B and H > 1,
-# bf16 and f16. gpu-check.sh runs them on the programs that fit and on 2
-# (many claims each), each launched twice (--repeatable: the last claim
-# resets the counter for the next launch).
+# bf16 and f16, GQA 2 and 3. gpu-check.sh runs them on the programs
+# that fit and on 2 (many claims each), each launched twice (--repeatable:
+# the last claim resets the counter for the next launch). NO_COUNTER=1: the
+# same persistent cases without the counter. TILE_SLOTS=2: with
+# --tile-slots=2 (Q on two slots), d = 80, 96 and 128 (d = 256 does not fit).
 #
 # FLAGS adds driver flags to every case (FLAGS=--wait-before-next-dot: a
 # schedule option's cases from the same set).
@@ -164,17 +166,25 @@ fi
 
 if [ "${COUNTER:-0}" = 1 ]; then
   arch=sm_90a prefix=sm90a_
-  counter=(--persistent --tile-counter)
+  counter=(--persistent)
+  [ "${NO_COUNTER:-0}" = 1 ] || counter+=(--tile-counter)
+  [ "${TILE_SLOTS:-1}" = 1 ] || counter+=(--tile-slots="$TILE_SLOTS")
   for v in fwd fwd_causal fwd_gqa; do
     case_ d128_${v}_ragged flash_attention_$v "${counter[@]}" --set head_dim=128 --size heads=4 --size seq_q=300 --size seq_k=201
     case_ d128_${v}_bh flash_attention_$v "${counter[@]}" --set head_dim=128 --size batch=2 --size heads=4 --size seq_q=600 --size seq_k=520
   done
-  case_ d256_fwd_causal_ragged flash_attention_fwd_causal "${counter[@]}" --set head_dim=256 --size seq_q=150 --size seq_k=201
-  case_ d256_fwd_ragged flash_attention_fwd "${counter[@]}" --set head_dim=256 --size heads=3 --size seq_q=260 --size seq_k=130
-  case_ d96_fwd_ragged flash_attention_fwd "${counter[@]}" --set head_dim=96 --size heads=3 --size seq_q=390 --size seq_k=333
-  case_ d96_fwd_causal_ragged flash_attention_fwd_causal "${counter[@]}" --set head_dim=96 --size heads=2 --size seq_q=333 --size seq_k=390
   case_ d128_causal_empty_rows flash_attention_fwd_causal "${counter[@]}" --set head_dim=128 --set dtype=f16 --size heads=3 --size seq_q=300 --size seq_k=45
   case_ d128_tiny flash_attention_fwd "${counter[@]}" --set head_dim=128 --size seq_q=5 --size seq_k=3
+  if [ "${TILE_SLOTS:-1}" = 2 ]; then
+    # d = 256 does not fit shared memory with Q on two slots.
+    case_ d80_fwd_ragged flash_attention_fwd "${counter[@]}" --set head_dim=80 --set dtype=f16 --size heads=3 --size seq_q=300 --size seq_k=201
+  else
+    case_ d256_fwd_causal_ragged flash_attention_fwd_causal "${counter[@]}" --set head_dim=256 --size seq_q=150 --size seq_k=201
+    case_ d256_fwd_ragged flash_attention_fwd "${counter[@]}" --set head_dim=256 --size heads=3 --size seq_q=260 --size seq_k=130
+  fi
+  case_ d96_fwd_ragged flash_attention_fwd "${counter[@]}" --set head_dim=96 --size heads=3 --size seq_q=390 --size seq_k=333
+  case_ d96_fwd_causal_ragged flash_attention_fwd_causal "${counter[@]}" --set head_dim=96 --size heads=2 --size seq_q=333 --size seq_k=390
+  case_ d96_fwd_gqa3 flash_attention_fwd_gqa "${counter[@]}" --set head_dim=96 --set group=3 --set dtype=f16 --size batch=2 --size heads=6 --size seq_q=333 --size seq_k=390
   echo "gpu-cases: $(ls "$out" | wc -l) cases in $out ($(du -sh "$out" | cut -f1)), tile counters"
   exit 0
 fi

@@ -148,11 +148,13 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
     with their own full/empty barriers: the producer loads the next tile's
     as soon as the consumers arrive on "empty" right after the block's last
     reader (a wgmma's reads last until its wait), and the consumers wait on
-    "full" just before the first. Their coordinates may divide by kernel
+    "full" just before the first. With `tile-slots=2` the blocks read from
+    the tile's start (Q) get two slots: the producer loads the next tile's
+    while the consumers still read this one's. Their coordinates may divide by kernel
     arguments (ops without memory effects that the consumers run anyway).
     On a kernel marked `tilec.tile_counter` both tile loops also count
     their tiles in a last iteration argument (0, then + 1), from which the
-    one-slot rings take their phases: tilegpu-claim-tiles then replaces the
+    tile rings take their phases: tilegpu-claim-tiles then replaces the
     loops' steps by claims.
   }];
   let options = [
@@ -163,6 +165,9 @@ def TileGPUPipelineStreams : Pass<"tilegpu-pipeline-streams", "::mlir::ModuleOp"
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
            "With tma: a producer warpgroup issues the copies (or tilec.target's "
            "warp_specialize)">,
+    Option<"tileSlots", "tile-slots", "int64_t", /*default=*/"-1",
+           "Slots of a persistent kernel's rings for the blocks a tile reads from its start "
+           "(Q), 1-2 (default: tilec.target's tile_slots, else 1)">,
     Option<"producerRegisters", "producer-registers", "int32_t", /*default=*/"24",
            "setmaxnreg of the producer warpgroup (multiple of 8 in [24, 256])">,
     Option<"consumerRegisters", "consumer-registers", "int32_t", /*default=*/"240",

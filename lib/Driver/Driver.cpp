@@ -160,6 +160,12 @@ cl::opt<bool> tileCounter(
              "scheduler) instead of taking them in a static order. The counter belongs to "
              "the loaded module: launches of one kernel must not overlap. Default: off"),
     cl::init(false), cl::cat(category));
+cl::opt<int64_t> tileSlots(
+    "tile-slots",
+    cl::desc("With --persistent and --warp-specialize: shared-memory slots (1 or 2) for the "
+             "blocks a tile reads from its start (attention's Q). With 2 the producer loads "
+             "the next tile's Q while the consumers work on this one. Default: 1"),
+    cl::init(1), cl::cat(category));
 cl::opt<int64_t> exp2OnFma(
     "exp2-on-fma",
     cl::desc("With --lowering=tilegpu: one in N of the online softmax's exp2 on each thread "
@@ -452,6 +458,7 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
                              defaultSchedule && currentKernel->persistent(currentParams);
   target.persistent = resolved(persistentGrid, persistentByDefault || recorded->persistent);
   target.tileCounter = resolved(tileCounter, recorded->tileCounter);
+  target.tileSlots = resolved(tileSlots, recorded->tileSlots);
   target.exp2OnFma = resolved(exp2OnFma, recorded->exp2OnFma);
   target.waitBeforeNextDot = resolved(waitBeforeNextDot, recorded->waitBeforeNextDot);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {

@@ -46,6 +46,7 @@ static void forEachTargetField(Target &target, Visit &&visit) {
   visit("ping_pong", target.pingPong);
   visit("persistent", target.persistent);
   visit("tile_counter", target.tileCounter);
+  visit("tile_slots", target.tileSlots);
   visit("exp2_on_fma", target.exp2OnFma);
   visit("wait_before_next_dot", target.waitBeforeNextDot);
   visit("prefetch_loads", target.prefetchLoads);
@@ -139,6 +140,7 @@ void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.pingPong = target.pingPong;
   options.persistent = target.persistent;
   options.tileCounter = target.tileCounter;
+  options.tileSlots = target.tileSlots;
   options.exp2OnFma = target.exp2OnFma;
   options.waitBeforeNextDot = target.waitBeforeNextDot;
   options.prefetchLoads = target.prefetchLoads;
@@ -159,6 +161,7 @@ GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
   target.pingPong = options.pingPong;
   target.persistent = options.persistent;
   target.tileCounter = options.tileCounter;
+  target.tileSlots = options.tileSlots;
   target.exp2OnFma = options.exp2OnFma;
   target.waitBeforeNextDot = options.waitBeforeNextDot;
   target.prefetchLoads = options.prefetchLoads;
@@ -206,6 +209,11 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
   else if (target.tileCounter && !(target.persistent && target.warpSpecialize))
     os << optionPrefix << "tile-counter needs " << optionPrefix << "persistent and " << optionPrefix
        << "warp-specialize";
+  else if (target.tileSlots < 1 || target.tileSlots > 2)
+    os << optionPrefix << "tile-slots must be 1 or 2, got " << target.tileSlots;
+  else if (target.tileSlots > 1 && !(target.persistent && target.warpSpecialize))
+    os << optionPrefix << "tile-slots=" << target.tileSlots << " needs " << optionPrefix
+       << "persistent and " << optionPrefix << "warp-specialize";
   else if (target.waitBeforeNextDot && target.lowering != "tilegpu")
     os << optionPrefix << "wait-before-next-dot needs " << optionPrefix << "lowering=tilegpu";
   else if (target.lowering == "tilegpu" && target.minBlocksPerSM)
@@ -253,7 +261,8 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
       tilegpu::TileGPULowerDotsOptions{options.arch, options.wgmma, options.aInShared}));
   if (options.assumeAligned)
     pm.addPass(tilegpu::createTileGPUPipelineStreams(
-        tilegpu::TileGPUPipelineStreamsOptions{options.pipelineStages, options.tma, options.warpSpecialize}));
+        tilegpu::TileGPUPipelineStreamsOptions{
+        options.pipelineStages, options.tma, options.warpSpecialize, options.tileSlots}));
   if (options.tma)
     pm.addPass(tilegpu::createTileGPUTMAStores());
   pm.addPass(createCanonicalizerPass());
@@ -331,6 +340,8 @@ static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target
     target.persistent = explicitTarget.persistent;
   if (given.tileCounter.hasValue())
     target.tileCounter = explicitTarget.tileCounter;
+  if (given.tileSlots.hasValue())
+    target.tileSlots = explicitTarget.tileSlots;
   if (given.exp2OnFma.hasValue())
     target.exp2OnFma = explicitTarget.exp2OnFma;
   if (given.waitBeforeNextDot.hasValue())

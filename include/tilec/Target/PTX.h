@@ -54,6 +54,11 @@ struct GpuTarget {
   /// global counter as they come free (tilegpu-claim-tiles) instead of a
   /// static order. Launches of one loaded kernel must not overlap.
   bool tileCounter = false;
+  /// With persistent and warpSpecialize: slots of the rings of the blocks a
+  /// tile reads from its start (the forward's Q), 1 or 2. With 2 the
+  /// producer loads the next tile's while the consumers work on this one,
+  /// instead of once they are done with it.
+  int64_t tileSlots = 1;
   /// Lowering=tilegpu: of the online softmax's exp2 on each thread's scores,
   /// one in N runs as a polynomial on the FMA pipes instead of MUFU.EX2
   /// (whose 16 results a clock per SM match the tensor cores' work at

@@ -87,6 +87,12 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
       llvm::cl::desc("With persistent and warp-specialize: programs claim their tiles from a "
                      "counter (tilegpu-claim-tiles) instead of a static order"),
       llvm::cl::init(GpuTarget().tileCounter)};
+  Option<int64_t> tileSlots{
+      *this, "tile-slots",
+      llvm::cl::desc("With persistent and warp-specialize: slots (1 or 2) of the rings of the "
+                     "blocks a tile reads from its start (Q); 2 loads the next tile's during "
+                     "this one"),
+      llvm::cl::init(GpuTarget().tileSlots)};
   Option<int64_t> exp2OnFma{
       *this, "exp2-on-fma",
       llvm::cl::desc("lowering=tilegpu: one in N of the online softmax's exp2 per thread by a "

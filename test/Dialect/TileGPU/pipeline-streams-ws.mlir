@@ -6,6 +6,10 @@
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" 2>/dev/null | FileCheck %s
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" --tilegpu-sink-dot-waits --tilegpu-insert-barriers | FileCheck %s --check-prefix=BARRIERS
+// tile-slots=2: a persistent kernel's Q on two slots.
+// RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true tile-slots=2" 2>/dev/null | FileCheck %s --check-prefix=SLOTS2
+// RUN: not tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true tile-slots=3" 2>&1 >/dev/null | FileCheck %s --check-prefix=SLOTS3
+// SLOTS3: tile-slots must be 1 or 2, got 3
 // The output prints, parses and re-enters the passes that follow:
 // RUN: tilec-opt %s -split-input-file --tilegpu-pipeline-streams="stages=3 tma=true warp-specialize=true" 2>/dev/null | tilec-opt -split-input-file --tilegpu-lower-conversions --tilegpu-sink-dot-waits --tilegpu-insert-barriers --tilegpu-allocate-shared-memory -o /dev/null
 
@@ -325,6 +329,43 @@ func.func @persistent(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds:
 // CHECK: tilegpu.warpgroup_dot %[[QSLOT]], %{{.*}}
 // CHECK: tilegpu.mbarrier_arrive %[[QEMPTY]]
 // CHECK-NEXT: scf.yield
+// With tile-slots=2 the Q ring has two slots: the tile with program-loop
+// iteration i (its index minus the program id, over the program count)
+// takes slot i % 2 in round i / 2, so the producer loads the next tile's Q
+// into the other slot while the consumers read this one's (the K ring
+// keeps its stages).
+// SLOTS2-LABEL: func.func @persistent_q
+// SLOTS2: tilegpu.alloc : !tilegpu.smem<3x64x64xbf16, #tilegpu.swizzled<128>>
+// SLOTS2: %[[QRING:.*]] = tilegpu.alloc : !tilegpu.smem<2x64x64xbf16, #tilegpu.swizzled<128>>
+// SLOTS2-NEXT: %[[QFULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<2>
+// SLOTS2-NEXT: %[[QEMPTY:.*]] = tilegpu.mbarrier_create {arrivals = 128 : i32} : !tilegpu.mbarrier<2>
+// SLOTS2: role warps = 4 registers = 24 {
+// SLOTS2: %[[FIRST:.*]] = tile.program_id 0
+// SLOTS2-NEXT: %[[STEP:.*]] = tile.num_programs 0
+// SLOTS2-NEXT: scf.for %[[T:[^ ]*]] = %[[FIRST]] to %{{.*}} step %[[STEP]]
+// SLOTS2: %[[DONE:.*]] = arith.subi %[[T]], %[[FIRST]]
+// SLOTS2-NEXT: %[[I:.*]] = arith.divui %[[DONE]], %[[STEP]]
+// SLOTS2-NEXT: %[[TWO:.*]] = arith.constant 2 : i32
+// SLOTS2-NEXT: %[[SLOT:.*]] = arith.remui %[[I]], %[[TWO]]
+// SLOTS2-NEXT: %[[ROUND:.*]] = arith.divui %[[I]], %[[TWO]]
+// SLOTS2: %[[FREE:.*]] = arith.addi %[[ROUND]], %{{.*}}
+// SLOTS2-NEXT: tilegpu.mbarrier_wait %[[QEMPTY]][%[[SLOT]]], %[[FREE]] : !tilegpu.mbarrier<2>
+// SLOTS2: tilegpu.mbarrier_arrive %[[QFULL]][%[[SLOT]]] expect_tx 8192
+// SLOTS2: %[[DST:.*]] = tilegpu.slot %[[QRING]][%[[SLOT]]]
+// SLOTS2-NEXT: tilegpu.tma_load %{{.*}}, %[[DST]], %[[QFULL]][%[[SLOT]]]
+// SLOTS2: role warps = 4 registers = 240 {
+// SLOTS2: scf.for %[[CT:[^ ]*]] = %[[CFIRST:[^ ]*]] to
+// SLOTS2: %[[CDONE:.*]] = arith.subi %[[CT]], %[[CFIRST]]
+// SLOTS2-NEXT: %[[CI:.*]] = arith.divui %[[CDONE]]
+// SLOTS2-NEXT: %[[CTWO:.*]] = arith.constant 2 : i32
+// SLOTS2-NEXT: %[[CSLOT:.*]] = arith.remui %[[CI]], %[[CTWO]]
+// SLOTS2-NEXT: %[[CROUND:.*]] = arith.divui %[[CI]], %[[CTWO]]
+// SLOTS2: %[[QSLOT:.*]] = tilegpu.slot %[[QRING]][%[[CSLOT]]]
+// SLOTS2: tilegpu.mbarrier_wait %[[QFULL]][%[[CSLOT]]], %[[CROUND]]
+// SLOTS2-NEXT: scf.for
+// SLOTS2: tilegpu.warpgroup_dot %[[QSLOT]], %{{.*}}
+// SLOTS2: tilegpu.mbarrier_arrive %[[QEMPTY]][%[[CSLOT]]]
+// SLOTS2-NEXT: scf.yield
 func.func @persistent_q(%pk: !tile.ptr<bf16>, %kn: i32, %kd: i32, %kns: i64, %kds: i64, %pq: !tile.ptr<bf16>, %qn: i32, %qd: i32, %qns: i64, %qds: i64, %gx: i32, %total: i32, %a: tensor<64x64xbf16, #tilegpu.mma_operand<index = 0, warps = [4, 1]>>) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32

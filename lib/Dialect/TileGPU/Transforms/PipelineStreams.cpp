@@ -429,6 +429,14 @@ struct TileGPUPipelineStreams
     fromTarget<IntegerAttr>(module, "pipeline_stages", slots >= 0, slots);
     fromTarget<BoolAttr>(module, "tma", tma.hasValue(), useTMA);
     fromTarget<BoolAttr>(module, "warp_specialize", warpSpecialize.hasValue(), specialize);
+    int64_t perTile = tileSlots;
+    fromTarget<IntegerAttr>(module, "tile_slots", perTile >= 0, perTile);
+    if (perTile < 0)
+      perTile = 1;
+    if (perTile < 1 || perTile > 2) {
+      module.emitError("tilegpu-pipeline-streams: tile-slots must be 1 or 2, got ") << perTile;
+      return signalPassFailure();
+    }
     if (slots > 8) {
       module.emitError("tilegpu-pipeline-streams: stages must be at most 8, got ") << slots;
       return signalPassFailure();
@@ -468,7 +476,7 @@ struct TileGPUPipelineStreams
           alignedArgs.insert(baseArgument(stream));
       TensorMaps maps(kernel);
       if (!(useTMA && specialize &&
-            warpSpecializeStreams(kernel, loops, slots, maps, producerRegisters,
+            warpSpecializeStreams(kernel, loops, slots, perTile, maps, producerRegisters,
                                   consumerRegisters)))
         for (StreamedLoop &loop : loops)
           pipeline(loop.loop, loop.streams, slots, useTMA ? &maps : nullptr);

@@ -174,10 +174,12 @@ struct StreamedLoop {
 /// streamed loop is in the kernel's body and all its streams take TMA, the
 /// body becomes the consumer role of a `tilegpu.warp_specialize` and a
 /// producer warpgroup fills the rings. False, with nothing changed and a
-/// warning on the kernel saying why, when it does not apply.
+/// warning on the kernel saying why, when it does not apply. `tileSlots`:
+/// the slots of a persistent kernel's rings for the blocks a tile reads from
+/// its start (Q).
 bool warpSpecializeStreams(mlir::FunctionOpInterface kernel,
                            llvm::MutableArrayRef<StreamedLoop> loops, int64_t slots,
-                           TensorMaps &maps, int32_t producerRegisters,
+                           int64_t tileSlots, TensorMaps &maps, int32_t producerRegisters,
                            int32_t consumerRegisters);
 
 } // namespace tilec::tilegpu::streams

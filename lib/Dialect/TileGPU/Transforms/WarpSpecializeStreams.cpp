@@ -286,20 +286,24 @@ Value consume(StreamedLoop &streamed, const LoopRings &rings, Value base, int64_
 }
 
 /// A block a persistent kernel loads once per tile (Q; the last V block,
-/// read after the loops) and its own one-slot ring and barriers: the
-/// producer loads the next tile's as soon as the consumers are done with
-/// this one's, while they finish the tile. Over one tile (a kernel that is
-/// not persistent) the slot is never refilled: no "empty" barrier.
+/// read after the loops) and its own ring and barriers: the producer loads
+/// the next tile's as soon as the consumers are done with this one's, while
+/// they finish the tile — or, on two slots, while they work on this one.
+/// Over one tile (a kernel that is not persistent) the one slot is never
+/// refilled: no "empty" barrier.
 struct TileStream {
   Stream stream;
   LoopRings rings;
+  int64_t slots = 1;
 };
 
 /// The blocks of the persistent loop `tiles` that the producer can load
-/// (TMA boxes, coordinates it can compute), with their rings made at `top`.
+/// (TMA boxes, coordinates it can compute), with their rings made at `top`:
+/// `tileSlots` slots for those loaded before the tile's streamed loops (Q),
+/// one for the rest.
 SmallVector<TileStream> tileStreamsOf(OpBuilder &top, scf::ForOp tiles, FunctionOpInterface kernel,
                                       ProducerValues &producer, TensorMaps &maps, int32_t consumers,
-                                      bool once) {
+                                      bool once, int64_t tileSlots) {
   SmallVector<TileStream> tileStreams;
   for (Stream &stream :
        collectStreams(tiles, kernel, producer.readOnlyArguments(), /*tileLoop=*/true)) {
@@ -311,15 +315,16 @@ SmallVector<TileStream> tileStreamsOf(OpBuilder &top, scf::ForOp tiles, Function
     // the d = 128 forward's loop 15 % more instructions (ptxas moved the
     // wgmma descriptors out of uniform registers) and 3 % at N = 16k
     // (bench/RESULTS.md, session 23, call E).
-    if (once && llvm::any_of(*tiles.getBody(), [&](Operation &op) {
-          return isa<scf::ForOp>(op) && op.isBeforeInBlock(stream.load);
-        }))
+    bool afterLoops = llvm::any_of(*tiles.getBody(), [&](Operation &op) {
+      return isa<scf::ForOp>(op) && op.isBeforeInBlock(stream.load);
+    });
+    if (once && afterLoops)
       continue;
-    TileStream ts{stream, {}};
+    TileStream ts{stream, {}, once || afterLoops ? 1 : tileSlots};
     Location loc = stream.load.getLoc();
-    makeRing(top, loc, ts.stream, 1);
+    makeRing(top, loc, ts.stream, ts.slots);
     ts.rings.copies = tmaCopies(MutableArrayRef<Stream>(ts.stream), maps);
-    auto type = MBarrierType::get(top.getContext(), 1);
+    auto type = MBarrierType::get(top.getContext(), ts.slots);
     ts.rings.full = MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(1), IntegerAttr());
     if (!once)
       ts.rings.empty =
@@ -338,10 +343,10 @@ void produceTile(OpBuilder &b, Value tid, TileStream &ts, scf::ForOp tiles,
   Location loc = ts.stream.load.getLoc();
   for (Value input : outsideInputs(ts.stream, tiles))
     producer.materialize(b, input);
-  Position at =
-      counted ? positionAt(b, loc, counted, 1)
-              : positionOf(b, loc, producerTiles.getInductionVar(), producerTiles.getLowerBound(),
-                           producerTiles.getStep(), Value(), 1);
+  Position at = counted ? positionAt(b, loc, counted, ts.slots)
+                        : positionOf(b, loc, producerTiles.getInductionVar(),
+                                     producerTiles.getLowerBound(), producerTiles.getStep(),
+                                     Value(), ts.slots);
   Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
   if (ts.rings.empty)
     MBarrierWaitOp::create(b, loc, ts.rings.empty, at.slot,
@@ -393,9 +398,9 @@ void consumeTile(TileStream &ts, scf::ForOp tiles, Value counted) {
   Location loc = ts.stream.load.getLoc();
   Block *tile = tiles.getBody();
   OpBuilder top = OpBuilder::atBlockBegin(tile);
-  Position at = counted ? positionAt(top, loc, counted, 1)
+  Position at = counted ? positionAt(top, loc, counted, ts.slots)
                         : positionOf(top, loc, tiles.getInductionVar(), tiles.getLowerBound(),
-                                     tiles.getStep(), Value(), 1);
+                                     tiles.getStep(), Value(), ts.slots);
   Value view = readSlots(top, MutableArrayRef<Stream>(ts.stream), at.slot).front();
   auto [first, last] = useSpan(tile, view);
   if (!first)
@@ -446,7 +451,7 @@ struct TileLoops {
 /// Warp-specializes `kernel` (whyNot found nothing against it).
 TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, bool once,
                      MutableArrayRef<StreamedLoop> loops, ProducerValues &producer, int64_t slots,
-                     TensorMaps &maps, int32_t producerRegisters, int32_t consumerRegisters) {
+                     int64_t tileSlots, TensorMaps &maps, int32_t producerRegisters, int32_t consumerRegisters) {
   TileLoops tileLoops;
   MLIRContext *context = kernel->getContext();
   Location loc = kernel.getLoc();
@@ -482,7 +487,7 @@ TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, 
   }
   SmallVector<TileStream> tileStreams;
   if (tiles)
-    tileStreams = tileStreamsOf(top, tiles, kernel, producer, maps, consumers, once);
+    tileStreams = tileStreamsOf(top, tiles, kernel, producer, maps, consumers, once, tileSlots);
   auto roles = WarpSpecializeOp::create(top, loc, ArrayRef<int32_t>{4, consumers / 32},
                                         ArrayRef<int32_t>{producerRegisters, consumerRegisters},
                                         /*rolesCount=*/2);
@@ -583,7 +588,8 @@ TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, 
 } // namespace
 
 bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<StreamedLoop> loops,
-                                    int64_t slots, TensorMaps &maps, int32_t producerRegisters,
+                                    int64_t slots, int64_t tileSlots, TensorMaps &maps,
+                                    int32_t producerRegisters,
                                     int32_t consumerRegisters) {
   Block &body = kernel.getFunctionBody().front();
   if (loops.empty())
@@ -597,7 +603,7 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
     ProducerValues producer(body, once, kernel);
     if (!whyNot(kernel, body, once, loops, producer, producerRegisters, consumerRegisters)) {
       TileLoops tileLoops = specialize(kernel, body, once, /*once=*/true, loops, producer, slots,
-                                       maps, producerRegisters, consumerRegisters);
+                                       /*tileSlots=*/1, maps, producerRegisters, consumerRegisters);
       for (scf::ForOp loop : {tileLoops.producer, tileLoops.consumers})
         if (failed(loop.promoteIfSingleIteration(rewriter)))
           llvm_unreachable("a loop from 0 to 1 by 1 runs once");
@@ -612,7 +618,7 @@ bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<
     kernel.emitWarning("not warp-specialized: ") << *why;
     return false;
   }
-  specialize(kernel, body, tiles, /*once=*/false, loops, producer, slots, maps, producerRegisters,
-             consumerRegisters);
+  specialize(kernel, body, tiles, /*once=*/false, loops, producer, slots, tileSlots, maps,
+             producerRegisters, consumerRegisters);
   return true;
 }
