@@ -255,6 +255,12 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
   case_ sm90a_d96_prefix_lm flash_attention_fwd_prefix_lm --set head_dim=96 --set prefix=100 --size seq_q=260 --size seq_k=300
   case_ sm90a_d96_causal_f16_empty_rows flash_attention_fwd_causal --set head_dim=96 --set dtype=f16 --size heads=2 --size seq_q=300 --size seq_k=45
   case_ sm90a_d96_tiny flash_attention_fwd --set head_dim=96 --size seq_q=5 --size seq_k=3
+  # Causal d = 80 and 96: persistent, tiles claimed from a counter, Q on
+  # two slots (session 36).
+  case_ sm90a_d96_causal_bh flash_attention_fwd_causal --set head_dim=96 --size batch=2 --size heads=3 --size seq_q=600 --size seq_k=520
+  case_ sm90a_d80_causal_ragged flash_attention_fwd_causal --set head_dim=80 --size heads=3 --size seq_q=390 --size seq_k=333
+  case_ sm90a_d80_causal_f16_empty_rows flash_attention_fwd_causal --set head_dim=80 --set dtype=f16 --size heads=2 --size seq_q=300 --size seq_k=45
+  case_ sm90a_d96_causal_tiny flash_attention_fwd_causal --set head_dim=96 --size seq_q=5 --size seq_k=3
   case_ sm90a_d80_softcap flash_attention_fwd_softcap --set head_dim=80 --set cap=20 --size seq_q=150 --size seq_k=201
   case_ sm90a_d64_gqa3_f16 flash_attention_fwd_gqa --set group=3 --set dtype=f16 --size heads=6 --size seq_q=77 --size seq_k=130
   case_ sm90a_d64_causal_tiny flash_attention_fwd_causal --size seq_q=5 --size seq_k=3

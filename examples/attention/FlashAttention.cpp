@@ -569,14 +569,43 @@ bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
   // Causal at d = 128 (H100, session 31), once tile-persistent-grid took
   // the heads in sections (0.95-0.98x before, all heads of a round at once
   // missing L2): 1.14-1.24x at N = 1k, 1.07x at 2k, 1.00x at 4k, 1.05x at
-  // 8k, 0.95x at 16k (still 1.09x cuDNN there). A mask's grid was measured
-  // at d = 128 only (96 / 112 causal mixed, 0.94-1.13x, session 32), and
-  // where the caller's variant allows it (maskToo).
+  // 8k, 0.95x at 16k (still 1.09x cuDNN there). Causal at d = 80 and 96
+  // with tiles claimed from a counter and Q on two slots
+  // (tileCounterByDefault, tileSlotsByDefault; H100, session 36): d = 96
+  // 1.07-1.10x at 1k-2k, 1.01x at 4k, 1.07x at 16k (static, session 34:
+  // 0.75x at 1k), d = 80 1.08x / 1.14x / 1.04x / 1.03x at 1k / 2k / 4k /
+  // 16k. A mask's grid runs where measured (d = 80, 96, 128; d = 112 in
+  // the same form was 1.10x at 1k and 0.96-0.99x from 2k) and where the
+  // caller's variant allows it (maskToo).
   const int64_t valueDim = headDimV ? headDimV : headDim;
   const int64_t columns = AttentionConfig::tileColumns(std::max(headDim, valueDim));
-  const bool maskMeasured = headDim == 128 && valueDim == 128;
+  const bool maskMeasured =
+      headDim == valueDim && (headDim == 128 || headDim == 96 || headDim == 80);
   return target.tma && !heavyScores && columns > 64 && columns <= 128 &&
          (!variant.mask || (maskToo && maskMeasured)) && !variant.scoreMod && !variant.blockMask;
+}
+
+bool tileCounterByDefault(int64_t headDim, int64_t headDimV, const AttentionVariant &variant) {
+  // Measured (bench/RESULTS.md, session 36): the causal d = 128 forward
+  // with tiles claimed from a counter is 1.07x the static order at N = 1k,
+  // 1.01x at 4k and 1.02x at 16k on the H200 (programs that drew short
+  // tiles take more), 1.01-1.02x from 2k on an H100; without a mask
+  // 1.02x / 0.99x / 0.99x, so it keeps the static order. Causal d = 96 runs
+  // persistent only with it (and Q on two slots, tileSlotsByDefault), as
+  // does d = 80.
+  const int64_t valueDim = headDimV ? headDimV : headDim;
+  return variant.mask && headDim == valueDim && (headDim == 128 || headDim == 96 || headDim == 80);
+}
+
+int64_t tileSlotsByDefault(int64_t headDim, int64_t headDimV, const AttentionVariant &variant) {
+  // Causal d = 96 persistent with the counter (H100, session 36): 1.05x /
+  // 1.05x / 1.00x / 1.05x one program a tile at N = 1k / 2k / 4k / 16k, and
+  // with Q on two slots 1.09x / 1.10x / 1.01x / 1.07x; d = 80 in the same
+  // form 1.08x / 1.14x / 1.04x / 1.03x. Without a mask (d = 80, 96) two
+  // slots are within noise (+0-2 %); at d = 128 they leave no room for O's
+  // staging buffer (O from registers: 3-10 % slower).
+  const int64_t valueDim = headDimV ? headDimV : headDim;
+  return variant.mask && headDim == valueDim && (headDim == 96 || headDim == 80) ? 2 : 1;
 }
 
 bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,

@@ -471,6 +471,14 @@ bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
                          const TargetInfo &target, const AttentionVariant &variant,
                          bool maskToo = false);
 
+/// Whether the forward of `variant` at head dims (`headDim`, `headDimV`),
+/// where it runs as a persistent grid by default, claims its tiles from a
+/// counter (tilec --tile-counter) by default: where it measured faster.
+bool tileCounterByDefault(int64_t headDim, int64_t headDimV, const AttentionVariant &variant);
+/// The slots of Q's ring (tilec --tile-slots) of that forward by default:
+/// 2 (the next tile's Q loads during this one) where it measured faster.
+int64_t tileSlotsByDefault(int64_t headDim, int64_t headDimV, const AttentionVariant &variant);
+
 /// Whether `split_columns=auto` splits: on wgmma, for the variants without
 /// heavy scores, where the padded tile would be 256 columns wide and every
 /// column tile is at least 64 (d = 192; bench/RESULTS.md, session 27), and

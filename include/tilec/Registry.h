@@ -176,6 +176,16 @@ struct KernelDef {
   /// Whether these parameters run as a persistent grid (--persistent) when
   /// the command line does not say; off when absent.
   std::function<bool(const Params &params)> persistent;
+  /// Whether these parameters, where they run as a persistent grid by
+  /// default (persistent above) on a warp-specialized schedule, claim their
+  /// tiles from a counter (--tile-counter) when the command line does not
+  /// say; off when absent.
+  std::function<bool(const Params &params)> tileCounter;
+  /// Slots of the per-tile rings of the blocks a tile reads from its start
+  /// (--tile-slots) for these parameters, where they run as a persistent
+  /// grid by default on a warp-specialized schedule, when the command line
+  /// does not say; 1 when absent.
+  std::function<int64_t(const Params &params)> tileSlots;
 };
 
 /// All registered kernels, by name.

@@ -457,8 +457,17 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   bool persistentByDefault = currentKernel && currentKernel->persistent && tmaRings &&
                              defaultSchedule && currentKernel->persistent(currentParams);
   target.persistent = resolved(persistentGrid, persistentByDefault || recorded->persistent);
-  target.tileCounter = resolved(tileCounter, recorded->tileCounter);
-  target.tileSlots = resolved(tileSlots, recorded->tileSlots);
+  // The counter's and the tile rings' defaults hold where the persistent
+  // default does.
+  const bool persistentDefaultHolds =
+      persistentByDefault && target.persistent && target.warpSpecialize;
+  bool counterByDefault = persistentDefaultHolds && currentKernel->tileCounter &&
+                          currentKernel->tileCounter(currentParams);
+  target.tileCounter = resolved(tileCounter, counterByDefault || recorded->tileCounter);
+  int64_t slotsByDefault = persistentDefaultHolds && currentKernel->tileSlots
+                               ? currentKernel->tileSlots(currentParams)
+                               : recorded->tileSlots;
+  target.tileSlots = resolved(tileSlots, slotsByDefault);
   target.exp2OnFma = resolved(exp2OnFma, recorded->exp2OnFma);
   target.waitBeforeNextDot = resolved(waitBeforeNextDot, recorded->waitBeforeNextDot);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {

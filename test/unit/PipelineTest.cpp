@@ -41,6 +41,7 @@ GpuTarget unusualTarget() {
   target.prefetchLoads = true;
   target.persistent = true;
   target.tileCounter = true;
+  target.tileSlots = 2;
   target.exp2OnFma = 4;
   target.waitBeforeNextDot = true;
   target.lowering = "tilegpu";
@@ -61,6 +62,7 @@ void expectSameTarget(const GpuTarget &a, const GpuTarget &b) {
   EXPECT_EQ(a.prefetchLoads, b.prefetchLoads);
   EXPECT_EQ(a.persistent, b.persistent);
   EXPECT_EQ(a.tileCounter, b.tileCounter);
+  EXPECT_EQ(a.tileSlots, b.tileSlots);
   EXPECT_EQ(a.exp2OnFma, b.exp2OnFma);
   EXPECT_EQ(a.waitBeforeNextDot, b.waitBeforeNextDot);
   EXPECT_EQ(a.lowering, b.lowering);
@@ -73,7 +75,7 @@ TEST(PipelineOptions, ThePrintedFlagSpellsOutAndReadsBackEveryField) {
                   "exp2-on-fma=4 lowering=tilegpu min-blocks-per-sm=2 num-warps=8 persistent=true "
                   "ping-pong=true "
                   "pipeline-stages=3 "
-                  "prefetch-loads=true tile-counter=true "
+                  "prefetch-loads=true tile-counter=true tile-slots=2 "
                   "tma=true wait-before-next-dot=true warp-specialize=true wgmma=true\"");
   std::string values = flag.substr(flag.find('"') + 1);
   values.pop_back();
@@ -127,6 +129,15 @@ TEST(PipelineOptions, VerifyNamesTheOptionWithItsPrefix) {
   EXPECT_EQ(verifyGpuTarget(target, "--"),
             "--tile-counter needs --persistent and --warp-specialize");
   target.tileCounter = false;
+  target.persistent = true;
+  target.tileSlots = 3;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "--tile-slots must be 1 or 2, got 3");
+  target.tileSlots = 2;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "");
+  target.persistent = false;
+  EXPECT_EQ(verifyGpuTarget(target, "--"),
+            "--tile-slots=2 needs --persistent and --warp-specialize");
+  target.tileSlots = 1;
   target.lowering = "tile-to-llvm";
   EXPECT_EQ(verifyGpuTarget(target, "--"), "--tma needs --arch=sm_90a and --lowering=tilegpu");
   target.tma = target.warpSpecialize = target.pingPong = false;

@@ -1,0 +1,50 @@
+// --tile-slots=2: a persistent, warp-specialized forward takes Q (the block
+// each tile reads from its start) on two slots, so the producer loads the
+// next tile's Q while the consumers work on this one. The K/V ring keeps
+// its stages; the last V block (read after the key loops) keeps one slot.
+// Causal d = 80 and 96 take it by default (with the tile counter; measured
+// faster, bench/RESULTS.md session 36), the dense forward does not.
+// RUN: rm -rf %t.d96 %t.d96one %t.d80
+// RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=96 --emit=ptx -o %t.d96.ptx --dump-ir-dir=%t.d96
+// RUN: cat %t.d96/*/*_tilegpu-pipeline-streams.mlir | FileCheck %s --check-prefix=TWO
+// RUN: FileCheck %s --check-prefix=META < %t.d96.json
+// RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=80 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=DEFAULT
+// RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=96 --tile-slots=1 --emit=ptx -o %t.d96one.ptx --dump-ir-dir=%t.d96one
+// RUN: cat %t.d96one/*/*_tilegpu-pipeline-streams.mlir | FileCheck %s --check-prefix=ONE
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=96 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=DENSE
+// At d = 128 a second Q slot leaves no room for O's staging buffer:
+// tilegpu-tma-stores keeps O's store from registers (no bulk tensor store).
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --tile-slots=2 --emit=ptx -o %t.d128.ptx
+// RUN: FileCheck %s --check-prefix=NOSTAGING < %t.d128.ptx
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.d128one.ptx
+// RUN: FileCheck %s --check-prefix=STAGING < %t.d128one.ptx
+// Errors:
+// RUN: not tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=96 --tile-slots=3 --emit=ptx -o %t.no.ptx 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: not tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=96 --tile-slots=2 --persistent=false --emit=ptx -o %t.no.ptx 2>&1 | FileCheck %s --check-prefix=NOTPERSISTENT
+
+// Q's ring (128 rows, the 64 columns Q·Kᵀ reads from shared memory) and
+// its barriers come after the K/V ring's: two slots each.
+// TWO: tilec.target = {{{.*}}persistent = true{{.*}}tile_counter = true, tile_slots = 2 : i64
+// TWO: tilegpu.mbarrier_create {arrivals = 256 : i32} : !tilegpu.mbarrier<2>
+// TWO-NEXT: tilegpu.alloc : !tilegpu.smem<2x128x64xbf16, #tilegpu.swizzled<128>>
+// TWO-NEXT: tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<2>
+// TWO-NEXT: tilegpu.mbarrier_create {arrivals = 256 : i32} : !tilegpu.mbarrier<2>
+// TWO-NEXT: tilegpu.alloc : !tilegpu.smem<1x128x64xbf16, #tilegpu.swizzled<128>>
+// TWO-NEXT: tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<1>
+
+// ONE: tilec.target = {{{.*}}tile_slots = 1 : i64
+// ONE: tilegpu.mbarrier_create {arrivals = 256 : i32} : !tilegpu.mbarrier<2>
+// ONE-NEXT: tilegpu.alloc : !tilegpu.smem<1x128x64xbf16, #tilegpu.swizzled<128>>
+// ONE-NEXT: tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<1>
+
+// META: "persistent": true,
+// META: "tile_counter": true
+
+// DEFAULT: persistent=true {{.*}}tile-counter=true tile-slots=2
+// DENSE: persistent=true {{.*}}tile-counter=false tile-slots=1
+
+// NOSTAGING-NOT: cp.async.bulk.tensor.3d.global.shared::cta
+// STAGING: cp.async.bulk.tensor.3d.global.shared::cta
+
+// RANGE: tilec: error: --tile-slots must be 1 or 2, got 3
+// NOTPERSISTENT: tilec: error: --tile-slots=2 needs --persistent and --warp-specialize
