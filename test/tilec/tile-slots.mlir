@@ -13,11 +13,18 @@
 // RUN: cat %t.d96one/*/*_tilegpu-pipeline-streams.mlir | FileCheck %s --check-prefix=ONE
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=96 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=DENSE
 // At d = 128 a second Q slot leaves no room for O's staging buffer:
-// tilegpu-tma-stores keeps O's store from registers (no bulk tensor store).
-// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --tile-slots=2 --emit=ptx -o %t.d128.ptx
-// RUN: FileCheck %s --check-prefix=NOSTAGING < %t.d128.ptx
-// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.d128one.ptx
-// RUN: FileCheck %s --check-prefix=STAGING < %t.d128one.ptx
+// tilegpu-tma-stores stages O in the last V block's ring slot instead (the
+// consumers are done with it; the producer refills it only at the end of
+// the next tile's copies), and its "empty" arrival moves behind the copy.
+// RUN: rm -rf %t.d128
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --tile-slots=2 --emit=ptx -o %t.d128.ptx --dump-ir-dir=%t.d128
+// RUN: cat %t.d128/*/*_tilegpu-tma-stores.mlir | FileCheck %s --check-prefix=STAGEINV
+// RUN: FileCheck %s --check-prefix=STAGING < %t.d128.ptx
+// Not in a one-slot ring that the producer refills at the tile's start
+// (Q at d = 256, persistent: its next tile's copies would wait for O):
+// O stays in registers there.
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=256 --persistent --emit=ptx -o %t.d256.ptx
+// RUN: FileCheck %s --check-prefix=NOSTAGING < %t.d256.ptx
 // Errors:
 // RUN: not tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=96 --tile-slots=3 --emit=ptx -o %t.no.ptx 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: not tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=96 --tile-slots=2 --persistent=false --emit=ptx -o %t.no.ptx 2>&1 | FileCheck %s --check-prefix=NOTPERSISTENT
@@ -43,8 +50,25 @@
 // DEFAULT: persistent=true {{.*}}tile-counter=true tile-slots=2
 // DENSE: persistent=true {{.*}}tile-counter=false tile-slots=1
 
-// NOSTAGING-NOT: cp.async.bulk.tensor.3d.global.shared::cta
+// The last V block's ring (one slot) and its barriers: "empty" counts the
+// storing warp's 32 threads now, not the 256 consumers.
+// STAGEINV: tilegpu.alloc : !tilegpu.smem<2x128x128xbf16
+// STAGEINV: %[[VRING:.*]] = tilegpu.alloc : !tilegpu.smem<1x128x128xbf16, #tilegpu.swizzled<128>>
+// STAGEINV-NEXT: %[[VFULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<1>
+// STAGEINV-NEXT: %[[VEMPTY:.*]] = tilegpu.mbarrier_create {arrivals = 32 : i32} : !tilegpu.mbarrier<1>
+// STAGEINV: role warps = 8 registers = 240 {
+// STAGEINV: %[[VSLOT:.*]] = tilegpu.slot %[[VRING]][%[[VAT:.*]]] :
+// STAGEINV: tilegpu.mbarrier_wait %[[VFULL]][%[[VAT]]]
+// STAGEINV-NEXT: tilegpu.warpgroup_dot %{{.*}}, %[[VSLOT]]
+// STAGEINV-NOT: tilegpu.mbarrier_arrive %[[VEMPTY]]
+// STAGEINV: tilegpu.barrier_sync
+// STAGEINV-NEXT: tilegpu.local_store matrix %{{.*}}, %[[VSLOT]]
+// STAGEINV: tilegpu.tma_store %[[VSLOT]]
+// STAGEINV-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
+// STAGEINV-NEXT: tilegpu.mbarrier_arrive %[[VEMPTY]][%[[VAT]]]
 // STAGING: cp.async.bulk.tensor.3d.global.shared::cta
+// NOSTAGING: .entry flash_attention_fwd
+// NOSTAGING-NOT: cp.async.bulk.tensor.3d.global.shared::cta
 
 // RANGE: tilec: error: --tile-slots must be 1 or 2, got 3
 // NOTPERSISTENT: tilec: error: --tile-slots=2 needs --persistent and --warp-specialize

@@ -18,6 +18,15 @@
 // goes the same way with `tma_store add` (FlashAttention-3's dQ: one bulk
 // reduction a step instead of one `red.global.add` per element and thread).
 //
+// In a warp-specialized persistent kernel whose shared memory has no room
+// left for the buffer (Q on two slots at d = 128), the tile's store may
+// stage in a slot of one of the tile's own rings instead (the last V
+// block's, or Q's): one the consumers are done with before the store and
+// the producer refills only after it. That slot's "empty" arrival then
+// moves behind the copy: the storing warp waits until the copy has read the
+// slot and arrives (the barrier now counts that warp's threads), so the
+// producer cannot overwrite O before it left.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Streams.h"
@@ -39,6 +48,8 @@ using namespace tilec::tilegpu::streams;
 namespace tile = tilec::tile;
 
 namespace {
+
+constexpr int32_t kWarpThreads = 32;
 
 /// A block store or a block atomic add: what the pass may send by TMA.
 struct BlockWrite {
@@ -68,7 +79,70 @@ struct Plan {
   /// kernel's or the role's body; a persistent kernel's tile loop, or the
   /// key loop of a fused backward's dQ adds), if it is in one.
   scf::ForOp loop;
+  /// Where no buffer fits: the slot of a tile ring the write stages in
+  /// (ringSlotFor), and the consumers' "empty" arrival on it that moves
+  /// behind the copy.
+  Value ringSlot;
+  MBarrierArriveOp release;
 };
+
+/// The copy into a ring that the producer role of `roles` issues after
+/// waiting on `empty` (tilegpu-pipeline-streams: wait "empty", announce,
+/// copy into the slot), if any.
+static TMALoadOp refillAfter(WarpSpecializeOp roles, Value empty) {
+  TMALoadOp refill;
+  roles.getRoles()[0].walk([&](MBarrierWaitOp wait) {
+    if (wait.getBarriers() != empty || refill)
+      return;
+    for (Operation *op = wait->getNextNode(); op && !refill; op = op->getNextNode())
+      refill = dyn_cast<TMALoadOp>(op);
+  });
+  return refill;
+}
+
+/// Whether the producer's `refill` of a slot of `slot`'s ring comes late
+/// enough for the slot to hold a store's staging until its copy has read
+/// it: on a ring of two or more slots (the refill is for a later tile than
+/// the next), or after the tile's key loops (the last V block's). A
+/// one-slot ring refilled at the tile's start (Q) would hold the next
+/// tile's first copies back.
+static bool refilledLate(TMALoadOp refill, SlotOp slot) {
+  if (cast<SharedMemoryType>(slot.getBuffer().getType()).getShape().front() > 1)
+    return true;
+  for (Operation *op = refill->getPrevNode(); op; op = op->getPrevNode())
+    if (isa<scf::ForOp>(op))
+      return true;
+  return false;
+}
+
+/// A slot of a tile ring of the warp-specialized persistent kernel that
+/// `write` (in the consumers' tile loop `loop`) can stage `type` in: a slot
+/// view of that type made in the loop's body from a ring the producer
+/// refills late (refilledLate) after waiting on a barrier, on which the
+/// body arrives ("empty", the ring's readers done) before `write`. The latest such arrival wins
+/// (the last V block's ring: the producer refills it only at the end of
+/// the next tile's copies).
+static std::optional<std::pair<Value, MBarrierArriveOp>>
+ringSlotFor(Operation *write, scf::ForOp loop, SharedMemoryType type) {
+  auto roles = dyn_cast<WarpSpecializeOp>(loop->getParentOp());
+  if (!roles || roles.getRoles().size() != 2 || loop->getParentRegion() != &roles.getRoles()[1])
+    return std::nullopt;
+  Block *body = loop.getBody();
+  for (Operation *op = write->getPrevNode(); op; op = op->getPrevNode()) {
+    auto arrive = dyn_cast<MBarrierArriveOp>(op);
+    if (!arrive || arrive.getExpectTx() || !arrive.getBarriers().getDefiningOp<MBarrierCreateOp>())
+      continue;
+    TMALoadOp refill = refillAfter(roles, arrive.getBarriers());
+    auto refilled = refill ? refill.getDst().getDefiningOp<SlotOp>() : SlotOp();
+    if (!refilled || !refilledLate(refill, refilled))
+      continue;
+    for (auto slot : body->getOps<SlotOp>())
+      if (slot.getBuffer() == refilled.getBuffer() && slot.getIndex() == arrive.getIndex() &&
+          slot.getType() == type)
+        return std::pair{slot.getResult(), arrive};
+  }
+  return std::nullopt;
+}
 
 /// Whether a buffer of `bytes` surely fits beside every buffer the kernel
 /// already has alive at once; in a loop everything may be (the allocator's
@@ -112,13 +186,20 @@ static Value existingBuffer(const StagingBuffers &buffers, tile::MakeDescOp make
                                                                                     : Value();
 }
 
+/// The TMA box of a block of `desc`: 128 bytes of its rows at a time.
+static llvm::SmallVector<int64_t> box(tile::TensorDescType desc, int64_t elementBytes) {
+  llvm::SmallVector<int64_t> box(desc.getBlockShape());
+  box.back() = 128 / elementBytes;
+  return box;
+}
+
 /// Whether `write` goes by TMA, and how: a write of a whole 2-D tile
 /// (unit dimensions aside) whose rows are whole 128-byte column blocks,
 /// through a descriptor of a tensor argument as the runtime passes it, run
 /// once by every thread of the kernel or of a warp role (directly in its
 /// body, or directly in a loop there when the buffer surely fits beside
-/// all others, or shares one of `buffers`; not in a branch). An add needs
-/// f32, f16 or bf16 elements.
+/// all others, or shares one of `buffers`, or stages in a tile ring's slot:
+/// ringSlotFor; not in a branch). An add needs f32, f16 or bf16 elements.
 static std::optional<Plan> planOf(const BlockWrite &write, FunctionOpInterface kernel,
                                   const StagingBuffers &buffers) {
   Operation *parent = write.op->getParentOp();
@@ -154,12 +235,16 @@ static std::optional<Plan> planOf(const BlockWrite &write, FunctionOpInterface k
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   if (shape[1] * elementBytes % 128 || shape[0] > 256)
     return std::nullopt;
+  Plan plan{make, tile, box(desc, elementBytes), role, loop, Value(), MBarrierArriveOp()};
   if (loop && !existingBuffer(buffers, make, tile, loop) &&
-      !fitsBesideAll(kernel, shape[0] * shape[1] * elementBytes))
-    return std::nullopt;
-  llvm::SmallVector<int64_t> box(desc.getBlockShape());
-  box.back() = 128 / elementBytes;
-  return Plan{make, tile, box, role, loop};
+      !fitsBesideAll(kernel, shape[0] * shape[1] * elementBytes)) {
+    std::optional<std::pair<Value, MBarrierArriveOp>> slot =
+        write.add ? std::nullopt : ringSlotFor(write.op, loop, stagingType(tile));
+    if (!slot)
+      return std::nullopt;
+    std::tie(plan.ringSlot, plan.release) = *slot;
+  }
+  return plan;
 }
 
 /// `body` run by the first warp of the group only (firstWarp).
@@ -231,7 +316,11 @@ static void writeByTMA(const BlockWrite &write, const Plan &plan, TensorMaps &ma
     // those bytes (tilegpu-allocate-shared-memory).
     createGroupBarrier(b, loc, write.op);
   Value map = maps.get(plan.make, plan.box, SwizzledAttr::get(b.getContext(), 128), loc);
-  Value buffer = stagingBuffer(write.op, plan, buffers);
+  if (plan.ringSlot)
+    // Every consumer is done reading the slot (its last wgmma waited)
+    // before any writes O into it.
+    createGroupBarrier(b, loc, write.op);
+  Value buffer = plan.ringSlot ? plan.ringSlot : stagingBuffer(write.op, plan, buffers);
   // By stmatrix where the tile's layout allows (16-bit wgmma or mma
   // accumulators: O, dK, dV): a quarter of the store instructions and
   // their addresses.
@@ -243,7 +332,21 @@ static void writeByTMA(const BlockWrite &write, const Plan &plan, TensorMaps &ma
     // Outside a loop the kernel (or role) ends soon: wait here.
     if (!plan.loop)
       TMAStoreWaitOp::create(inside, loc, 0);
+    if (plan.ringSlot) {
+      // The slot is free for the producer once the copy has read it: this
+      // warp's arrivals (the lane that issued the copy waits for it) are
+      // all the ring's "empty" barrier counts now.
+      TMAStoreWaitOp::create(inside, loc, 0);
+      MBarrierArriveOp release = plan.release;
+      MBarrierArriveOp::create(inside, loc, release.getBarriers(), release.getIndex(),
+                               IntegerAttr());
+    }
   });
+  if (plan.ringSlot) {
+    MBarrierArriveOp release = plan.release;
+    release.getBarriers().getDefiningOp<MBarrierCreateOp>().setArrivals(kWarpThreads);
+    release.erase();
+  }
   write.op->erase();
   if (auto reshape = write.value.getDefiningOp<tile::ReshapeOp>(); reshape && reshape->use_empty())
     reshape.erase();
