@@ -119,9 +119,9 @@ static bool refilledLate(TMALoadOp refill, SlotOp slot) {
 /// `write` (in the consumers' tile loop `loop`) can stage `type` in: a slot
 /// view of that type made in the loop's body from a ring the producer
 /// refills late (refilledLate) after waiting on a barrier, on which the
-/// body arrives ("empty", the ring's readers done) before `write`. The latest such arrival wins
-/// (the last V block's ring: the producer refills it only at the end of
-/// the next tile's copies).
+/// body arrives ("empty", the ring's readers done) before `write`. The
+/// latest such arrival wins (the last V block's ring: the producer refills
+/// it only at the end of the next tile's copies).
 static std::optional<std::pair<Value, MBarrierArriveOp>>
 ringSlotFor(Operation *write, scf::ForOp loop, SharedMemoryType type) {
   auto roles = dyn_cast<WarpSpecializeOp>(loop->getParentOp());
