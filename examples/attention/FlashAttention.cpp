@@ -585,16 +585,15 @@ bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
          (!variant.mask || (maskToo && maskMeasured)) && !variant.scoreMod && !variant.blockMask;
 }
 
-bool tileCounterByDefault(int64_t headDim, int64_t headDimV, const AttentionVariant &variant) {
+bool tileCounterByDefault(const AttentionVariant &variant) {
   // Measured (bench/RESULTS.md, session 36): the causal d = 128 forward
   // with tiles claimed from a counter is 1.07x the static order at N = 1k,
   // 1.01x at 4k and 1.02x at 16k on the H200 (programs that drew short
   // tiles take more), 1.01-1.02x from 2k on an H100; without a mask
   // 1.02x / 0.99x / 0.99x, so it keeps the static order. Causal d = 96 runs
   // persistent only with it (and Q on two slots, tileSlotsByDefault), as
-  // does d = 80.
-  const int64_t valueDim = headDimV ? headDimV : headDim;
-  return variant.mask && headDim == valueDim && (headDim == 128 || headDim == 96 || headDim == 80);
+  // does d = 80: every masked forward that persistentByDefault takes.
+  return bool(variant.mask);
 }
 
 int64_t tileSlotsByDefault(int64_t headDim, int64_t headDimV, const AttentionVariant &variant) {
@@ -603,9 +602,10 @@ int64_t tileSlotsByDefault(int64_t headDim, int64_t headDimV, const AttentionVar
   // with Q on two slots 1.09x / 1.10x / 1.01x / 1.07x; d = 80 in the same
   // form 1.08x / 1.14x / 1.04x / 1.03x. Without a mask (d = 80, 96) two
   // slots are within noise (+0-2 %); at d = 128 they leave no room for O's
-  // staging buffer (O from registers: 3-10 % slower).
+  // staging buffer (O from registers: 3-10 % slower). Of the masked
+  // forwards persistentByDefault takes, those narrower than 128.
   const int64_t valueDim = headDimV ? headDimV : headDim;
-  return variant.mask && headDim == valueDim && (headDim == 96 || headDim == 80) ? 2 : 1;
+  return variant.mask && std::max(headDim, valueDim) < 128 ? 2 : 1;
 }
 
 bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,

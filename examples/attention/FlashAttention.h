@@ -471,12 +471,13 @@ bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
                          const TargetInfo &target, const AttentionVariant &variant,
                          bool maskToo = false);
 
-/// Whether the forward of `variant` at head dims (`headDim`, `headDimV`),
-/// where it runs as a persistent grid by default, claims its tiles from a
-/// counter (tilec --tile-counter) by default: where it measured faster.
-bool tileCounterByDefault(int64_t headDim, int64_t headDimV, const AttentionVariant &variant);
-/// The slots of Q's ring (tilec --tile-slots) of that forward by default:
-/// 2 (the next tile's Q loads during this one) where it measured faster.
+/// Whether the forward of `variant`, where it runs as a persistent grid by
+/// default (persistentByDefault), claims its tiles from a counter (tilec
+/// --tile-counter) by default: where it measured faster.
+bool tileCounterByDefault(const AttentionVariant &variant);
+/// The slots of Q's ring (tilec --tile-slots) of that forward, at head dims
+/// (`headDim`, `headDimV`; 0: the same), by default: 2 (the next tile's Q
+/// loads during this one) where it measured faster.
 int64_t tileSlotsByDefault(int64_t headDim, int64_t headDimV, const AttentionVariant &variant);
 
 /// Whether `split_columns=auto` splits: on wgmma, for the variants without

@@ -273,9 +273,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                persistentByDefault(p.getInt("head_dim"), p.getInt("head_dim_v"), heavy,
                                    p.target(), variant(p), persistentWithMask);
       },
-      .tileCounter = [=](const Params &p) {
-        return tileCounterByDefault(p.getInt("head_dim"), p.getInt("head_dim_v"), variant(p));
-      },
+      .tileCounter = [=](const Params &p) { return tileCounterByDefault(variant(p)); },
       .tileSlots = [=](const Params &p) {
         return tileSlotsByDefault(p.getInt("head_dim"), p.getInt("head_dim_v"), variant(p));
       },

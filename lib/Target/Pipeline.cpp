@@ -260,8 +260,7 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
   pm.addPass(tilegpu::createTileGPULowerDots(
       tilegpu::TileGPULowerDotsOptions{options.arch, options.wgmma, options.aInShared}));
   if (options.assumeAligned)
-    pm.addPass(tilegpu::createTileGPUPipelineStreams(
-        tilegpu::TileGPUPipelineStreamsOptions{
+    pm.addPass(tilegpu::createTileGPUPipelineStreams(tilegpu::TileGPUPipelineStreamsOptions{
         options.pipelineStages, options.tma, options.warpSpecialize, options.tileSlots}));
   if (options.tma)
     pm.addPass(tilegpu::createTileGPUTMAStores());

@@ -343,10 +343,10 @@ void produceTile(OpBuilder &b, Value tid, TileStream &ts, scf::ForOp tiles,
   Location loc = ts.stream.load.getLoc();
   for (Value input : outsideInputs(ts.stream, tiles))
     producer.materialize(b, input);
-  Position at = counted ? positionAt(b, loc, counted, ts.slots)
-                        : positionOf(b, loc, producerTiles.getInductionVar(),
-                                     producerTiles.getLowerBound(), producerTiles.getStep(),
-                                     Value(), ts.slots);
+  Position at =
+      counted ? positionAt(b, loc, counted, ts.slots)
+              : positionOf(b, loc, producerTiles.getInductionVar(), producerTiles.getLowerBound(),
+                           producerTiles.getStep(), Value(), ts.slots);
   Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
   if (ts.rings.empty)
     MBarrierWaitOp::create(b, loc, ts.rings.empty, at.slot,
@@ -451,7 +451,8 @@ struct TileLoops {
 /// Warp-specializes `kernel` (whyNot found nothing against it).
 TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, bool once,
                      MutableArrayRef<StreamedLoop> loops, ProducerValues &producer, int64_t slots,
-                     int64_t tileSlots, TensorMaps &maps, int32_t producerRegisters, int32_t consumerRegisters) {
+                     int64_t tileSlots, TensorMaps &maps, int32_t producerRegisters,
+                     int32_t consumerRegisters) {
   TileLoops tileLoops;
   MLIRContext *context = kernel->getContext();
   Location loc = kernel.getLoc();
@@ -589,8 +590,7 @@ TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, 
 
 bool streams::warpSpecializeStreams(FunctionOpInterface kernel, MutableArrayRef<StreamedLoop> loops,
                                     int64_t slots, int64_t tileSlots, TensorMaps &maps,
-                                    int32_t producerRegisters,
-                                    int32_t consumerRegisters) {
+                                    int32_t producerRegisters, int32_t consumerRegisters) {
   Block &body = kernel.getFunctionBody().front();
   if (loops.empty())
     return false; // nothing to produce (vector add, row softmax)
