@@ -19,6 +19,10 @@
 // RUN: rm -rf %t.d128
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --tile-slots=2 --emit=ptx -o %t.d128.ptx --dump-ir-dir=%t.d128
 // RUN: cat %t.d128/*/*_tilegpu-tma-stores.mlir | FileCheck %s --check-prefix=STAGEINV
+// tilegpu-tma-stores on its own input (the IR after pipeline-streams), and
+// its output through the passes that follow:
+// RUN: cat %t.d128/*/*_tilegpu-pipeline-streams.mlir | tilec-opt --tilegpu-tma-stores | FileCheck %s --check-prefix=STAGEINV
+// RUN: cat %t.d128/*/*_tilegpu-pipeline-streams.mlir | tilec-opt --tilegpu-tma-stores | tilec-opt --canonicalize --cse --tilegpu-lower-conversions --cse --tilegpu-sink-dot-waits --tilegpu-insert-barriers --tilegpu-ping-pong --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm -o /dev/null
 // RUN: FileCheck %s --check-prefix=STAGING < %t.d128.ptx
 // Not in a one-slot ring that the producer refills at the tile's start
 // (Q at d = 256, persistent: its next tile's copies would wait for O):
