@@ -31,7 +31,7 @@ def contiguous(address, shape, dtype=None):
     return TensorArg(address, tuple(shape), tuple(strides), dtype)
 
 
-def toy_metadata(**changes):
+def toy_document(**changes):
     doc = {
         "kernel": "toy", "arch": "sm_80", "num_warps": 4, "threads_per_block": 128,
         "shared_bytes": 0,
@@ -44,7 +44,11 @@ def toy_metadata(**changes):
                  {"constant": 2}],
     }
     doc.update(changes)
-    return parse_metadata(json.dumps(doc), "toy.json")
+    return doc
+
+
+def toy_metadata(**changes):
+    return parse_metadata(json.dumps(toy_document(**changes)), "toy.json")
 
 
 class ToyKernel(unittest.TestCase):
@@ -304,6 +308,125 @@ class CompiledKernels(unittest.TestCase):
                     extent = arg.shape[dim.axis] if dim.axis is not None else arg
                     self.assertGreaterEqual(programs * dim.divisor, extent)
                     self.assertLess((programs - 1) * dim.divisor, extent)
+
+
+class FakeCuda:
+    """The few libcuda calls a launch makes, recorded: allocations are the
+    ranges in `allocations` (base -> size); every launch is kept with its
+    grid and the parameter values its pointers point at."""
+
+    def __init__(self, allocations):
+        self.allocations = allocations
+        self.address_queries = 0
+        self.launches = []
+        self.loads = 0
+
+    def cuMemGetAddressRange_v2(self, base, size, address):
+        self.address_queries += 1
+        for start, length in self.allocations.items():
+            if start <= address.value < start + length:
+                base._obj.value, size._obj.value = start, length
+                return 0
+        return 1  # CUDA_ERROR_INVALID_VALUE
+
+    def cuLaunchKernel(self, function, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
+        self.launches.append(((gx.value, gy.value, gz.value), stream.value,
+                              [params[i] for i in range(len(params))]))
+        return 0
+
+    def cuModuleLoadData(self, module, data):
+        self.loads += 1
+        return 0
+
+    def cuModuleGetFunction(self, function, module, name):
+        return 0
+
+    def cuCtxSetCurrent(self, context):
+        return 0
+
+
+class PreparedLaunches(unittest.TestCase):
+    """Kernel.__call__ prepares a launch (checks, packing, tensor maps) once
+    per kind of call and checks the tensors' allocations on every launch."""
+
+    def setUp(self):
+        import tempfile
+        from tilec import driver
+        self.driver_module = driver
+        self.dir = tempfile.TemporaryDirectory()
+        with open(os.path.join(self.dir.name, "toy.json"), "w") as f:
+            json.dump(toy_document(), f)
+        with open(os.path.join(self.dir.name, "toy.ptx"), "w") as f:
+            f.write("// toy\n")
+        self.cuda = FakeCuda({0x10000: 130 * 64 * 2, 0x20000: 4})
+        fake = driver.Driver.__new__(driver.Driver)
+        fake.lib, fake._encode, fake.context = self.cuda, None, None
+        self.saved, driver.Driver._instance = driver.Driver._instance, fake
+        self.kernel = driver.Kernel(os.path.join(self.dir.name, "toy.ptx"))
+
+    def tearDown(self):
+        self.driver_module.Driver._instance = self.saved
+        self.dir.cleanup()
+
+    def args(self, **changes):
+        return ToyKernel.args(self, **changes)
+
+    def values(self, launch):
+        """The parameter values a recorded launch passed, as packed."""
+        slots = pack_arguments(toy_metadata(), self.args())
+        return [type(s).from_address(p).value for s, p in zip(slots, launch[2])]
+
+    def test_the_same_call_is_prepared_once_and_checked_every_time(self):
+        self.kernel(*self.args(), stream=5)
+        queries = self.cuda.address_queries
+        self.kernel(*self.args(), stream=5)
+        self.kernel(*self.args(), stream=7)
+        self.assertEqual(len(self.kernel._prepared), 1)
+        self.assertEqual(self.cuda.loads, 1)
+        self.assertEqual([l[0] for l in self.cuda.launches], [(3, 3, 2)] * 3)
+        self.assertEqual([l[1] for l in self.cuda.launches], [5, 5, 7])
+        self.assertEqual(self.values(self.cuda.launches[2]), [0x10000, 130, 64, 64, 1, 0x20000, 7, 0.5])
+        # Each later launch asks for the tensor's allocation again.
+        self.assertEqual(self.cuda.address_queries, queries + 2)
+
+    def test_a_freed_allocation_fails_the_prepared_launch(self):
+        self.kernel(*self.args())
+        self.cuda.allocations = {0x10000: 64, 0x20000: 4}
+        with self.assertRaisesRegex(LaunchError, "'x'"):
+            self.kernel(*self.args())
+        self.assertEqual(len(self.cuda.launches), 1)
+
+    def test_calls_that_pack_differently_are_prepared_apart(self):
+        self.kernel(*self.args())
+        self.kernel(*self.args(alpha=-0.5))
+        self.kernel(*self.args(alpha=0.0))
+        self.kernel(*self.args(alpha=-0.0))
+        self.kernel(*self.args(x=contiguous(0x10000, (100, 64))))
+        self.kernel(*self.args(), grid=(1, 1, 1))
+        self.assertEqual(len(self.kernel._prepared), 6)
+        alphas = [ctypes.c_float.from_address(l[2][7]).value for l in self.cuda.launches[1:4]]
+        self.assertEqual([str(a) for a in alphas], ["-0.5", "0.0", "-0.0"])
+        self.assertEqual(self.cuda.launches[4][0], (2, 3, 2))
+        self.assertEqual(self.cuda.launches[5][0], (1, 1, 1))
+        # An argument that is no key (a list) takes the unprepared path and
+        # its error, every time.
+        for _ in range(2):
+            with self.assertRaisesRegex(LaunchError, "'n', a scalar\\): expected a number"):
+                self.kernel(*self.args(n=[7]))
+        self.assertEqual(len(self.kernel._prepared), 6)
+
+    def test_errors_are_not_kept_and_the_kept_launches_are_bounded(self):
+        for _ in range(2):
+            with self.assertRaisesRegex(LaunchError, "'x'"):
+                self.kernel(*self.args(x=contiguous(0x10000, (131, 64))))
+        self.assertEqual(len(self.kernel._prepared), 0)
+        kept = self.driver_module.LAUNCHES_KEPT
+        for n in range(kept + 5):
+            self.kernel(*self.args(n=n + 1))
+        self.assertEqual(len(self.kernel._prepared), kept)
+        # An empty grid launches nothing and keeps nothing.
+        self.kernel(*self.args(n=0))
+        self.assertEqual(len(self.cuda.launches), kept + 5)
 
 
 class DriverWithoutGpu(unittest.TestCase):

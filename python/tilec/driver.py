@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from collections import OrderedDict
 from typing import Optional, Sequence
 
 from .metadata import Arg, Metadata, LaunchError, check_reach, launch_grid, load_metadata, \
@@ -19,6 +20,8 @@ from .metadata import Arg, Metadata, LaunchError, check_reach, launch_grid, load
 _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 _STATIC_SHARED_LIMIT = 48 * 1024
 _CU_DEVICE_ATTRIBUTE_SM_COUNT = 16
+# Launches a Kernel keeps prepared (see Kernel.__call__).
+LAUNCHES_KEPT = 64
 
 
 class CudaError(RuntimeError):
@@ -126,23 +129,25 @@ class Driver:
             maps.append(storage)
         return maps
 
-    def check_allocations(self, meta: Metadata, args: Sequence[Arg]) -> None:
-        """Every tensor's reach lies inside the device allocation it starts
-        in (from any allocator that goes through the driver: PyTorch's
-        caching allocator, CuPy, cuMemAlloc), so no launch reads or writes
-        past its buffers."""
-        for i, first, end in tensor_reach(meta, args):
+    def check_allocations(self, meta: Metadata, reach: Sequence[tuple]) -> None:
+        """Every tensor's reach (`tensor_reach`) lies inside the device
+        allocation it starts in (from any allocator that goes through the
+        driver: PyTorch's caching allocator, CuPy, cuMemAlloc), so no launch
+        reads or writes past its buffers."""
+        for i, first, end in reach:
             base, size = ctypes.c_uint64(), ctypes.c_size_t()
             found = 0 <= first < 2**64 and self.lib.cuMemGetAddressRange_v2(
                 ctypes.byref(base), ctypes.byref(size), ctypes.c_uint64(first)) == 0
             check_reach(meta, i, first, end, base.value if found else None, size.value)
 
-    def launch(self, function, meta: Metadata, grid: Sequence[int], args: Sequence[Arg],
-               stream: int = 0, resident: int = 0) -> None:
-        """`grid` is the kernel's; a persistent kernel gets it as arguments
-        and runs min(programs, `resident`) programs that loop over it."""
+    def prepare(self, function, meta: Metadata, grid: Sequence[int], args: Sequence[Arg],
+                resident: int = 0) -> "PreparedLaunch":
+        """Checks, packs and encodes a launch of `function` once. `grid` is
+        the kernel's; a persistent kernel gets it as arguments and runs
+        min(programs, `resident`) programs that loop over it."""
         slots = pack_arguments(meta, args, grid)
-        self.check_allocations(meta, args)
+        reach = tensor_reach(meta, args)
+        self.check_allocations(meta, reach)
         maps = self.encode_tensor_maps(meta, args)
         for g in grid:
             if not 0 < g <= 2**31 - 1:
@@ -152,14 +157,45 @@ class Driver:
             if total > 2**31 - 1:
                 raise LaunchError(f"{meta.kernel}: a persistent grid of {total} programs")
             grid = (min(total, max(resident, 1)), 1, 1)
-        addresses = [ctypes.addressof(s) for s in slots] + [m.address for m in maps]
-        pointers = (ctypes.c_void_p * len(addresses))(*addresses)
+        return PreparedLaunch(function, tuple(grid), reach, slots, maps)
+
+    def launch_prepared(self, meta: Metadata, prepared: "PreparedLaunch", stream: int = 0) -> None:
+        """Launches `prepared` on `stream`, its tensors' reach checked again
+        against the allocations that hold them now."""
+        self.check_allocations(meta, prepared.reach)
+        grid = prepared.grid
         self._check(self.lib.cuLaunchKernel(
-            function, ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]), ctypes.c_uint(grid[2]),
-            ctypes.c_uint(meta.threads_per_block), ctypes.c_uint(1), ctypes.c_uint(1),
-            ctypes.c_uint(meta.shared_bytes), ctypes.c_void_p(stream), pointers, None),
-            "cuLaunchKernel", f"{meta.kernel}, grid {tuple(grid)}, block {meta.threads_per_block}, "
+            prepared.function, ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]),
+            ctypes.c_uint(grid[2]), ctypes.c_uint(meta.threads_per_block), ctypes.c_uint(1),
+            ctypes.c_uint(1), ctypes.c_uint(meta.shared_bytes), ctypes.c_void_p(stream),
+            prepared.pointers, None),
+            "cuLaunchKernel", f"{meta.kernel}, grid {grid}, block {meta.threads_per_block}, "
                               f"shared {meta.shared_bytes}")
+
+    def launch(self, function, meta: Metadata, grid: Sequence[int], args: Sequence[Arg],
+               stream: int = 0, resident: int = 0) -> None:
+        """`prepare`, then `launch_prepared` on `stream`."""
+        self.launch_prepared(meta, self.prepare(function, meta, grid, args, resident), stream)
+
+
+class PreparedLaunch:
+    """What cuLaunchKernel takes for one launch, made once: the function, the
+    grid launched, the kernel parameters' addresses, and the packed slots and
+    tensor maps they point into (kept alive here); and the byte ranges the
+    tensors reach, which every launch checks again (`launch_prepared`)."""
+
+    def __init__(self, function, grid: tuple, reach: list, slots: list, maps: list) -> None:
+        self.function, self.grid, self.reach = function, grid, reach
+        self._keep = (slots, maps)
+        addresses = [ctypes.addressof(s) for s in slots] + [m.address for m in maps]
+        self.pointers = (ctypes.c_void_p * len(addresses))(*addresses)
+
+
+def _launch_key(args: Sequence[Arg]) -> tuple:
+    """The arguments as a dictionary key that tells apart whatever packs
+    differently: types (1, 1.0 and True are equal in Python) and the sign
+    of a zero float."""
+    return tuple((float, a.hex()) if isinstance(a, float) else (type(a), a) for a in args)
 
 
 class Kernel:
@@ -176,6 +212,10 @@ class Kernel:
         # launches on different streams could overlap.
         self._loaded = {}
         self._resident = 0
+        # Launches prepared for the arguments seen last (a few hundred
+        # microseconds of Python each: packing, grids, tensor maps), by
+        # module, arguments and grid; the least recently used go first.
+        self._prepared: "OrderedDict[tuple, PreparedLaunch]" = OrderedDict()
 
     @property
     def name(self) -> str:
@@ -183,16 +223,33 @@ class Kernel:
 
     def __call__(self, *args: Arg, stream: int = 0, grid: Optional[Sequence[int]] = None) -> None:
         """Launches on `stream` with the metadata's grid for `args` (or
-        `grid`); a grid with no programs launches nothing."""
+        `grid`); a grid with no programs launches nothing. The arguments'
+        checks, packing and tensor maps are made once for the same
+        arguments (the last `LAUNCHES_KEPT` kinds of call); the tensors'
+        allocations are checked on every launch."""
+        key = stream if self.meta.tile_counter else None
+        try:
+            launch_key = (key, _launch_key(args), None if grid is None else tuple(grid))
+            prepared = self._prepared.get(launch_key)
+        except TypeError:  # an argument that is no key (pack_arguments says what is wrong)
+            launch_key, prepared = None, None
+        if prepared is not None:
+            self._prepared.move_to_end(launch_key)
+            Driver.open().launch_prepared(self.meta, prepared, stream)
+            return
         if grid is None:
             grid = launch_grid(self.meta, args)
         if 0 in tuple(grid):
             return
         driver = Driver.open()
-        key = stream if self.meta.tile_counter else None
         if key not in self._loaded:
             self._loaded[key] = driver.load(self._image, self.meta)
             if self.meta.persistent and not self._resident:
                 self._resident = driver.resident_programs(self._loaded[key][1], self.meta)
         _, function = self._loaded[key]
-        driver.launch(function, self.meta, grid, args, stream, self._resident)
+        prepared = driver.prepare(function, self.meta, grid, args, self._resident)
+        if launch_key is not None:
+            self._prepared[launch_key] = prepared
+            if len(self._prepared) > LAUNCHES_KEPT:
+                self._prepared.popitem(last=False)
+        driver.launch_prepared(self.meta, prepared, stream)
