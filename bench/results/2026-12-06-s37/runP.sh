@@ -5,7 +5,7 @@
 # hand and cuDNN) at causal / dense d = 128, N = 1k; modules.py in three
 # processes (the 1k spread: the same PTX loaded as four modules in one
 # process, timed interleaved).
-# Carry: carry-P2 (scripts/compile-torch-kernels.sh carry-P2/torch-ptx; carry-C/head copied to carry-P2/head).
+# Carry: carry-P2 (make-carry-P.sh).
 # On the device: rm -rf carry && mv carry-P2 carry first.
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 t0=$(date +%s)
