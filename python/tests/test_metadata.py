@@ -379,6 +379,7 @@ class PreparedLaunches(unittest.TestCase):
     def test_the_same_call_is_prepared_once_and_checked_every_time(self):
         self.kernel(*self.args(), stream=5)
         queries = self.cuda.address_queries
+        self.assertEqual(queries, 1)  # prepared and launched: the tensor's allocation asked once
         self.kernel(*self.args(), stream=5)
         self.kernel(*self.args(), stream=7)
         self.assertEqual(len(self.kernel._prepared), 1)

@@ -159,10 +159,13 @@ class Driver:
             grid = (min(total, max(resident, 1)), 1, 1)
         return PreparedLaunch(function, tuple(grid), reach, slots, maps)
 
-    def launch_prepared(self, meta: Metadata, prepared: "PreparedLaunch", stream: int = 0) -> None:
+    def launch_prepared(self, meta: Metadata, prepared: "PreparedLaunch", stream: int = 0,
+                        recheck: bool = True) -> None:
         """Launches `prepared` on `stream`, its tensors' reach checked again
-        against the allocations that hold them now."""
-        self.check_allocations(meta, prepared.reach)
+        against the allocations that hold them now (`recheck`; not right
+        after `prepare`, which has just checked them)."""
+        if recheck:
+            self.check_allocations(meta, prepared.reach)
         grid = prepared.grid
         self._check(self.lib.cuLaunchKernel(
             prepared.function, ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]),
@@ -175,7 +178,8 @@ class Driver:
     def launch(self, function, meta: Metadata, grid: Sequence[int], args: Sequence[Arg],
                stream: int = 0, resident: int = 0) -> None:
         """`prepare`, then `launch_prepared` on `stream`."""
-        self.launch_prepared(meta, self.prepare(function, meta, grid, args, resident), stream)
+        self.launch_prepared(meta, self.prepare(function, meta, grid, args, resident), stream,
+                             recheck=False)
 
 
 class PreparedLaunch:
@@ -252,4 +256,4 @@ class Kernel:
             self._prepared[launch_key] = prepared
             if len(self._prepared) > LAUNCHES_KEPT:
                 self._prepared.popitem(last=False)
-        driver.launch_prepared(self.meta, prepared, stream)
+        driver.launch_prepared(self.meta, prepared, stream, recheck=False)
