@@ -198,8 +198,9 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       start.p = k.zeros({gm, bn}, cfg.dtype); // P of the previous block: none yet
     append(state, start);
   }
+  Tile from = range.lo; // where the three loops start
   auto loops = [&](auto step) {
-    state = aroundUnmasked(k, range.lo, b, c, range.hi, bn, state,
+    state = aroundUnmasked(k, from, b, c, range.hi, bn, state,
                            [&](bool masked) -> LoopStep { return step(masked); });
   };
   if (!overlap) {
@@ -239,12 +240,34 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
         return next;
       };
     };
+    // The first block alone (peelFirst): its scores and softmax, no P·V
+    // (there is none before it) and no V block read; masked, whichever
+    // loop it would have been in.
+    auto firstAlone = [&](Tile j, std::vector<Tile> st) -> std::vector<Tile> {
+      std::vector<Tile> kT = transposed(keys.k(j));
+      std::vector<Tile> next;
+      for (int64_t g = 0; g < groups; ++g) {
+        Group r = group(st, g);
+        auto [s, scale] = scored(scoresOf(g, kT), j, g, /*masked=*/true);
+        SoftmaxStep sm = onlineSoftmax(s, r.m, scale);
+        append(next, {r.acc, sm.mNew, r.l * sm.alpha + rowSum(sm.p), sm.p.to(cfg.dtype)});
+      }
+      return next;
+    };
     // The last visited block's P·V (block lo when none was: P = 0).
     Tile last;
     if (list) {
       state = overListedBlocksPipelined(k, *list, bn, row(k.constant(0, DType::I32)), state,
                                         overlapped, last);
     } else {
+      if (cfg.peelFirst) {
+        // One step (none for an empty range), then the three loops from
+        // the next block on: [lo + bn, b) masked, [b, c) not, [c, hi).
+        from = min(range.lo + bn, range.hi);
+        state = k.forRange(range.lo, from, bn, state, firstAlone);
+        b = max(b, from);
+        c = max(c, b);
+      }
       loops([&](bool masked) -> LoopStep {
         return [&, masked](Tile j, std::vector<Tile> st) {
           return overlapped(masked)(j, max(j - bn, k.constant(0, DType::I32)), st);
@@ -493,6 +516,11 @@ std::vector<ParamSpec> attentionParams() {
        .help = "issue each step's Q·Kᵀ with the previous block's P·V, so the softmax runs "
                "while P·V is on the tensor cores (auto: by target and head_dim)",
        .choices = {"auto", "on", "off"}},
+      {.name = "peel_first", .type = T::Choice, .defaultValue = "auto",
+       .help = "with overlap: run the first key block's step on its own before the loop (no "
+               "P·V of zeros, no V block read for it), as FlashAttention-3 does (auto: by "
+               "target and head_dim)",
+       .choices = {"auto", "on", "off"}},
   };
 }
 
@@ -526,6 +554,11 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
     // session 8).
     AttentionSchedule s{128, 128, 8, true, 2, /*rowGroups=*/1, Sm90Pipeline::WarpSpecialized};
     s.overlap = true;
+    // The first key block's step on its own (no P·V of zeros, no V read
+    // for it): d = 128 causal +2-7 %, dense +1-2 % at N = 1k-16k; d = 96
+    // within +-2 % (H100, bench/RESULTS.md, session 38). Not at d = 256 or
+    // (192, 128), where it measured 4-12 % slower at N = 1k.
+    s.peelFirst = true;
     return s;
   }
   if (headDim <= 128) {
@@ -692,6 +725,8 @@ AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedu
   cfg.rowGroups = params.getInt("row_groups") ? params.getInt("row_groups") : schedule.rowGroups;
   const std::string &overlap = params.get("overlap");
   cfg.overlap = overlap == "auto" ? schedule.overlap : overlap == "on";
+  const std::string &peel = params.get("peel_first");
+  cfg.peelFirst = cfg.overlap && (peel == "auto" ? schedule.peelFirst : peel == "on");
   return cfg;
 }
 

@@ -56,6 +56,10 @@ struct AttentionConfig {
   /// together, so the softmax of S_j runs while P·V is on the tensor cores;
   /// O is rescaled after it, the last block's P·V follows the loops.
   bool overlap = false;
+  /// With overlap: the first block's step on its own before the loops (its
+  /// Q·Kᵀ and softmax; no P·V of zeros, no V block read for it), as
+  /// FlashAttention-3 peels it. Its K block takes a slot of the loops' ring.
+  bool peelFirst = false;
   /// A head dim that is not a power of two becomes power-of-two column
   /// tiles side by side (96: 64 + 32) instead of one padded tile (128):
   /// fewer MMAs and loads, more of them (not the decode combine and
@@ -451,6 +455,7 @@ struct AttentionSchedule {
   /// warpgroup (KernelDef::sm90Pipeline).
   Sm90Pipeline sm90 = Sm90Pipeline::Default;
   bool overlap = false; ///< AttentionConfig::overlap
+  bool peelFirst = false; ///< AttentionConfig::peelFirst
   bool dpBesideS = true; ///< AttentionConfig::dpBesideS
   bool groupsInOneLoop = false; ///< AttentionConfig::groupsInOneLoop
   bool statisticsAtUse = false; ///< AttentionConfig::statisticsAtUse

@@ -148,6 +148,15 @@ std::vector<Case> allCases() {
   cases.push_back({"flash_attention_fwd_causal", {"overlap=on"}, {"seq_q=150", "seq_k=40"}});
   cases.push_back({"flash_attention_fwd_gqa", {"overlap=on", "row_groups=2", "group=3"}, {"heads=3", "seq_q=100", "seq_k=290"}});
   cases.push_back({"flash_attention_fwd", {"overlap=on", "head_dim=128"}, {"seq_q=70", "seq_k=20"}});
+  // ... with its first step on its own (peel_first): every variant, a
+  // first block that is partly outside a window, one key block, rows with
+  // no key, an empty range.
+  for (const std::string &kernel : attention)
+    cases.push_back({kernel, {"overlap=on", "peel_first=on", "block_n=32"}, {"seq_q=130", "seq_k=77"}});
+  cases.push_back({"flash_attention_fwd_sliding_window", {"overlap=on", "peel_first=on", "window=5", "block_n=16"}, {"seq_q=90", "seq_k=90"}});
+  cases.push_back({"flash_attention_fwd", {"overlap=on", "peel_first=on", "head_dim=128"}, {"seq_q=70", "seq_k=20"}});
+  cases.push_back({"flash_attention_fwd_causal", {"overlap=on", "peel_first=on", "block_n=16"}, {"seq_q=150", "seq_k=40"}});
+  cases.push_back({"flash_attention_fwd_gqa", {"overlap=on", "peel_first=on", "row_groups=2", "group=3"}, {"heads=3", "seq_q=100", "seq_k=290"}});
   // ... over listed blocks (document masks): partial and full blocks, runs
   // of 32 and 64 keys in each listed block, a ragged last block, queries
   // past the keys; and without the pipeline.
@@ -211,6 +220,7 @@ std::vector<Case> allCases() {
   }
   cases.push_back({"flash_attention_varlen_causal", {"row_groups=2"}, {"batch=4", "seq_q=150", "seq_k=290"}});
   cases.push_back({"flash_attention_varlen", {"overlap=on", "block_n=32"}, {"batch=6", "seq_q=130", "seq_k=77"}});
+  cases.push_back({"flash_attention_varlen_causal", {"overlap=on", "peel_first=on", "block_n=32"}, {"batch=6", "seq_q=130", "seq_k=77"}});
   cases.push_back({"flash_attention_varlen_gqa", {"group=3"}, {"heads=6", "batch=3", "seq_q=77", "seq_k=130"}});
   // The packed batch's backward: the same ragged batches (a sequence with no
   // query, a query with no key; NaN statistics between the sequences, which

@@ -31,7 +31,9 @@
 // loops: masked, full, masked) share one set of rings and barriers, their
 // iterations numbered on from the previous loops' (so slots and phases run
 // on): shared memory for one set, and the producer can fill the next loop's
-// first slots while the consumers finish this one.
+// first slots while the consumers finish this one. A loop that streams only
+// the first of those blocks shares them too (the overlapped forward's first
+// step on its own: K, no V); its iterations fill and announce only its own.
 //
 // In a persistent kernel (tile-persistent-grid) the streamed loops sit in
 // the loop over the logical programs. Both roles then run that loop, the
@@ -168,16 +170,45 @@ Value after(OpBuilder &b, Location loc, Value base, Value lower, Value upper, Va
   return arith::AddIOp::create(b, loc, base, trips);
 }
 
-/// Whether `next` streams what `previous` does (the same descriptors into
-/// the same buffers), so that both can share rings.
-bool sameStreams(StreamedLoop &previous, StreamedLoop &next) {
-  if (previous.streams.size() != next.streams.size())
-    return false;
-  for (auto [a, b] : llvm::zip(previous.streams, next.streams))
-    if (a.load.getDesc() != b.load.getDesc() || bool(a.filled) != bool(b.filled) ||
-        (a.filled && a.filled.getType() != b.filled.getType()))
-      return false;
-  return true;
+/// Whether `a` and `b` stream into one ring: the same descriptor into the
+/// same kind of buffer.
+bool sameRing(Stream &a, Stream &b) {
+  return a.load.getDesc() == b.load.getDesc() && bool(a.filled) == bool(b.filled) &&
+         (!a.filled || a.filled.getType() == b.filled.getType());
+}
+
+/// Whether the narrower of `a` and `b` streams the first blocks the other
+/// does, in order (equal ones included), so that both can share the wider
+/// one's rings: a loop of the first step alone (its K block, no V) before
+/// the loops of every other step (K and V).
+bool sharesRings(StreamedLoop &a, StreamedLoop &b) {
+  StreamedLoop &narrow = a.streams.size() <= b.streams.size() ? a : b;
+  StreamedLoop &wide = &narrow == &a ? b : a;
+  return llvm::all_of(llvm::zip(narrow.streams, wide.streams),
+                      [](auto pair) { return sameRing(std::get<0>(pair), std::get<1>(pair)); });
+}
+
+/// Consecutive loops that share one set of rings, and the one among them
+/// that streams the most (whose rings they are).
+struct RingRun {
+  size_t begin, end, widest;
+};
+
+/// `loops` in runs: a loop joins the run before it when it shares rings
+/// with that run's widest loop.
+SmallVector<RingRun> ringRuns(MutableArrayRef<StreamedLoop> loops) {
+  SmallVector<RingRun> runs;
+  for (size_t i = 0; i < loops.size(); ++i) {
+    if (!runs.empty() && sharesRings(loops[runs.back().widest], loops[i])) {
+      RingRun &run = runs.back();
+      run.end = i + 1;
+      if (loops[i].streams.size() > loops[run.widest].streams.size())
+        run.widest = i;
+      continue;
+    }
+    runs.push_back({i, i + 1, i});
+  }
+  return runs;
 }
 
 /// Why the producer cannot run `loops` for `kernel` (whose body `body`
@@ -209,9 +240,9 @@ std::optional<std::string> whyNot(FunctionOpInterface kernel, Block &body, scf::
       if (!producer.computable(bound))
         return "the persistent loop's bounds are not computed from kernel arguments by ops "
                "without memory effects";
-    for (size_t i = 1; i < loops.size(); ++i)
-      if (!sameStreams(loops[i - 1], loops[i]))
-        return "the persistent loop's streamed loops do not all stream the same blocks";
+    if (ringRuns(loops).size() > 1)
+      return "the persistent loop's streamed loops do not all stream the same blocks (or the "
+             "first blocks of the others)";
   }
   Block *scope = tiles ? tiles.getBody() : &body;
   for (StreamedLoop &streamed : loops) {
@@ -464,27 +495,24 @@ TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, 
   const bool claimed = !once && kernel->hasAttr(tilec::kTileCounterAttrName);
 
   // Rings and barriers first, before the roles (both use them): one set
-  // for each run of loops that stream the same blocks.
+  // for each run of loops that share rings (the widest loop's); each loop
+  // copies and announces its own blocks.
   OpBuilder top = OpBuilder::atBlockBegin(&body);
-  SmallVector<LoopRings> rings;
-  SmallVector<bool> continues; // the loop goes on with the previous one's rings
-  for (auto [i, streamed] : llvm::enumerate(loops)) {
-    continues.push_back(i && sameStreams(loops[i - 1], streamed));
-    if (continues.back()) {
-      for (auto [stream, previous] : llvm::zip(streamed.streams, loops[i - 1].streams))
-        stream.ring = previous.ring;
-      rings.push_back(rings.back());
-      continue;
-    }
-    LoopRings ring;
-    for (Stream &stream : streamed.streams)
+  SmallVector<LoopRings> rings(loops.size());
+  SmallVector<bool> continues(loops.size()); // the loop goes on with the previous one's rings
+  for (const RingRun &run : ringRuns(loops)) {
+    for (Stream &stream : loops[run.widest].streams)
       makeRing(top, loc, stream, slots);
-    ring.copies = tmaCopies(streamed.streams, maps);
     auto type = MBarrierType::get(context, slots);
-    ring.full = MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(1), IntegerAttr());
-    ring.empty =
+    Value full = MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(1), IntegerAttr());
+    Value empty =
         MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(consumers), IntegerAttr());
-    rings.push_back(ring);
+    for (size_t i = run.begin; i < run.end; ++i) {
+      for (auto [stream, owner] : llvm::zip(loops[i].streams, loops[run.widest].streams))
+        stream.ring = owner.ring;
+      rings[i] = {full, empty, tmaCopies(loops[i].streams, maps)};
+      continues[i] = i != run.begin;
+    }
   }
   SmallVector<TileStream> tileStreams;
   if (tiles)
