@@ -607,13 +607,16 @@ bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
   // (tileCounterByDefault, tileSlotsByDefault; H100, session 36): d = 96
   // 1.07-1.10x at 1k-2k, 1.01x at 4k, 1.07x at 16k (static, session 34:
   // 0.75x at 1k), d = 80 1.08x / 1.14x / 1.04x / 1.03x at 1k / 2k / 4k /
-  // 16k. A mask's grid runs where measured (d = 80, 96, 128; d = 112 in
-  // the same form was 1.10x at 1k and 0.96-0.99x from 2k) and where the
-  // caller's variant allows it (maskToo).
+  // 16k. Causal d = 112 with the counter and Q on two slots, its first key
+  // block peeled (H100, session 38, two calls): 1.16-1.21x at N = 1k,
+  // 1.08-1.09x at 2k, 1.06-1.08x at 4k, 0.99-1.04x at 8k and 16k (in
+  // session 31's form without them: 1.10x at 1k, 0.96-0.99x from 2k). A mask's grid runs where measured
+  // (d = 80, 96, 112, 128) and where the caller's variant allows it
+  // (maskToo).
   const int64_t valueDim = headDimV ? headDimV : headDim;
   const int64_t columns = AttentionConfig::tileColumns(std::max(headDim, valueDim));
-  const bool maskMeasured =
-      headDim == valueDim && (headDim == 128 || headDim == 96 || headDim == 80);
+  const bool maskMeasured = headDim == valueDim && (headDim == 128 || headDim == 112 ||
+                                                    headDim == 96 || headDim == 80);
   return target.tma && !heavyScores && columns > 64 && columns <= 128 &&
          (!variant.mask || (maskToo && maskMeasured)) && !variant.scoreMod && !variant.blockMask;
 }
@@ -633,10 +636,15 @@ int64_t tileSlotsByDefault(int64_t headDim, int64_t headDimV, const AttentionVar
   // Causal d = 96 persistent with the counter (H100, session 36): 1.05x /
   // 1.05x / 1.00x / 1.05x one program a tile at N = 1k / 2k / 4k / 16k, and
   // with Q on two slots 1.09x / 1.10x / 1.01x / 1.07x; d = 80 in the same
-  // form 1.08x / 1.14x / 1.04x / 1.03x. Without a mask (d = 80, 96) two
-  // slots are within noise (+0-2 %); at d = 128 they leave no room for O's
-  // staging buffer (O from registers: 3-10 % slower). Of the masked
-  // forwards persistentByDefault takes, those narrower than 128.
+  // form 1.08x / 1.14x / 1.04x / 1.03x, d = 112 see persistentByDefault.
+  // Without a mask (d = 80, 96) two slots are within noise (+0-2 %). At
+  // d = 128 (O staged in the last V block's slot, tilegpu-tma-stores)
+  // causal with two slots was 1.06-1.10x at N = 1k and 0.99-1.02x from 2k
+  // (H100, session 37); with the first key block peeled 1.05x at 1k and
+  // 1.00-1.01x from 2k in one call, 0.94x and 0.98-1.00x in the next
+  // (session 38, calls B and C): within the 1k rows' spread, not taken.
+  // Of the masked forwards persistentByDefault takes, those narrower than
+  // 128.
   const int64_t valueDim = headDimV ? headDimV : headDim;
   return variant.mask && std::max(headDim, valueDim) < 128 ? 2 : 1;
 }

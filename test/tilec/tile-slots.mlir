@@ -3,7 +3,8 @@
 // next tile's Q while the consumers work on this one. The K/V ring keeps
 // its stages; the last V block (read after the key loops) keeps one slot.
 // Causal d = 80 and 96 take it by default (with the tile counter; measured
-// faster, bench/RESULTS.md session 36), the dense forward does not.
+// faster, bench/RESULTS.md session 36), and so does causal d = 112
+// (session 38); causal d = 128 and the dense forward do not.
 // RUN: rm -rf %t.d96 %t.d96one %t.d80
 // RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=96 --emit=ptx -o %t.d96.ptx --dump-ir-dir=%t.d96
 // RUN: cat %t.d96/*/*_tilegpu-pipeline-streams.mlir | FileCheck %s --check-prefix=TWO
@@ -12,6 +13,9 @@
 // RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=96 --tile-slots=1 --emit=ptx -o %t.d96one.ptx --dump-ir-dir=%t.d96one
 // RUN: cat %t.d96one/*/*_tilegpu-pipeline-streams.mlir | FileCheck %s --check-prefix=ONE
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=96 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=DENSE
+// RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=128 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=CAUSAL128
+// RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=112 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=DEFAULT
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=DENSE
 // At d = 128 a second Q slot leaves no room for O's staging buffer:
 // tilegpu-tma-stores stages O in the last V block's ring slot instead (the
 // consumers are done with it; the producer refills it only at the end of
@@ -53,6 +57,7 @@
 
 // DEFAULT: persistent=true {{.*}}tile-counter=true tile-slots=2
 // DENSE: persistent=true {{.*}}tile-counter=false tile-slots=1
+// CAUSAL128: persistent=true {{.*}}tile-counter=true tile-slots=1
 
 // The last V block's ring (one slot) and its barriers: "empty" counts the
 // storing warp's 32 threads now, not the 256 consumers.
