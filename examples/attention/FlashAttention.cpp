@@ -610,9 +610,9 @@ bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
   // 16k. Causal d = 112 with the counter and Q on two slots, its first key
   // block peeled (H100, session 38, two calls): 1.16-1.21x at N = 1k,
   // 1.08-1.09x at 2k, 1.06-1.08x at 4k, 0.99-1.04x at 8k and 16k (in
-  // session 31's form without them: 1.10x at 1k, 0.96-0.99x from 2k). A mask's grid runs where measured
-  // (d = 80, 96, 112, 128) and where the caller's variant allows it
-  // (maskToo).
+  // session 31's form without them: 1.10x at 1k, 0.96-0.99x from 2k). A
+  // mask's grid runs where measured (d = 80, 96, 112, 128) and where the
+  // caller's variant allows it (maskToo).
   const int64_t valueDim = headDimV ? headDimV : headDim;
   const int64_t columns = AttentionConfig::tileColumns(std::max(headDim, valueDim));
   const bool maskMeasured = headDim == valueDim && (headDim == 128 || headDim == 112 ||
