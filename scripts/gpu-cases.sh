@@ -279,6 +279,13 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
   case_ sm90a_ov_d256_n32_fwd flash_attention_fwd --set head_dim=256 --set block_n=32 $local_ov --size seq_q=150 --size seq_k=200
   case_ sm90a_ov_d256_n32_causal flash_attention_fwd_causal --set head_dim=256 --set block_n=32 --set dtype=f16 $local_ov --size seq_q=200 --size seq_k=190
   case_ sm90a_ov_d256_n32_empty_rows flash_attention_fwd --set head_dim=256 --set block_n=32 $local_ov --size seq_q=130 --size seq_k=45
+  # ... with the first key block's step peeled (peel_first; the default at
+  # d <= 128 on wgmma) where it is not the default: d = 64 (its K block on
+  # the one-role TMA ring), d = 256 and (192, 128), a window.
+  peel="--set peel_first=on"
+  case_ sm90a_ovpeel_d64_window flash_attention_fwd_sliding_window $local_ov $peel --size seq_q=300 --size seq_k=260
+  case_ sm90a_ovpeel_d256_causal flash_attention_fwd_causal --set head_dim=256 --set dtype=f16 $peel --size seq_q=200 --size seq_k=190
+  case_ sm90a_ovpeel_d192v128_empty_rows flash_attention_fwd --set head_dim=192 --set head_dim_v=128 $peel --size seq_q=130 --size seq_k=45
   case_ sm90a_d256_causal_f16_bh flash_attention_fwd_causal --set head_dim=256 --set dtype=f16 --size batch=2 --size heads=2 --size seq_q=77 --size seq_k=130
   case_ sm90a_d256_gqa3_empty_rows flash_attention_fwd_gqa --set head_dim=256 --set group=3 --size heads=3 --size seq_q=130 --size seq_k=45
   case_ sm90a_d256_tiny flash_attention_fwd --set head_dim=256 --size seq_q=5 --size seq_k=3
