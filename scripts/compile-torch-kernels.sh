@@ -8,7 +8,8 @@
 #   scripts/compile-torch-kernels.sh [DIR]
 # Block-mask variants (document) also get DIR/flash_attention_block_mask*_V.ptx.
 # Environment: ARCH (sm_90a), DTYPES ("bf16 f16"), DIMS ("64 128"),
-# VARIANTS ("'' causal document"), TILEC (build/bin/tilec).
+# VARIANTS ("dense causal document"; dense: the kernels without a suffix),
+# TILEC (build/bin/tilec).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -27,7 +28,8 @@ for dtype in ${DTYPES:-bf16 f16}; do
     compile flash_attention_bwd_prep "$dtype" "$d"
     compile flash_attention_varlen_bwd_prep "$dtype" "$d"
     compile flash_attention_bwd_dq_convert "$dtype" "$d"
-    for v in ${VARIANTS:-"" causal document}; do
+    for v in ${VARIANTS:-dense causal document}; do
+      [ "$v" = dense ] && v=""
       suffix=${v:+_$v}
       # (Variants with runtime inputs have no packed kernels.)
       for kind in fwd bwd_dkdv bwd_dq bwd_fused varlen varlen_bwd_dkdv varlen_bwd_dq; do
@@ -39,7 +41,8 @@ for dtype in ${DTYPES:-bf16 f16}; do
   done
 done
 # A block-mask variant's block masks: one kernel for every dtype and head dim.
-for v in ${VARIANTS:-"" causal document}; do
+for v in ${VARIANTS:-dense causal document}; do
+  [ "$v" = dense ] && continue
   for kernel in flash_attention_block_mask_$v flash_attention_block_mask_by_keys_$v; do
     if has "$kernel"; then
       "$tilec" --kernel="$kernel" --arch="$arch" --emit=ptx -o "$out/$kernel.ptx"
