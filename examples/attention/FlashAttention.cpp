@@ -216,6 +216,20 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       for (int64_t c = 0; c < parts; ++c)
         r.acc[c] = dot(r.p, v[c], r.acc[c]);
     };
+    // Block j's online softmax for row group r from its scores `s`: the
+    // running max and sum, O rescaled (`rescale`), P for the next step's
+    // P·V.
+    auto softmaxed = [&](Group r, Tile s, Tile j, int64_t g, bool masked, bool rescale) {
+      auto [x, scale] = scored(s, j, g, masked);
+      SoftmaxStep sm = onlineSoftmax(x, r.m, scale);
+      Tile lNew = r.l * sm.alpha + rowSum(sm.p);
+      if (rescale) {
+        Tile alpha = sm.alpha.col();
+        for (Tile &acc : r.acc)
+          acc = acc * alpha;
+      }
+      return Group{r.acc, sm.mNew, lNew, sm.p.to(cfg.dtype)};
+    };
     auto overlapped = [&](bool masked) -> PipelinedStep {
       return [&, masked](Tile j, Tile previous, std::vector<Tile> st) -> std::vector<Tile> {
         std::vector<Tile> kT = transposed(keys.k(j));
@@ -228,30 +242,21 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
           rows.push_back(group(st, g));
           addPreviousPV(rows[g], vPrev);
         }
-        for (int64_t g = 0; g < groups; ++g) {
-          Group &r = rows[g];
-          auto [s, scale] = scored(scores[g], j, g, masked);
-          SoftmaxStep sm = onlineSoftmax(s, r.m, scale);
-          Tile lNew = r.l * sm.alpha + rowSum(sm.p), alpha = sm.alpha.col();
-          for (Tile &acc : r.acc)
-            acc = acc * alpha;
-          append(next, {r.acc, sm.mNew, lNew, sm.p.to(cfg.dtype)});
-        }
+        for (int64_t g = 0; g < groups; ++g)
+          append(next, softmaxed(rows[g], scores[g], j, g, masked, /*rescale=*/true));
         return next;
       };
     };
     // The first block alone (peelFirst): its scores and softmax, no P·V
     // (there is none before it) and no V block read; masked, whichever
-    // loop it would have been in.
+    // loop it would have been in; O is still 0 (no rescale).
     auto firstAlone = [&](Tile j, std::vector<Tile> st) -> std::vector<Tile> {
       std::vector<Tile> kT = transposed(keys.k(j));
-      std::vector<Tile> next;
-      for (int64_t g = 0; g < groups; ++g) {
-        Group r = group(st, g);
-        auto [s, scale] = scored(scoresOf(g, kT), j, g, /*masked=*/true);
-        SoftmaxStep sm = onlineSoftmax(s, r.m, scale);
-        append(next, {r.acc, sm.mNew, r.l * sm.alpha + rowSum(sm.p), sm.p.to(cfg.dtype)});
-      }
+      std::vector<Tile> scores, next;
+      for (int64_t g = 0; g < groups; ++g)
+        scores.push_back(scoresOf(g, kT));
+      for (int64_t g = 0; g < groups; ++g)
+        append(next, softmaxed(group(st, g), scores[g], j, g, /*masked=*/true, /*rescale=*/false));
       return next;
     };
     // The last visited block's P·V (block lo when none was: P = 0).
