@@ -1,0 +1,42 @@
+# Functions the device-call scripts under bench/results/ share (source it:
+# `. bench/results/lib.sh`), so that each script says only what its call
+# measures. Session 38 and earlier scripts repeat these lines themselves.
+
+# The card, the driver and the time, at the top of a call's output.
+call_header() {
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  date -u
+}
+
+# Builds tilec-run-case (no MLIR needed) into build-gpu/ unless it is there.
+build_run_case() {
+  [ -x build-gpu/bin/tilec-run-case ] || {
+    cmake -G Ninja -S . -B build-gpu -DTILEC_ENABLE_MLIR=OFF -DCMAKE_BUILD_TYPE=Release > /dev/null &&
+      cmake --build build-gpu --target tilec-run-case > /dev/null 2>&1
+  }
+}
+
+# run_cases DIR OUTDIR: the cases in DIR on all programs and on 3 (a
+# persistent kernel's many tiles each), each launched twice; outputs in
+# OUTDIR/cases-NAME.txt and cases3-NAME.txt, the counts and failures printed.
+run_cases() {
+  local dir=$1 out=$2 name
+  name=$(basename "$dir")
+  timeout 90 build-gpu/bin/tilec-run-case --repeatable --cases-in="$dir" > "$out/cases-$name.txt" 2>&1
+  echo "cases $name rc $?"
+  TILEC_PERSISTENT_PROGRAMS=3 timeout 90 build-gpu/bin/tilec-run-case --repeatable \
+    --cases-in="$dir" > "$out/cases3-$name.txt" 2>&1
+  echo "cases $name on 3 programs rc $?"
+  grep -h "cases:" "$out/cases-$name.txt" "$out/cases3-$name.txt"
+  grep -hE "FAIL|rror" "$out/cases-$name.txt" "$out/cases3-$name.txt" | head -20
+}
+
+# sanitize TOOL CASEDIR OUTDIR: compute-sanitizer's TOOL (memcheck,
+# racecheck, synccheck) on the cases in CASEDIR, its summary printed.
+sanitize() {
+  local tool=$1 dir=$2 out=$3
+  timeout 60 compute-sanitizer --tool "$tool" --print-limit 5 build-gpu/bin/tilec-run-case \
+    --cases-in="$dir" > "$out/$tool.txt" 2>&1
+  echo "$tool rc $?"
+  grep -E "SUMMARY" "$out/$tool.txt" | head -3
+}
