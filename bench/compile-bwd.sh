@@ -6,7 +6,8 @@
 # each with its default schedule, reporting ptxas registers and spills.
 # FLAGS (optional) go to every dK/dV and dQ kernel's tilec command, e.g.
 # FLAGS="--lowering=tilegpu --tma" or FLAGS="--set split_columns=on" (with
-# DIMS="96 192": head dims, default "64 128").
+# DIMS="96 192": head dims, default "64 128"); FUSED_FLAGS to the fused
+# kernel's only (its own parameters: --set dq_order=...).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -26,7 +27,8 @@ for d in ${DIMS:-64 128}; do
     compile flash_attention_fwd${v}_d$d flash_attention_fwd$v --set head_dim=$d
     compile flash_attention_bwd_dkdv${v}_d$d flash_attention_bwd_dkdv$v --set head_dim=$d ${FLAGS:-}
     compile flash_attention_bwd_dq${v}_d$d flash_attention_bwd_dq$v --set head_dim=$d ${FLAGS:-}
-    compile flash_attention_bwd_fused${v}_d$d flash_attention_bwd_fused$v --set head_dim=$d ${FLAGS:-}
+    compile flash_attention_bwd_fused${v}_d$d flash_attention_bwd_fused$v --set head_dim=$d ${FLAGS:-} \
+      ${FUSED_FLAGS:-}
   done
 done
 rm -f "$out"/*.cubin

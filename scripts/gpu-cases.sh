@@ -62,7 +62,8 @@
 # --tile-slots=2 (Q on two slots), d = 80, 96 and 128 (d = 256 does not fit).
 #
 # FLAGS adds driver flags to every case (FLAGS=--wait-before-next-dot: a
-# schedule option's cases from the same set).
+# schedule option's cases from the same set); FUSED_FLAGS to the fused
+# backward's cases only (FUSED_FLAGS="--set dq_order=dot_before_dk").
 #
 # COMPILE_ONLY=1 (with any of the above) compiles each case's kernel to PTX
 # instead of exporting it with data: a CPU check (ctest gpu-cases-compile)
@@ -120,6 +121,8 @@ case_() { # name kernel [flags...]
   shift 2
   # shellcheck disable=SC2086 # FLAGS holds several words
   set -- "$@" ${FLAGS:-}
+  # shellcheck disable=SC2086 # as FLAGS
+  case $kernel in *_bwd_fused*) set -- "$@" ${FUSED_FLAGS:-} ;; esac
   if [ "$lowering" = tilegpu ]; then
     set -- "$@" --lowering=tilegpu
   fi

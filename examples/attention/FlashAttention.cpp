@@ -711,7 +711,7 @@ AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &sc
   cfg.dpBesideS = schedule.dpBesideS;
   cfg.groupsInOneLoop = schedule.groupsInOneLoop;
   cfg.statisticsAtUse = schedule.statisticsAtUse;
-  cfg.dqBeforeDK = schedule.dqBeforeDK;
+  cfg.dqOrder = schedule.dqOrder;
   cfg.lseByFma = schedule.lseByFma;
   if (params.all().count("split_columns")) {
     const std::string &split = params.get("split_columns");

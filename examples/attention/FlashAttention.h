@@ -39,6 +39,21 @@
 
 namespace tilec::attention {
 
+/// The fused backward's dQ share of a step (dQ = dS·K, stored to shared
+/// memory and added into dq_acc by a TMA reduction) beside dK += dSᵀ·Q.
+enum class DqOrder {
+  /// dK's dot first; dQ's dot and store after it (dQ's wait also waits
+  /// for dK).
+  AfterDK,
+  /// dQ's dot and store first, then dK's dot: only dV's dot is in flight
+  /// beside dQ's, and dQ's accumulator is free before dK's starts.
+  BeforeDK,
+  /// dQ's dot, then dK's, then dQ's store: dK's dot runs while dQ's rows
+  /// go to shared memory and the reduction is issued (FlashAttention-3's
+  /// order; dQ's accumulator is live beside dK's in flight).
+  DotBeforeDK,
+};
+
 /// The tuning side: block sizes and types, apart from the math.
 struct AttentionConfig {
   /// d_qk: the columns of Q and K (and dQ, dK), a multiple of 8 up to 256.
@@ -76,11 +91,9 @@ struct AttentionConfig {
   /// used rather than at the top of the step (fewer live registers, more
   /// exposed latency: only where the registers are what limits).
   bool statisticsAtUse = false;
-  /// Fused backward: each step's dQ share (dS·K, added into dq_acc) before
-  /// dK += dSᵀ·Q rather than after, so only dV's dot is in flight beside it
-  /// and dQ's accumulator is free before dK's dot starts (fewer registers
-  /// at once; after dK, ptxas serialized every wgmma at d = 128).
-  bool dqBeforeDK = false;
+  /// Fused backward: where each step's dQ share (dS·K, added into dq_acc)
+  /// goes beside dK += dSᵀ·Q (DqOrder).
+  DqOrder dqOrder = DqOrder::AfterDK;
   /// Backward: in unmasked steps the scores' scale and the row's lse in
   /// one FFMA a score (contracted: s·c − lse rounds once), rather than a
   /// multiply and a subtraction (masked steps mask between them either
@@ -459,7 +472,7 @@ struct AttentionSchedule {
   bool dpBesideS = true; ///< AttentionConfig::dpBesideS
   bool groupsInOneLoop = false; ///< AttentionConfig::groupsInOneLoop
   bool statisticsAtUse = false; ///< AttentionConfig::statisticsAtUse
-  bool dqBeforeDK = false;      ///< AttentionConfig::dqBeforeDK
+  DqOrder dqOrder = DqOrder::AfterDK; ///< AttentionConfig::dqOrder
   bool lseByFma = true;         ///< AttentionConfig::lseByFma
   bool splitColumns = false;    ///< AttentionConfig::splitColumns
 };

@@ -306,14 +306,17 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
     if (cfg.statisticsAtUse)
       dlt = statistic(deltaBlocks, 0.0);
     Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
-    auto addDQ = [&] {
-      dqAcc->atomicAdd({head, r}, dotsOfParts(dsT.t(), kBlock));
-    };
-    if (dqAcc && cfg.dqBeforeDK)
-      addDQ();
+    // dQ's share (cfg.dqOrder): its dot, then its rows to dq_acc.
+    std::vector<Tile> dQ;
+    if (dqAcc && cfg.dqOrder != DqOrder::AfterDK)
+      dQ = dotsOfParts(dsT.t(), kBlock);
+    if (dqAcc && cfg.dqOrder == DqOrder::BeforeDK)
+      dqAcc->atomicAdd({head, r}, dQ);
     std::vector<Tile> dK = dotParts(dsT, qBlock, dKOf(st));
-    if (dqAcc && !cfg.dqBeforeDK)
-      addDQ();
+    if (dqAcc && cfg.dqOrder == DqOrder::DotBeforeDK)
+      dqAcc->atomicAdd({head, r}, dQ);
+    if (dqAcc && cfg.dqOrder == DqOrder::AfterDK)
+      dqAcc->atomicAdd({head, r}, dotsOfParts(dsT.t(), kBlock));
     return gradients(dK, dV);
   };
   Tile first = seq.qFirst;

@@ -343,9 +343,10 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // dQ share of each step a wgmma on two column blocks (dSᵀ from shared
     // memory, stored by stmatrix) added into dq_acc by TMA reductions
     // (FlashAttention-3's): at d = 64 +4-6 % over the two kernels from 4k
-    // (session 27). At d = 128 dQ's dot comes before dK's (dqBeforeDK):
-    // after it, dQ's accumulator beside dK's and dV's left too few
-    // registers and ptxas serialized every wgmma (C7512, docs/design.md).
+    // (session 27). At d = 128 dQ's dot and store come before dK's dot
+    // (DqOrder::BeforeDK): after it, dQ's accumulator beside dK's and dV's
+    // left too few registers and ptxas serialized every wgmma (C7512,
+    // docs/design.md).
     const bool fa3Shape = form == Form::Fused ? (d == 64 || d == 128) && !heavyOnMmaSync
                                               : d == 128 || (d == 64 && !heavyOnMmaSync);
     if (kernel == BackwardKernel::KV && p.target().wgmma &&
@@ -358,7 +359,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       s.groupsInOneLoop = true;
       s.sm90 = heavyOnMmaSync ? Sm90Pipeline::TMA : Sm90Pipeline::ProducerWarpgroup;
       s.statisticsAtUse = !heavyOnMmaSync && d == 128;
-      s.dqBeforeDK = form == Form::Fused && d == 128;
+      s.dqOrder = form == Form::Fused && d == 128 ? DqOrder::BeforeDK : DqOrder::AfterDK;
     }
     // Score modifiers: dQ's rings by TMA on the tilegpu path, and at
     // d = 128 dK/dV's too, which leaves room for 32 query rows per step
@@ -467,6 +468,11 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   // scripts/ptxas-check.sh).
   auto fusedConfig = [=](const Params &p) {
     AttentionConfig cfg = bwdConfig(KV, p, Form::Fused);
+    const std::string &dqOrder = p.get("dq_order");
+    if (dqOrder != "auto")
+      cfg.dqOrder = dqOrder == "after_dk"    ? DqOrder::AfterDK
+                    : dqOrder == "before_dk" ? DqOrder::BeforeDK
+                                             : DqOrder::DotBeforeDK;
     if (bwdSchedule(KV, p, Form::Fused).sm90 != Sm90Pipeline::Default)
       return cfg; // FlashAttention-3's shape (above)
     AttentionVariant v = variant(p);
@@ -483,6 +489,14 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   KernelDef fused = kv;
   fused.sm90Pipeline = [=](const Params &p) { return bwdSchedule(KV, p, Form::Fused).sm90; };
   fused.name = "flash_attention_bwd_fused" + suffix;
+  fused.params.push_back(
+      {.name = "dq_order",
+       .type = ParamSpec::Type::Choice,
+       .defaultValue = "auto",
+       .help = "where each step's dQ share goes beside dK's dot: after_dk (its dot and store "
+               "after it), before_dk (both before it), dot_before_dk (its dot before, its store "
+               "after, while dK's dot runs; FlashAttention-3's order) (auto: by head_dim)",
+       .choices = {"auto", "after_dk", "before_dk", "dot_before_dk"}});
   fused.summary = "backward of flash_attention_fwd" + suffix +
                   ": dK, dV per key block, dQ (unscaled: dS·K) added atomically into f32 dq_acc";
   fused.build = [=](KernelBuilder &k, const Params &p) {

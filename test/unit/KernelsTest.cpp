@@ -185,6 +185,16 @@ std::vector<Case> allCases() {
     cases.push_back({kernel, {"group=3", "block_m=32", "block_n=32"}, {"batch=2", "heads=3", "seq_q=50", "seq_k=77"}});
     cases.push_back({kernel, {"group=4"}, {"heads=4", "seq_q=64", "seq_k=40"}});
   }
+  // The fused backward's dQ share in each place beside dK's dot
+  // (dq_order): ragged ends, rows a mask leaves empty, a GQA group.
+  for (std::string order : {"after_dk", "before_dk", "dot_before_dk"}) {
+    const std::string dq = "dq_order=" + order;
+    cases.push_back(
+        {"flash_attention_bwd_fused", {dq, "head_dim=128"}, {"seq_q=150", "seq_k=201"}});
+    cases.push_back({"flash_attention_bwd_fused_causal", {dq}, {"seq_q=130", "seq_k=45"}});
+    cases.push_back(
+        {"flash_attention_bwd_fused_gqa", {dq, "group=3"}, {"heads=3", "seq_q=77", "seq_k=130"}});
+  }
   for (std::string kernel : {"flash_attention_bwd_dkdv_sliding_window", "flash_attention_bwd_dq_sliding_window"})
     cases.push_back({kernel, {"window=5", "block_n=16", "block_m=16"}, {"seq_q=90", "seq_k=90"}});
   // Prefix-LM (its prefix shorter and longer than the keys) and Gemma-2's

@@ -145,3 +145,34 @@ func.func @not_chained(%q: tensor<64x64xbf16, #a>, %k: !buf, %z: tensor<64x64xf3
   %s3 = tilegpu.dot_wait %t3 {pending = 0 : i32} : !tok
   return %s0, %s1, %s2, %s3 : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>
 }
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#a = #tilegpu.wgmma_operand<warpgroups = 1>
+!buf = !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+!tok = !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+// The fused backward's step in FlashAttention-3's order: dV's dot, dQ's,
+// dK's, then dQ's rows are read while dK's dot runs. dQ's wait (pending 1)
+// already completes dV's dot, so dV's accumulators are taken there; a
+// later wait of its own would pass at once, but ptxas, counting groups
+// only along straight code, can take them for ones in flight (C7514). A
+// wait that leaves the dot pending (dK's, below dQ's) is not joined.
+// CHECK-LABEL: func.func @joined
+// CHECK: %[[TV:.*]] = tilegpu.warpgroup_dot
+// CHECK-NEXT: %[[TQ:.*]] = tilegpu.warpgroup_dot
+// CHECK-NEXT: %[[TK:.*]] = tilegpu.warpgroup_dot
+// CHECK-NEXT: %[[W:.*]]:2 = tilegpu.dot_wait %[[TQ]], %[[TV]] {pending = 1 : i32}
+// CHECK-NEXT: arith.mulf %[[W]]#0, %[[W]]#0
+// CHECK-NEXT: %[[K:.*]] = tilegpu.dot_wait %[[TK]] {pending = 0 : i32}
+// CHECK-NEXT: return %[[W]]#1, %{{.*}}, %[[K]]
+func.func @joined(%p: tensor<64x64xbf16, #a>, %ds: tensor<64x64xbf16, #a>, %do: !buf, %k: !buf, %q: !buf, %dv: tensor<64x64xf32, #acc>, %dk: tensor<64x64xf32, #acc>, %z: tensor<64x64xf32, #acc>) -> (tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>) {
+  %tv = tilegpu.warpgroup_dot %p, %do, %dv : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %v = tilegpu.dot_wait %tv {pending = 0 : i32} : !tok
+  %tq = tilegpu.warpgroup_dot %ds, %k, %z : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %dq = tilegpu.dot_wait %tq {pending = 0 : i32} : !tok
+  %tk = tilegpu.warpgroup_dot %ds, %q, %dk : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %kk = tilegpu.dot_wait %tk {pending = 0 : i32} : !tok
+  %x = arith.mulf %dq, %dq : tensor<64x64xf32, #acc>
+  return %v, %x, %kk : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>
+}

@@ -14,7 +14,9 @@
 // there, which this count cannot see). A wait does not move past an op that
 // writes a shared buffer the dot reads, nor past an arrival on a barrier
 // (an mbarrier's or a named one), which may hand the dot's buffers to
-// other threads.
+// other threads. Last, a wait whose dot an earlier wait of the block
+// already completes joins that wait (one wgmma.wait_group, the
+// accumulators taken there).
 //
 //===----------------------------------------------------------------------===//
 
@@ -120,6 +122,39 @@ static void sink(DotWaitOp wait, bool beforeNextDot) {
   wait.setPending(hidden ? 0 : issued);
 }
 
+/// Joins `wait` to an earlier wait of its block that already completes its
+/// dot (no more dots issued since the dot than that wait leaves pending):
+/// the accumulators are taken there. The later wait would pass at once,
+/// but ptxas counts wgmma groups only along straight code: across a branch
+/// in between (an elected thread's TMA store) it takes the accumulators
+/// read after the later wait for ones in flight and serializes every wgmma
+/// of the kernel (C7514).
+static void joinEarlierWait(DotWaitOp wait) {
+  if (wait.getTokens().size() != 1)
+    return;
+  Value token = wait.getTokens().front();
+  auto dot = token.getDefiningOp<WarpgroupDotOp>();
+  if (!dot || dot->getBlock() != wait->getBlock())
+    return;
+  int32_t issued = 0;
+  for (Operation *op = dot->getNextNode(); op != wait.getOperation(); op = op->getNextNode()) {
+    if (isa<WarpgroupDotOp>(op))
+      ++issued;
+    auto earlier = dyn_cast<DotWaitOp>(op);
+    if (!earlier || earlier.getPending() > issued)
+      continue;
+    SmallVector<Value> tokens(earlier.getTokens());
+    tokens.push_back(token);
+    OpBuilder builder(earlier);
+    auto joined = DotWaitOp::create(builder, earlier.getLoc(), tokens, earlier.getPending());
+    earlier.replaceAllUsesWith(joined.getResults().drop_back());
+    wait.replaceAllUsesWith(joined.getResults().take_back());
+    earlier.erase();
+    wait.erase();
+    return;
+  }
+}
+
 struct TileGPUSinkDotWaits
     : public tilec::tilegpu::impl::TileGPUSinkDotWaitsBase<TileGPUSinkDotWaits> {
   using Base::Base;
@@ -132,6 +167,11 @@ struct TileGPUSinkDotWaits
     getOperation().walk([&](DotWaitOp wait) { waits.push_back(wait); });
     for (DotWaitOp wait : waits)
       sink(wait, waitBeforeNextDot);
+    // In their new order: a wait joins only waits already visited.
+    waits.clear();
+    getOperation().walk([&](DotWaitOp wait) { waits.push_back(wait); });
+    for (DotWaitOp wait : waits)
+      joinEarlierWait(wait);
   }
 };
 
