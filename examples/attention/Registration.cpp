@@ -343,10 +343,11 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // dQ share of each step a wgmma on two column blocks (dSᵀ from shared
     // memory, stored by stmatrix) added into dq_acc by TMA reductions
     // (FlashAttention-3's): at d = 64 +4-6 % over the two kernels from 4k
-    // (session 27). At d = 128 dQ's dot and store come before dK's dot
-    // (DqOrder::BeforeDK): after it, dQ's accumulator beside dK's and dV's
-    // left too few registers and ptxas serialized every wgmma (C7512,
-    // docs/design.md).
+    // (session 27). Where its dQ share goes (DqOrder; H100, session 39):
+    // at d = 64 its dot before dK's and its store while dK's dot runs
+    // (FlashAttention-3's order), +1-3 % over dQ after dK; at d = 128 both
+    // before dK's dot (within 1 % of FlashAttention-3's order there, and
+    // dQ's accumulator is not live beside dK's in flight).
     const bool fa3Shape = form == Form::Fused ? (d == 64 || d == 128) && !heavyOnMmaSync
                                               : d == 128 || (d == 64 && !heavyOnMmaSync);
     if (kernel == BackwardKernel::KV && p.target().wgmma &&
@@ -359,7 +360,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       s.groupsInOneLoop = true;
       s.sm90 = heavyOnMmaSync ? Sm90Pipeline::TMA : Sm90Pipeline::ProducerWarpgroup;
       s.statisticsAtUse = !heavyOnMmaSync && d == 128;
-      s.dqOrder = form == Form::Fused && d == 128 ? DqOrder::BeforeDK : DqOrder::AfterDK;
+      if (form == Form::Fused)
+        s.dqOrder = d == 128 ? DqOrder::BeforeDK : DqOrder::DotBeforeDK;
     }
     // Score modifiers: dQ's rings by TMA on the tilegpu path, and at
     // d = 128 dK/dV's too, which leaves room for 32 query rows per step
