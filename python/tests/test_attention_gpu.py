@@ -69,7 +69,10 @@ class BackwardOption(unittest.TestCase):
         import tilec.attention as ta
         self.assertTrue(ta.fused_backward_is_faster("causal", 64, 16384))
         self.assertFalse(ta.fused_backward_is_faster("causal", 64, 1024))
-        self.assertFalse(ta.fused_backward_is_faster("", 128, 16384))
+        self.assertTrue(ta.fused_backward_is_faster("", 128, 1024))
+        self.assertTrue(ta.fused_backward_is_faster("causal", 128, 4096))
+        self.assertFalse(ta.fused_backward_is_faster("causal", 128, 1024))
+        self.assertFalse(ta.fused_backward_is_faster("", 96, 16384))
         self.assertFalse(ta.fused_backward_is_faster("document", 64, 16384))
 
 
