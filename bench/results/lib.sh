@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Functions the device-call scripts under bench/results/ share (source it:
 # `. bench/results/lib.sh`), so that each script says only what its call
 # measures. Session 38 and earlier scripts repeat these lines themselves.
@@ -14,6 +15,13 @@ build_run_case() {
     cmake -G Ninja -S . -B build-gpu -DTILEC_ENABLE_MLIR=OFF -DCMAKE_BUILD_TYPE=Release > /dev/null &&
       cmake --build build-gpu --target tilec-run-case > /dev/null 2>&1
   }
+}
+
+# Builds tilec-run-case and tilec-bench (the backward's timings) into
+# build-gpu/.
+build_tools() {
+  build_run_case
+  cmake --build build-gpu --target tilec-bench > /dev/null 2>&1
 }
 
 # run_cases DIR OUTDIR: the cases in DIR on all programs and on 3 (a

@@ -307,16 +307,17 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
       dlt = statistic(deltaBlocks, 0.0);
     Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
     // dQ's share (cfg.dqOrder): its dot, then its rows to dq_acc.
+    const DqOrder order = cfg.dqOrder;
     std::vector<Tile> dQ;
-    if (dqAcc && cfg.dqOrder != DqOrder::AfterDK)
+    if (dqAcc && order != DqOrder::AfterDK)
       dQ = dotsOfParts(dsT.t(), kBlock);
-    if (dqAcc && cfg.dqOrder == DqOrder::BeforeDK)
+    if (dqAcc && order == DqOrder::BeforeDK)
       dqAcc->atomicAdd({head, r}, dQ);
     std::vector<Tile> dK = dotParts(dsT, qBlock, dKOf(st));
-    if (dqAcc && cfg.dqOrder == DqOrder::DotBeforeDK)
+    if (dqAcc && order == DqOrder::AfterDK)
+      dQ = dotsOfParts(dsT.t(), kBlock);
+    if (dqAcc && order != DqOrder::BeforeDK)
       dqAcc->atomicAdd({head, r}, dQ);
-    if (dqAcc && cfg.dqOrder == DqOrder::AfterDK)
-      dqAcc->atomicAdd({head, r}, dotsOfParts(dsT.t(), kBlock));
     return gradients(dK, dV);
   };
   Tile first = seq.qFirst;

@@ -5,8 +5,7 @@ call_header
 mkdir -p $OUT/r
 t0=$(date +%s)
 tar xzf carry/cases.tgz -C /tmp
-build_run_case
-cmake --build build-gpu --target tilec-bench > /dev/null 2>&1; echo "build $(( $(date +%s)-t0 ))s"
+build_tools; echo "build $(( $(date +%s)-t0 ))s"
 run_cases /tmp/c $OUT/r
 sanitize memcheck /tmp/c $OUT/r
 # Timing only as far as the call's time allows (one run each).
