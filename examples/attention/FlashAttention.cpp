@@ -711,6 +711,7 @@ AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &sc
   cfg.dpBesideS = schedule.dpBesideS;
   cfg.groupsInOneLoop = schedule.groupsInOneLoop;
   cfg.statisticsAtUse = schedule.statisticsAtUse;
+  cfg.queriesAsM = schedule.queriesAsM;
   cfg.dqOrder = schedule.dqOrder;
   cfg.lseByFma = schedule.lseByFma;
   if (params.all().count("split_columns")) {

@@ -91,6 +91,10 @@ struct AttentionConfig {
   /// used rather than at the top of the step (fewer live registers, more
   /// exposed latency: only where the registers are what limits).
   bool statisticsAtUse = false;
+  /// Backward dK/dV: each step's scores as [queries, keys] (queries the M
+  /// of S = Q·Kᵀ and dP = dO·Vᵀ, as in the forward) rather than
+  /// transposed; Pᵀ and dSᵀ reach dV's and dK's dots through shared memory.
+  bool queriesAsM = false;
   /// Fused backward: where each step's dQ share (dS·K, added into dq_acc)
   /// goes beside dK += dSᵀ·Q (DqOrder).
   DqOrder dqOrder = DqOrder::AfterDK;
@@ -472,6 +476,7 @@ struct AttentionSchedule {
   bool dpBesideS = true; ///< AttentionConfig::dpBesideS
   bool groupsInOneLoop = false; ///< AttentionConfig::groupsInOneLoop
   bool statisticsAtUse = false; ///< AttentionConfig::statisticsAtUse
+  bool queriesAsM = false;      ///< AttentionConfig::queriesAsM
   DqOrder dqOrder = DqOrder::AfterDK; ///< AttentionConfig::dqOrder
   bool lseByFma = true;         ///< AttentionConfig::lseByFma
   bool splitColumns = false;    ///< AttentionConfig::splitColumns

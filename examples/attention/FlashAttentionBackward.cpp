@@ -244,7 +244,7 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
       return masked && seq.packed ? where(ctx.rows < seqQ, x, outside) : x;
     };
     Tile lse2, dlt; // at the top of the step unless read where used
-    if (variant.scoreMod || !cfg.statisticsAtUse) {
+    if (variant.scoreMod || cfg.queriesAsM || !cfg.statisticsAtUse) {
       lse2 = statistic(lseBlocks, kInf);
       dlt = statistic(deltaBlocks, 0.0);
     }
@@ -266,6 +266,37 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
       if (dqAcc)
         dqAcc->atomicAdd({head, r}, dotsOfParts(dsT.t(), kBlock));
       return gradients(dK, dV);
+    }
+    // dQ's share and dK's dots from dS's two forms: dSᵀ [keys, queries]
+    // (dK's A operand) and dS (dQ's), in the order cfg.dqOrder says, then
+    // dQ's rows to dq_acc.
+    auto dKAndDQ = [&](Tile dsForDK, Tile dsForDQ, std::vector<Tile> dV) {
+      const DqOrder order = cfg.dqOrder;
+      std::vector<Tile> dQ;
+      if (dqAcc && order != DqOrder::AfterDK)
+        dQ = dotsOfParts(dsForDQ, kBlock);
+      if (dqAcc && order == DqOrder::BeforeDK)
+        dqAcc->atomicAdd({head, r}, dQ);
+      std::vector<Tile> dK = dotParts(dsForDK, qBlock, dKOf(st));
+      if (dqAcc && order == DqOrder::AfterDK)
+        dQ = dotsOfParts(dsForDQ, kBlock);
+      if (dqAcc && order != DqOrder::BeforeDK)
+        dqAcc->atomicAdd({head, r}, dQ);
+      return gradients(dK, dV);
+    };
+    if (cfg.queriesAsM) {
+      // [queries, keys], as in the forward: the statistics are the rows'
+      // (two registers a thread per 64 rows, not a broadcast over the
+      // columns), dS is dQ's A operand straight from the registers, and
+      // Pᵀ, dSᵀ reach dV's and dK's dots through shared memory.
+      Tile s = contractParts(qBlock, kBlock);
+      Tile dP = cfg.dpBesideS ? contractParts(dOBlock, vBlock) : Tile();
+      Recomputed rc = recompute(cfg, variant, s, lse2, ctx, masked, /*maskRows=*/true);
+      std::vector<Tile> dV = dotParts(rc.p.to(cfg.dtype).t(), dOBlock, dVOf(st));
+      if (!dP.valid())
+        dP = contractParts(dOBlock, vBlock);
+      Tile ds = scoreGradient(rc, dP, dlt).to(cfg.dtype);
+      return dKAndDQ(ds.t(), ds, dV);
     }
     // Transposed, [keys, queries]: Pᵀ and dSᵀ are the A operands of
     // dV += Pᵀ·dO and dK += dSᵀ·Q straight from the registers, and Q and
@@ -306,19 +337,7 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
     if (cfg.statisticsAtUse)
       dlt = statistic(deltaBlocks, 0.0);
     Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
-    // dQ's share (cfg.dqOrder): its dot, then its rows to dq_acc.
-    const DqOrder order = cfg.dqOrder;
-    std::vector<Tile> dQ;
-    if (dqAcc && order != DqOrder::AfterDK)
-      dQ = dotsOfParts(dsT.t(), kBlock);
-    if (dqAcc && order == DqOrder::BeforeDK)
-      dqAcc->atomicAdd({head, r}, dQ);
-    std::vector<Tile> dK = dotParts(dsT, qBlock, dKOf(st));
-    if (dqAcc && order == DqOrder::AfterDK)
-      dQ = dotsOfParts(dsT.t(), kBlock);
-    if (dqAcc && order != DqOrder::BeforeDK)
-      dqAcc->atomicAdd({head, r}, dQ);
-    return gradients(dK, dV);
+    return dKAndDQ(dsT, dsT.t(), dV);
   };
   Tile first = seq.qFirst;
   // dK, dV over the query blocks of query head `head`.

@@ -362,6 +362,15 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       s.statisticsAtUse = !heavyOnMmaSync && d == 128;
       if (form == Form::Fused)
         s.dqOrder = d == 128 ? DqOrder::BeforeDK : DqOrder::DotBeforeDK;
+      // The fused kernel at d = 64 takes FlashAttention-3's 128 query rows
+      // a step with the scores as [queries, keys] (queriesAsM): half the
+      // steps' fixed work a row, wgmma's N 128 for Pᵀ·dO and dSᵀ·Q, and
+      // dS·K from the registers; +12-18 % over 64 transposed rows (H100,
+      // session 40). Not for dK/dV alone (-4 to -7 % there).
+      if (form == Form::Fused && d == 64) {
+        s.blockM = 128;
+        s.queriesAsM = true;
+      }
     }
     // Score modifiers: dQ's rings by TMA on the tilegpu path, and at
     // d = 128 dK/dV's too, which leaves room for 32 query rows per step
@@ -475,6 +484,9 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       cfg.dqOrder = dqOrder == "after_dk"    ? DqOrder::AfterDK
                     : dqOrder == "before_dk" ? DqOrder::BeforeDK
                                              : DqOrder::DotBeforeDK;
+    const std::string &scores = p.get("score_layout");
+    if (scores != "auto")
+      cfg.queriesAsM = scores == "queries_by_keys";
     if (bwdSchedule(KV, p, Form::Fused).sm90 != Sm90Pipeline::Default)
       return cfg; // FlashAttention-3's shape (above)
     AttentionVariant v = variant(p);
@@ -499,6 +511,16 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                "after it), before_dk (both before it), dot_before_dk (its dot before, its store "
                "after, while dK's dot runs; FlashAttention-3's order) (auto: by head_dim)",
        .choices = {"auto", "after_dk", "before_dk", "dot_before_dk"}});
+  fused.params.push_back(
+      {.name = "score_layout",
+       .type = ParamSpec::Type::Choice,
+       .defaultValue = "auto",
+       .help = "each step's scores as queries_by_keys (as in the forward: P and dS reach dV's "
+               "and dK's dots through shared memory, dS is dQ's A operand from the registers) "
+               "or keys_by_queries (transposed: Pᵀ and dSᵀ are dV's and dK's A operands from "
+               "the registers) (auto: queries_by_keys in FlashAttention-3's shape at d = 64 on "
+               "sm_90a)",
+       .choices = {"auto", "keys_by_queries", "queries_by_keys"}});
   fused.summary = "backward of flash_attention_fwd" + suffix +
                   ": dK, dV per key block, dQ (unscaled: dS·K) added atomically into f32 dq_acc";
   fused.build = [=](KernelBuilder &k, const Params &p) {

@@ -69,6 +69,7 @@ class BackwardOption(unittest.TestCase):
         import tilec.attention as ta
         self.assertTrue(ta.fused_backward_is_faster("causal", 64, 16384))
         self.assertFalse(ta.fused_backward_is_faster("causal", 64, 1024))
+        self.assertTrue(ta.fused_backward_is_faster("", 64, 1024))
         self.assertTrue(ta.fused_backward_is_faster("", 128, 1024))
         self.assertTrue(ta.fused_backward_is_faster("causal", 128, 4096))
         self.assertFalse(ta.fused_backward_is_faster("causal", 128, 1024))

@@ -8,10 +8,12 @@
 // lowering without TMA), by tile-to-llvm on sm_90a to rows through shared
 // memory and one cp.reduce.async.bulk per row (aligned: no red.global
 // fallback), and by default on sm_90a at d = 64 in FlashAttention-3's
-// shape: each step's dQ share a wgmma on two column blocks of 32 (dSᵀ
-// stored by stmatrix, read from shared memory transposed: the descriptor's
-// tnspA), staged in shared memory and added by TMA reductions, one per
-// 128-byte column block (TMA drops the rows past the tensor).
+// shape, 128 query rows a step with the scores as [queries, keys]: P and
+// dS stored by stmatrix for dV's and dK's dots (read from shared memory
+// transposed: the descriptor's tnspA), each step's dQ share a wgmma with
+// dS as A straight from the registers, staged in shared memory and added
+// by TMA reductions, one per 128-byte column block (TMA drops the rows
+// past the tensor).
 // RUN: tilec --kernel=flash_attention_bwd_fused_causal --run=cpu --size batch=2 --size seq_q=130 --size seq_k=77 | FileCheck %s --check-prefix=CPU
 // RUN: tilec --kernel=flash_attention_bwd_fused_document --set shuffled=1 --run=cpu --size batch=2 --size seq_q=130 --size seq_k=130 | FileCheck %s --check-prefix=CPU
 // RUN: tilec --kernel=flash_attention_bwd_dq_convert --set dtype=f16 --run=cpu | FileCheck %s --check-prefix=CONVERT
@@ -48,7 +50,8 @@
 // TMARED: .entry flash_attention_bwd_fused(
 // TMARED-NOT: red.global.add
 // TMARED: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
-// TMARED: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, p, 1,  1, 1,  1;
+// TMARED: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1,  1, 1,  1;
+// TMARED: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // TMARED: fence.proxy.async.shared::cta;
 // TMARED-NEXT: bar.sync 2, 256;
 // TMARED: cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}];
@@ -59,7 +62,7 @@
 // TMARED-NOT: red.global.add
 // TMAMAP: "num_warps": 8,
 // TMAMAP-NEXT: "threads_per_block": 384,
-// TMAMAP: {"param":"dq_acc","box":[1,64,32],"swizzle":128}
+// TMAMAP: {"param":"dq_acc","box":[1,128,32],"swizzle":128}
 
 // CASE: "repeatable": false
 // KVCASE-NOT: repeatable

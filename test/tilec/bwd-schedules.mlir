@@ -9,7 +9,8 @@
 // TMA, 64 query rows per step; masks (built as [keys, queries]) and GQA
 // (the group's heads in one loop over (block, head) pairs) included.
 // So does the fused kernel (its dQ added by TMA reductions into dq_acc; at
-// d = 128 each step's dQ dot comes before dK's, DQFIRST); packed batches
+// d = 128 each step's dQ dot comes before dK's, DQFIRST; at d = 64 with 128
+// query rows per step, FUSED64); packed batches
 // keep 64 keys on 4 warps. A producer warpgroup fills the
 // rings (384 threads), except beside the sliding window, whose consumers
 // issue their TMA copies themselves (256).
@@ -50,7 +51,14 @@
 // CPU: dk {{.*}}: ok
 // CPU: dv {{.*}}: ok
 // RUN: tilec --kernel=flash_attention_bwd_fused_causal --arch=sm_90a --set head_dim=64 --emit=ptx -o %t.kvfused64.ptx
-// RUN: FileCheck %s --check-prefixes=KV8,PRODUCER,FUSED < %t.kvfused64.json
+// RUN: FileCheck %s --check-prefix=FUSED64 < %t.kvfused64.json
+// FUSED64: "num_warps": 8
+// FUSED64-NEXT: "threads_per_block": 384
+// FUSED64: {"param":"k","axis":1,"divisor":128}
+// FUSED64: "tensor_maps": [
+// FUSED64-NEXT: {"param":"q","box":[1,128,64],"swizzle":128},
+// FUSED64-NEXT: {"param":"do","box":[1,128,64],"swizzle":128}
+// FUSED64: {"param":"dq_acc","box":[1,128,32],"swizzle":128}
 // FUSED: {"param":"dq_acc","box":[1,64,32],"swizzle":128}
 // RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=ptx -o %t.kvfused.ptx
 // RUN: FileCheck %s --check-prefixes=KV8,PRODUCER,FUSED < %t.kvfused.json

@@ -195,6 +195,25 @@ std::vector<Case> allCases() {
     cases.push_back(
         {"flash_attention_bwd_fused_gqa", {dq, "group=3"}, {"heads=3", "seq_q=77", "seq_k=130"}});
   }
+  // ... and its scores as [queries, keys] (score_layout; the d = 64
+  // default on sm_90a, 128 query rows a step): ragged ends, rows a mask
+  // leaves empty, a GQA group, the prefix-LM mask, 64-row steps, f16.
+  {
+    const std::string qk = "score_layout=queries_by_keys";
+    cases.push_back({"flash_attention_bwd_fused", {qk, "block_m=128"}, {"seq_q=150", "seq_k=201"}});
+    cases.push_back(
+        {"flash_attention_bwd_fused_causal", {qk, "block_m=128"}, {"seq_q=130", "seq_k=45"}});
+    cases.push_back(
+        {"flash_attention_bwd_fused_causal", {qk}, {"batch=2", "seq_q=45", "seq_k=130"}});
+    cases.push_back({"flash_attention_bwd_fused_gqa",
+                     {qk, "group=3", "block_m=128"},
+                     {"heads=3", "seq_q=77", "seq_k=130"}});
+    cases.push_back({"flash_attention_bwd_fused_prefix_lm",
+                     {qk, "prefix=40", "block_m=128"},
+                     {"seq_q=150", "seq_k=130"}});
+    cases.push_back(
+        {"flash_attention_bwd_fused", {qk, "head_dim=128", "dtype=f16"}, {"seq_q=70", "seq_k=90"}});
+  }
   for (std::string kernel : {"flash_attention_bwd_dkdv_sliding_window", "flash_attention_bwd_dq_sliding_window"})
     cases.push_back({kernel, {"window=5", "block_n=16", "block_m=16"}, {"seq_q=90", "seq_k=90"}});
   // Prefix-LM (its prefix shorter and longer than the keys) and Gemma-2's

@@ -228,3 +228,38 @@ func.func @once_filled(%p: tensor<64x64xbf16, #wgmma>, %o: tensor<64x64xf32, #wg
     }
   return
 }
+
+// In a role, the step buffers of consecutive loops share bytes when the
+// earlier loop's body ends with a barrier of the whole role (every thread
+// is done with its buffer before any thread leaves it); without that
+// barrier they do not (the fused backward's three key loops).
+// CHECK-LABEL: func.func @role_loops
+func.func @role_loops(%p: tensor<64x64xbf16, #wgmma>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+    }
+    role warps = 4 registers = 232 {
+      scf.for %i = %c0 to %n step %c1 : i32 {
+        // CHECK: tilegpu.alloc {offset = 0 : i64}
+        %a = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+        tilegpu.local_store %p, %a : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+        tilegpu.barrier_sync %c2, 128
+      }
+      scf.for %i = %c0 to %n step %c1 : i32 {
+        // After a loop whose body ends with the role's barrier: its bytes.
+        // CHECK: tilegpu.alloc {offset = 0 : i64}
+        %b = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+        tilegpu.local_store %p, %b : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+      }
+      scf.for %i = %c0 to %n step %c1 : i32 {
+        // After one whose body does not: not %b's bytes.
+        // CHECK: tilegpu.alloc {offset = 8192 : i64}
+        %c = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+        tilegpu.local_store %p, %c : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+      }
+    }
+  return
+}

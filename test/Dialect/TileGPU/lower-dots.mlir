@@ -127,6 +127,43 @@ func.func @resident_a(%dq: !tile.desc<64x64xbf16>, %dk: !tile.desc<64x64xbf16>, 
 
 #acc = #tilegpu.mma<warps = [4, 1]>
 #bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// With a-in-shared, a block loaded in the loop that only dots read is A
+// from its staging buffer too: one buffer for Q as A (S = Q·Kᵀ) and as B
+// (dK += dSᵀ·Q), which the streams pass makes a ring slot. A block that
+// anything else reads (V, added here) stays A in registers.
+// QS-LABEL: func.func @streamed_a
+// QS: scf.for
+// QS-NEXT: %[[Q:.*]] = tile.load_block
+// QS-NEXT: %[[QB:.*]] = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+// QS-NEXT: tilegpu.local_store %[[Q]], %[[QB]]
+// QS: tilegpu.warpgroup_dot %[[QB]], %{{.*}}, %{{.*}} : !tilegpu.smem
+// QS: tilegpu.warpgroup_dot %{{.*}}, %[[QB]], %{{.*}} : !tilegpu.smem
+// QS: %[[V:.*]] = tilegpu.convert_layout
+// QS-NEXT: tilegpu.warpgroup_dot %[[V]], %{{.*}}, %{{.*}} : tensor<64x64xbf16, #tilegpu.mma_operand
+func.func @streamed_a(%dq: !tile.desc<64x64xbf16>, %dk: !tile.desc<64x64xbf16>,
+                      %p: tensor<64x64xbf16, #bl>, %n: i32)
+    -> (tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xbf16, #bl>) {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %r:3 = scf.for %i = %c0 to %n step %c64 iter_args(%s = %zero, %g = %zero, %sum = %p)
+      -> (tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xbf16, #bl>) : i32 {
+    %q = tile.load_block %dq[%i, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #bl>
+    %k = tile.load_block %dk[%i, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #bl>
+    %v = tile.load_block %dk[%c0, %i] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16, #bl>
+    %s1 = tile.dot %q, %k, %s : tensor<64x64xbf16, #bl>, tensor<64x64xbf16, #bl> -> tensor<64x64xf32, #acc>
+    %g1 = tile.dot %p, %q, %g : tensor<64x64xbf16, #bl>, tensor<64x64xbf16, #bl> -> tensor<64x64xf32, #acc>
+    %s2 = tile.dot %v, %k, %s1 : tensor<64x64xbf16, #bl>, tensor<64x64xbf16, #bl> -> tensor<64x64xf32, #acc>
+    %sum1 = arith.addf %sum, %v : tensor<64x64xbf16, #bl>
+    scf.yield %s2, %g1, %sum1 : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xbf16, #bl>
+  }
+  return %r#0, %r#1, %r#2 : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xbf16, #bl>
+}
+
+// -----
+
+#acc = #tilegpu.mma<warps = [4, 1]>
+#bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
 // B with rows of 64 bytes (32 columns: a head dim's narrow column tile):
 // in a kernel marked tilec.narrow_wgmma, staged in a 64-byte-swizzled
 // buffer for wgmma; elsewhere (@narrow_unmarked) mma.sync.

@@ -228,3 +228,44 @@ func.func @adds_in_loops(%pq: !tile.ptr<f32>, %qn: i32, %qd: i32, %qns: i64, %qd
   }
   return
 }
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#blocked = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// Whether the add's 32 KiB buffer surely fits counts, of consecutive loops,
+// the one whose buffers need most (80 KiB; tilegpu-allocate-shared-memory
+// lets the loops' buffers share bytes), not the three together (240 KiB,
+// which would leave the add as it is).
+// CHECK-LABEL: func.func @fits_beside_consecutive_loops
+// CHECK: tilegpu.tma_store add
+// CHECK-NOT: tile.atomic_add_block
+// CHECK: return
+func.func @fits_beside_consecutive_loops(%pq: !tile.ptr<f32>, %qn: i32, %qd: i32, %qns: i64,
+                                         %qds: i64, %p: tensor<128x256xbf16, #blocked>, %x: tensor<64x128xbf16, #blocked>,
+                                         %dq: tensor<64x128xf32, #acc>,
+                                         %n: i32) attributes {tilegpu.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %dacc = tile.make_desc %pq, [%qn, %qd], [%qns, %qds] : !tile.ptr<f32> -> !tile.desc<64x128xf32>
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    %s = tilegpu.alloc : !tilegpu.smem<128x256xbf16, #tilegpu.padded<0>>
+    tilegpu.local_store %p, %s : tensor<128x256xbf16, #blocked>, !tilegpu.smem<128x256xbf16, #tilegpu.padded<0>>
+    %t = tilegpu.alloc : !tilegpu.smem<64x128xbf16, #tilegpu.padded<0>>
+    tilegpu.local_store %x, %t : tensor<64x128xbf16, #blocked>, !tilegpu.smem<64x128xbf16, #tilegpu.padded<0>>
+    tile.atomic_add_block %dacc[%i, %c0], %dq : !tile.desc<64x128xf32>, tensor<64x128xf32, #acc>
+  }
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    %s = tilegpu.alloc : !tilegpu.smem<128x256xbf16, #tilegpu.padded<0>>
+    tilegpu.local_store %p, %s : tensor<128x256xbf16, #blocked>, !tilegpu.smem<128x256xbf16, #tilegpu.padded<0>>
+    %t = tilegpu.alloc : !tilegpu.smem<64x128xbf16, #tilegpu.padded<0>>
+    tilegpu.local_store %x, %t : tensor<64x128xbf16, #blocked>, !tilegpu.smem<64x128xbf16, #tilegpu.padded<0>>
+  }
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    %s = tilegpu.alloc : !tilegpu.smem<128x256xbf16, #tilegpu.padded<0>>
+    tilegpu.local_store %p, %s : tensor<128x256xbf16, #blocked>, !tilegpu.smem<128x256xbf16, #tilegpu.padded<0>>
+    %t = tilegpu.alloc : !tilegpu.smem<64x128xbf16, #tilegpu.padded<0>>
+    tilegpu.local_store %x, %t : tensor<64x128xbf16, #blocked>, !tilegpu.smem<64x128xbf16, #tilegpu.padded<0>>
+  }
+  return
+}

@@ -82,6 +82,21 @@ private:
   DenseMap<Block *, SmallVector<int64_t>> barriers;
 };
 
+/// Whether every thread of `block`'s group waits for every other between
+/// positions `from` and `to` of it: a group barrier there, or the op at
+/// `from` a loop whose body ends with one (insert-barriers publishes a
+/// loop's accesses there).
+bool synchronizedBetween(Block *block, int64_t from, int64_t to, const Timeline &timeline) {
+  if (timeline.barrierBetween(block, from, to))
+    return true;
+  auto loop = dyn_cast<scf::ForOp>(*std::next(block->begin(), from));
+  if (!loop)
+    return false;
+  Operation *terminator = loop.getBody()->getTerminator();
+  Operation *last = terminator->getPrevNode();
+  return last && isGroupBarrier(*last);
+}
+
 /// One buffer to place: the op that makes it, the ops of its Timeline block
 /// during which it lives (inclusive), its size and alignment.
 struct Buffer {
@@ -103,7 +118,9 @@ struct Buffer {
   /// Whether the two may need their bytes at the same time: their ranges
   /// meet in the innermost block holding both; or, in a role's block,
   /// nothing between them waits for every thread of the role (the earlier
-  /// one's last readers may be behind the later one's first writers). In
+  /// one's last readers may be behind the later one's first writers): no
+  /// barrier, and the earlier one's last use no loop whose body ends with
+  /// one (the step buffers of consecutive loops share bytes). In
   /// the kernel's body ranges apart suffice, as they always have there:
   /// tilegpu-insert-barriers publishes a loop's pending accesses at the end
   /// of its body or right after it. (Asking for a barrier there too cost
@@ -117,8 +134,8 @@ struct Buffer {
       return true;
     if (timeline.isBody(common))
       return false;
-    return last < otherFirst ? !timeline.barrierBetween(common, last, otherFirst)
-                             : !timeline.barrierBetween(common, otherLast, first);
+    return last < otherFirst ? !synchronizedBetween(common, last, otherFirst, timeline)
+                             : !synchronizedBetween(common, otherLast, first, timeline);
   }
   bool overlapsInSpace(int64_t start, int64_t size) const {
     return *offset < start + size && start < *offset + bytes;
@@ -229,21 +246,6 @@ struct TileGPUAllocateSharedMemory
       OpBuilder b(op);
       createGroupBarrier(b, op->getLoc(), op);
     }
-  }
-
-  /// Whether every thread waits for every other between positions `from`
-  /// and `to` of `body`: a group barrier there, or the op at `from` a loop
-  /// whose body ends with one (insert-barriers publishes a loop's accesses
-  /// there).
-  static bool synchronizedBetween(Block *body, int64_t from, int64_t to, const Timeline &timeline) {
-    if (timeline.barrierBetween(body, from, to))
-      return true;
-    auto loop = dyn_cast<scf::ForOp>(*std::next(body->begin(), from));
-    if (!loop)
-      return false;
-    Operation *terminator = loop.getBody()->getTerminator();
-    Operation *last = terminator->getPrevNode();
-    return last && isGroupBarrier(*last);
   }
 
   /// For a buffer made in the kernel's body that one warp role fills once

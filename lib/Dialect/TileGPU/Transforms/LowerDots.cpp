@@ -210,6 +210,19 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     return loop && !loop.getRegion().isAncestor(value.getParentRegion());
   }
 
+  /// `value` is a block load (through reshapes) that only dots read.
+  static bool loadedForDotsOnly(Value value) {
+    if (!llvm::all_of(value.getUsers(), [](Operation *user) { return isa<tile::DotOp>(user); }))
+      return false;
+    Operation *producer = value.getDefiningOp();
+    while (auto reshape = dyn_cast_or_null<tile::ReshapeOp>(producer)) {
+      if (!reshape.getSrc().hasOneUse())
+        return false;
+      producer = reshape.getSrc().getDefiningOp();
+    }
+    return isa_and_nonnull<tile::LoadBlockOp>(producer);
+  }
+
   /// `dot` as `warpgroup_dot` of `a` (registers or a buffer) and the B
   /// buffer, waited for at once (tilegpu-sink-dot-waits moves the wait);
   /// the transposes peeled off A (`transposedA`: A's buffer holds Aᵀ) and
@@ -314,9 +327,12 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     MLIRContext *context = dot.getContext();
     int64_t aRowBytes = k * aType.getElementTypeBitWidth() / 8;
     if (fitsWgmma && aInSharedMemory && aRowBytes % 128 == 0 && m % 64 == 0 &&
-        loopInvariant(dot.getA(), dot)) {
+        (loopInvariant(dot.getA(), dot) || loadedForDotsOnly(dot.getA()))) {
       // A read by descriptor from a swizzled buffer, stored once before the
-      // loop: its registers are free for the loop (Q at d = 128).
+      // loop: its registers are free for the loop (Q at d = 128); or a
+      // block only dots read, loaded in the loop (the streams pass makes
+      // its buffer a ring slot, one with the B operands' of the same
+      // block).
       return replaceByWarpgroupDot(b, dot, stagingBuffer(dot.getA(), stagedBuffers),
                                    stagingBuffer(staged, stagedBuffers, swizzle),
                                    transposeB ? trans : tile::TransOp());

@@ -36,6 +36,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace tilec::tilegpu {
 #define GEN_PASS_DEF_TILEGPUTMASTORES
@@ -147,15 +148,34 @@ ringSlotFor(Operation *write, scf::ForOp loop, SharedMemoryType type) {
 /// Whether a buffer of `bytes` surely fits beside every buffer the kernel
 /// already has alive at once; in a loop everything may be (the allocator's
 /// live ranges do not end inside it), so all of them count, each rounded
-/// up to the 1024-byte alignment of a swizzled buffer.
+/// up to the 1024-byte alignment of a swizzled buffer; but of consecutive
+/// loops of one block only the one that needs most (the allocator lets
+/// their buffers share bytes: the fused backward's three key loops).
 static bool fitsBesideAll(FunctionOpInterface kernel, int64_t bytes) {
   int64_t total = llvm::alignTo(bytes, 1024);
+  // The bytes of each outermost loop's buffers, and the most of them by
+  // the block that holds the loops.
+  llvm::MapVector<Operation *, int64_t> inLoop;
   kernel.walk([&](Operation *op) {
+    int64_t size = 0;
     if (auto alloc = dyn_cast<AllocOp>(op))
-      total += llvm::alignTo(alloc.getType().getSizeInBytes(), 1024);
+      size = llvm::alignTo(alloc.getType().getSizeInBytes(), 1024);
     else if (auto barriers = dyn_cast<MBarrierCreateOp>(op))
-      total += 8 * int64_t{barriers.getType().getCount()};
+      size = 8 * int64_t{barriers.getType().getCount()};
+    scf::ForOp outermost;
+    for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+         loop = loop->getParentOfType<scf::ForOp>())
+      outermost = loop;
+    if (outermost)
+      inLoop[outermost] += size;
+    else
+      total += size;
   });
+  llvm::DenseMap<Block *, int64_t> mostByBlock;
+  for (auto [loop, size] : inLoop)
+    mostByBlock[loop->getBlock()] = std::max(mostByBlock[loop->getBlock()], size);
+  for (auto [block, size] : mostByBlock)
+    total += size;
   return total <= tilec::maxSharedBytesPerBlock("sm_90a"); // TMA: sm_90a
 }
 
