@@ -362,12 +362,14 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       s.statisticsAtUse = !heavyOnMmaSync && d == 128;
       if (form == Form::Fused)
         s.dqOrder = d == 128 ? DqOrder::BeforeDK : DqOrder::DotBeforeDK;
-      // The fused kernel at d = 64 takes FlashAttention-3's 128 query rows
-      // a step with the scores as [queries, keys] (queriesAsM): half the
-      // steps' fixed work a row, wgmma's N 128 for Pᵀ·dO and dSᵀ·Q, and
-      // dS·K from the registers; +12-18 % over 64 transposed rows (H100,
-      // session 40). Not for dK/dV alone (-4 to -7 % there).
-      if (form == Form::Fused && d == 64) {
+      // The fused kernel at d = 64 without a mask takes FlashAttention-3's
+      // 128 query rows a step with the scores as [queries, keys]
+      // (queriesAsM): half the steps' fixed work a row, wgmma's N 128 for
+      // Pᵀ·dO and dSᵀ·Q, and dS·K from the registers; +12-16 % over 64
+      // transposed rows (H100, session 40). Beside a mask it spilled (the
+      // causal one 24 bytes, prefix-LM's 56: masked steps' shared-memory
+      // addresses) though faster (causal +9-18 %); dK/dV alone lost 4-7 %.
+      if (form == Form::Fused && d == 64 && !v.mask) {
         s.blockM = 128;
         s.queriesAsM = true;
       }
@@ -519,7 +521,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                "and dK's dots through shared memory, dS is dQ's A operand from the registers) "
                "or keys_by_queries (transposed: Pᵀ and dSᵀ are dV's and dK's A operands from "
                "the registers) (auto: queries_by_keys in FlashAttention-3's shape at d = 64 on "
-               "sm_90a)",
+               "sm_90a without a mask)",
        .choices = {"auto", "keys_by_queries", "queries_by_keys"}});
   fused.summary = "backward of flash_attention_fwd" + suffix +
                   ": dK, dV per key block, dQ (unscaled: dS·K) added atomically into f32 dq_acc";
