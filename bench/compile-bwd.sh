@@ -7,7 +7,8 @@
 # FLAGS (optional) go to every dK/dV and dQ kernel's tilec command, e.g.
 # FLAGS="--lowering=tilegpu --tma" or FLAGS="--set split_columns=on" (with
 # DIMS="96 192": head dims, default "64 128"); FUSED_FLAGS to the fused
-# kernel's only (its own parameters: --set dq_order=...).
+# kernel's only (its own parameters: --set dq_order=...). VARIANTS (default
+# "dense causal") picks the kernel suffixes: "dense gqa" etc.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tilec=${TILEC:-$root/build/bin/tilec}
@@ -23,7 +24,9 @@ compile() { # file kernel [--set ...]
 for d in ${DIMS:-64 128}; do
   compile flash_attention_bwd_prep_d$d flash_attention_bwd_prep --set head_dim=$d
   compile flash_attention_bwd_dq_convert_d$d flash_attention_bwd_dq_convert --set head_dim=$d
-  for v in "" _causal; do
+  for name in ${VARIANTS:-dense causal}; do
+    v=_$name
+    [ "$name" = dense ] && v=""
     compile flash_attention_fwd${v}_d$d flash_attention_fwd$v --set head_dim=$d
     compile flash_attention_bwd_dkdv${v}_d$d flash_attention_bwd_dkdv$v --set head_dim=$d ${FLAGS:-}
     compile flash_attention_bwd_dq${v}_d$d flash_attention_bwd_dq$v --set head_dim=$d ${FLAGS:-}

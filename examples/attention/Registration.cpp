@@ -369,9 +369,12 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       // transposed rows (H100, session 40). Beside a mask it spilled (the
       // causal one 24 bytes, prefix-LM's 56: masked steps' shared-memory
       // addresses) though faster (causal +9-18 %); dK/dV alone lost 4-7 %.
-      if (form == Form::Fused && d == 64 && !v.mask) {
-        s.blockM = 128;
-        s.queriesAsM = true;
+      if (form == Form::Fused && d == 64) {
+        const std::string &scores = p.get("score_layout");
+        if (scores == "auto" ? !v.mask : scores == "queries_by_keys") {
+          s.blockM = 128;
+          s.queriesAsM = true;
+        }
       }
     }
     // Score modifiers: dQ's rings by TMA on the tilegpu path, and at
@@ -486,7 +489,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       cfg.dqOrder = dqOrder == "after_dk"    ? DqOrder::AfterDK
                     : dqOrder == "before_dk" ? DqOrder::BeforeDK
                                              : DqOrder::DotBeforeDK;
-    const std::string &scores = p.get("score_layout");
+    const std::string &scores = p.get("score_layout"); // (and 128 rows above, at d = 64)
     if (scores != "auto")
       cfg.queriesAsM = scores == "queries_by_keys";
     if (bwdSchedule(KV, p, Form::Fused).sm90 != Sm90Pipeline::Default)
@@ -521,7 +524,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                "and dK's dots through shared memory, dS is dQ's A operand from the registers) "
                "or keys_by_queries (transposed: Pᵀ and dSᵀ are dV's and dK's A operands from "
                "the registers) (auto: queries_by_keys in FlashAttention-3's shape at d = 64 on "
-               "sm_90a without a mask)",
+               "sm_90a without a mask, with 128 query rows a step, as it takes there when "
+               "asked)",
        .choices = {"auto", "keys_by_queries", "queries_by_keys"}});
   fused.summary = "backward of flash_attention_fwd" + suffix +
                   ": dK, dV per key block, dQ (unscaled: dS·K) added atomically into f32 dq_acc";
