@@ -362,16 +362,16 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       s.statisticsAtUse = !heavyOnMmaSync && d == 128;
       if (form == Form::Fused)
         s.dqOrder = d == 128 ? DqOrder::BeforeDK : DqOrder::DotBeforeDK;
-      // The fused kernel at d = 64 without a mask takes FlashAttention-3's
-      // 128 query rows a step with the scores as [queries, keys]
-      // (queriesAsM): half the steps' fixed work a row, wgmma's N 128 for
-      // Pᵀ·dO and dSᵀ·Q, and dS·K from the registers; +12-16 % over 64
-      // transposed rows (H100, session 40). Beside a mask it spilled (the
-      // causal one 24 bytes, prefix-LM's 56: masked steps' shared-memory
-      // addresses) though faster (causal +9-18 %); dK/dV alone lost 4-7 %.
+      // The fused kernel at d = 64 takes FlashAttention-3's 128 query rows
+      // a step with the scores as [queries, keys] (queriesAsM): half the
+      // steps' fixed work a row, wgmma's N 128 for Pᵀ·dO and dSᵀ·Q, and
+      // dS·K from the registers; over 64 transposed rows +12-21 % dense
+      // and GQA, causal +8-19 % (H100, session 40; the masks' key
+      // positions compared by their registers' constants, else causal
+      // spilled 24 bytes). dK/dV alone lost 4-7 % at 128 rows.
       if (form == Form::Fused && d == 64) {
         const std::string &scores = p.get("score_layout");
-        if (scores == "auto" ? !v.mask : scores == "queries_by_keys") {
+        if (scores == "auto" || scores == "queries_by_keys") {
           s.blockM = 128;
           s.queriesAsM = true;
         }
@@ -524,8 +524,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                "and dK's dots through shared memory, dS is dQ's A operand from the registers) "
                "or keys_by_queries (transposed: Pᵀ and dSᵀ are dV's and dK's A operands from "
                "the registers) (auto: queries_by_keys in FlashAttention-3's shape at d = 64 on "
-               "sm_90a without a mask, with 128 query rows a step, as it takes there when "
-               "asked)",
+               "sm_90a, with 128 query rows a step, as it takes there when asked)",
        .choices = {"auto", "keys_by_queries", "queries_by_keys"}});
   fused.summary = "backward of flash_attention_fwd" + suffix +
                   ": dK, dV per key block, dQ (unscaled: dS·K) added atomically into f32 dq_acc";

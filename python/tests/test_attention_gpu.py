@@ -68,6 +68,7 @@ class BackwardOption(unittest.TestCase):
     def test_auto_takes_the_fused_backward_where_it_was_measured_faster(self):
         import tilec.attention as ta
         self.assertTrue(ta.fused_backward_is_faster("causal", 64, 16384))
+        self.assertTrue(ta.fused_backward_is_faster("causal", 64, 4096))
         self.assertFalse(ta.fused_backward_is_faster("causal", 64, 1024))
         self.assertTrue(ta.fused_backward_is_faster("", 64, 1024))
         self.assertTrue(ta.fused_backward_is_faster("", 128, 1024))
@@ -131,7 +132,7 @@ class AttentionOnGpu(unittest.TestCase):
     def test_fused_backward(self):
         # dK, dV and dQ in one pass (dQ's shares added into f32, then
         # converted), FlashAttention-3's shape on sm_90a at d = 64 and 128;
-        # "auto" takes it at N = 8192 with d = 64 (fused_backward_is_faster)
+        # "auto" takes it at N = 8192 causal (fused_backward_is_faster)
         # and the separate kernels at N = 300.
         import tilec.attention as ta
         cases = [(2, 3, 77, 77), (1, 2, 1000, 1000), (1, 1, 1, 1), (2, 2, 130, 257),

@@ -64,14 +64,12 @@ def kernel_file(directory: str, kernel: str, dtype: str, head_dim: int,
 def fused_backward_is_faster(variant: str, head_dim: int, seq_k: int) -> bool:
     """Where the fused backward beat the two kernels (bench/RESULTS.md,
     H100, N = 1k / 4k / 16k): at d = 128 dense 1.08 / 1.18 / 1.19x, causal
-    0.99 / 1.14 / 1.23x (session 39); at d = 64 dense, since its 128 query
-    rows a step, 1.03 / 1.15 / 1.17x, causal 0.91 / 0.96 / 1.05x (session
+    0.99 / 1.14 / 1.23x (session 39); at d = 64, since its 128 query rows
+    a step, dense 1.03 / 1.15 / 1.17x, causal 0.98 / 1.11 / 1.22x (session
     40). Other head dims and variants were not measured against it."""
     if variant not in ("", "causal") or head_dim not in (64, 128):
         return False
-    if variant == "":
-        return True
-    return seq_k >= (4096 if head_dim == 128 else 8192)
+    return variant == "" or seq_k >= 4096
 
 
 _BACKWARDS = ("separate", "fused", "auto")

@@ -9,8 +9,8 @@
 // TMA, 64 query rows per step; masks (built as [keys, queries]) and GQA
 // (the group's heads in one loop over (block, head) pairs) included.
 // So does the fused kernel (its dQ added by TMA reductions into dq_acc; at
-// d = 128 each step's dQ dot comes before dK's, DQFIRST; at d = 64 without
-// a mask with 128 query rows per step, FUSED64); packed batches
+// d = 128 each step's dQ dot comes before dK's, DQFIRST; at d = 64 with 128
+// query rows per step, FUSED64); packed batches
 // keep 64 keys on 4 warps. A producer warpgroup fills the
 // rings (384 threads), except beside the sliding window, whose consumers
 // issue their TMA copies themselves (256).
@@ -50,11 +50,11 @@
 // RUN: tilec --kernel=flash_attention_bwd_dkdv_prefix_lm --arch=sm_90a --set head_dim=128 --size seq_q=200 --size seq_k=150 --run=cpu | FileCheck %s --check-prefix=CPU
 // CPU: dk {{.*}}: ok
 // CPU: dv {{.*}}: ok
-// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=64 --emit=ptx -o %t.kvfused64.ptx
+// RUN: tilec --kernel=flash_attention_bwd_fused_causal --arch=sm_90a --set head_dim=64 --emit=ptx -o %t.kvfused64.ptx
 // RUN: FileCheck %s --check-prefix=FUSED64 < %t.kvfused64.json
-// With a mask it keeps 64 transposed rows (spill-free there):
-// RUN: tilec --kernel=flash_attention_bwd_fused_causal --arch=sm_90a --set head_dim=64 --emit=ptx -o %t.kvfusedcausal64.ptx
-// RUN: FileCheck %s --check-prefixes=KV8,PRODUCER,FUSED < %t.kvfusedcausal64.json
+// score_layout=keys_by_queries: 64 transposed rows a step.
+// RUN: tilec --kernel=flash_attention_bwd_fused_causal --arch=sm_90a --set head_dim=64 --set score_layout=keys_by_queries --emit=ptx -o %t.kvfusedkq64.ptx
+// RUN: FileCheck %s --check-prefixes=KV8,PRODUCER,FUSED < %t.kvfusedkq64.json
 // FUSED64: "num_warps": 8
 // FUSED64-NEXT: "threads_per_block": 384
 // FUSED64: {"param":"k","axis":1,"divisor":128}
