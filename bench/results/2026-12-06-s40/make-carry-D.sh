@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes carry-D/ for runD.sh: with the position compare of convert-tilegpu-
-# to-nvvm in its first form (also where a thread holds few positions) and
-# causal / prefix-LM d = 64 on the 128-row [queries, keys] step), a ragged
+# to-nvvm in its first form (also where a thread holds few positions), and
+# causal / prefix-LM d = 64 on the 128-row [queries, keys] step, a ragged
 # GPU case of each kernel whose PTX it changes (changed-D.txt), f16 and
 # GQA 3 and tiny ones beside; the backward sets at d = 64 and 128 (pc),
 # timed against carry-C's (the session's landed defaults, base).
