@@ -369,14 +369,13 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       // and GQA, causal +8-19 % (H100, session 40; the masks' key
       // positions compared by their registers' constants, else causal
       // spilled 24 bytes). dK/dV alone lost 4-7 % at 128 rows.
-      if (form == Form::Fused && d == 64) {
-        const std::string &scores = p.get("score_layout");
-        if (scores == "auto" || scores == "queries_by_keys") {
-          s.blockM = 128;
-          s.queriesAsM = true;
-        }
+      if (form == Form::Fused && d == 64 && p.get("score_layout") != "keys_by_queries") {
+        s.blockM = 128;
+        s.queriesAsM = true;
       }
     }
+    if (form == Form::Fused && p.get("score_layout") == "queries_by_keys")
+      s.queriesAsM = true; // (any shape; 128 rows above only in FlashAttention-3's)
     // Score modifiers: dQ's rings by TMA on the tilegpu path, and at
     // d = 128 dK/dV's too, which leaves room for 32 query rows per step
     // (tile-to-llvm spills there beside soft-capping's derivative).
@@ -489,9 +488,6 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       cfg.dqOrder = dqOrder == "after_dk"    ? DqOrder::AfterDK
                     : dqOrder == "before_dk" ? DqOrder::BeforeDK
                                              : DqOrder::DotBeforeDK;
-    const std::string &scores = p.get("score_layout"); // (and 128 rows above, at d = 64)
-    if (scores != "auto")
-      cfg.queriesAsM = scores == "queries_by_keys";
     if (bwdSchedule(KV, p, Form::Fused).sm90 != Sm90Pipeline::Default)
       return cfg; // FlashAttention-3's shape (above)
     AttentionVariant v = variant(p);
@@ -524,7 +520,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                "and dK's dots through shared memory, dS is dQ's A operand from the registers) "
                "or keys_by_queries (transposed: Pᵀ and dSᵀ are dV's and dK's A operands from "
                "the registers) (auto: queries_by_keys in FlashAttention-3's shape at d = 64 on "
-               "sm_90a, with 128 query rows a step, as it takes there when asked)",
+               "sm_90a, with 128 query rows a step, as it takes there when asked; a score "
+               "modifier's step keeps its own)",
        .choices = {"auto", "keys_by_queries", "queries_by_keys"}});
   fused.summary = "backward of flash_attention_fwd" + suffix +
                   ": dK, dV per key block, dQ (unscaled: dS·K) added atomically into f32 dq_acc";

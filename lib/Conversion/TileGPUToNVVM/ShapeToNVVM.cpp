@@ -135,10 +135,13 @@ struct PositionCompareLowering : OpConversionPattern<arith::CmpIOp> {
     // in a wgmma accumulator, not a column's 2) that the loop does not
     // change (their start made outside it): those made from the step are
     // made each step anyway.
-    int64_t ownPositions = 1;
-    for (const tilec::Coords &basis : layout->regs())
-      if (basis[positions->dim])
+    const int64_t dim = positions->dim;
+    int64_t ownPositions = 1, regBits = 0;
+    for (const tilec::Coords &basis : layout->regs()) {
+      regBits |= basis[dim];
+      if (basis[dim])
         ownPositions *= 2;
+    }
     if (ownPositions < 8)
       return rewriter.notifyMatchFailure(op, "few positions a thread");
     Operation *loop = op->getParentOfType<scf::ForOp>();
@@ -146,18 +149,14 @@ struct PositionCompareLowering : OpConversionPattern<arith::CmpIOp> {
     Region *startRegion = start ? start.getParentRegion() : nullptr;
     if (!loop || (start && (!startRegion || loop->isAncestor(startRegion->getParentOp()))))
       return rewriter.notifyMatchFailure(op, "positions not loop-invariant");
-    // The thread's and the registers' bits of the position must not meet.
-    const int64_t dim = positions->dim;
-    int64_t threadBits = 0, regBits = 0, most = 0;
+    // The thread's and the registers' bits of the position must not meet;
+    // then a register's own part is at most all of its bits.
+    int64_t threadBits = 0;
     for (const auto *bases : {&layout->lanes(), &layout->warps()})
       for (const tilec::Coords &basis : *bases)
         threadBits |= basis[dim];
-    for (const tilec::Coords &basis : layout->regs())
-      regBits |= basis[dim];
     if (threadBits & regBits)
       return rewriter.notifyMatchFailure(op, "thread and register bits of the position meet");
-    for (int64_t r = 0; r < layout->numRegs(); ++r)
-      most = std::max(most, layout->regPart(r)[dim]);
 
     Location loc = op.getLoc();
     TileCoordinates coordinates(rewriter, loc, *layout);
@@ -167,7 +166,7 @@ struct PositionCompareLowering : OpConversionPattern<arith::CmpIOp> {
     Type i64 = rewriter.getI64Type(), i32 = rewriter.getI32Type();
     Value base64 = LLVM::SExtOp::create(rewriter, loc, i64, base);
     Value low = LLVM::ConstantOp::create(rewriter, loc, i64, int64_t{-1});
-    Value high = LLVM::ConstantOp::create(rewriter, loc, i64, most + 1);
+    Value high = LLVM::ConstantOp::create(rewriter, loc, i64, regBits + 1);
     Type resultType = getTypeConverter()->convertType(type);
     Value result = LLVM::UndefOp::create(rewriter, loc, resultType);
     for (int64_t r = 0; r < layout->numRegs(); ++r) {

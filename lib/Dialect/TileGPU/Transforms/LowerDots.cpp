@@ -47,6 +47,11 @@ static std::optional<WarpGrid> warpGridOf(const tilec::LinearLayout &layout, int
   return std::nullopt;
 }
 
+/// Every user of `value` is a tile.dot (as any operand).
+static bool onlyDotsUse(Value value) {
+  return llvm::all_of(value.getUsers(), [](Operation *user) { return isa<tile::DotOp>(user); });
+}
+
 /// Every user of `value` is a tile.dot reading it as operand `index` (they
 /// all want the layout the first of them gives it).
 static bool onlyDotsRead(Value value, unsigned index) {
@@ -129,7 +134,7 @@ static Value stagingBuffer(Value staged, StagingBuffers &buffers, int64_t swizzl
   if (Value buffer = buffers.lookup({staged, swizzle}))
     return buffer;
   auto tile = cast<RankedTensorType>(staged.getType());
-  if (llvm::all_of(staged.getUsers(), [](Operation *user) { return isa<tile::DotOp>(user); })) {
+  if (onlyDotsUse(staged)) {
     FailureOr<tilec::LinearLayout> layout = getLinearLayout(tile);
     int64_t vector = 128 / tile.getElementTypeBitWidth();
     std::vector<int64_t> shape(tile.getShape().begin(), tile.getShape().end());
@@ -212,7 +217,7 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
 
   /// `value` is a block load (through reshapes) that only dots read.
   static bool loadedForDotsOnly(Value value) {
-    if (!llvm::all_of(value.getUsers(), [](Operation *user) { return isa<tile::DotOp>(user); }))
+    if (!onlyDotsUse(value))
       return false;
     Operation *producer = value.getDefiningOp();
     while (auto reshape = dyn_cast_or_null<tile::ReshapeOp>(producer)) {

@@ -162,6 +162,8 @@ static bool fitsBesideAll(FunctionOpInterface kernel, int64_t bytes) {
       size = llvm::alignTo(alloc.getType().getSizeInBytes(), 1024);
     else if (auto barriers = dyn_cast<MBarrierCreateOp>(op))
       size = 8 * int64_t{barriers.getType().getCount()};
+    else
+      return;
     scf::ForOp outermost;
     for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
          loop = loop->getParentOfType<scf::ForOp>())
