@@ -77,6 +77,9 @@ struct Row {
   int64_t d, n, batch, heads;
   bool causal;
   double ms, tflops, error;
+  /// The backward's kernels one by one (prep, dK/dV or fused, dQ or
+  /// convert), milliseconds; empty for the other passes.
+  std::vector<double> partsMs = {};
 };
 
 int usage(const std::string &why) {
@@ -389,14 +392,16 @@ public:
     if (!gpu.synchronize(error) || (set.checked && !check(causal, relerr, error)))
       return false;
     double ms = 0; // prep + dK/dV + dQ: the backward proper
+    std::vector<double> parts;
     for (size_t i = 1; i < launches.size(); ++i) {
       double part = 0;
       if (!timeKernel(gpu, launches[i].kernel, launches[i].grid, launches[i].args, part, error))
         return false;
       ms += part;
+      parts.push_back(part);
     }
     double flops = 2.5 * 4.0 * bh * double(n) * double(n) * d * (causal ? 0.5 : 1.0);
-    row = {set.name, d, n, batch, heads, causal, ms, flops / ms * 1e-9, relerr};
+    row = {set.name, d, n, batch, heads, causal, ms, flops / ms * 1e-9, relerr, parts};
     return true;
   }
 
@@ -503,6 +508,12 @@ void writeJson(const std::string &path, const std::string &device, const std::ve
       out << "null"; // not checked
     else
       out << r.error;
+    if (!r.partsMs.empty()) {
+      out << ", \"parts_ms\": [";
+      for (size_t p = 0; p < r.partsMs.size(); ++p)
+        out << (p ? ", " : "") << r.partsMs[p];
+      out << "]";
+    }
     out << "}";
   }
   out << "\n ]\n}\n";
@@ -514,6 +525,12 @@ void printRow(const Row &row) {
               static_cast<long long>(row.d), static_cast<long long>(row.n),
               static_cast<long long>(row.batch), static_cast<long long>(row.heads),
               row.causal ? 1 : 0, row.ms, row.tflops, row.error);
+  if (!row.partsMs.empty()) {
+    std::printf("#   ms by kernel (prep, main, dq):");
+    for (double part : row.partsMs)
+      std::printf(" %.4f", part);
+    std::printf("\n");
+  }
   std::fflush(stdout);
 }
 
