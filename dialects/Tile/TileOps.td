@@ -226,6 +226,33 @@ def Tile_LoadScalarOp : Tile_Op<"load_scalar", [
   let hasVerifier = 1;
 }
 
+def Tile_LastArrivalOp : Tile_Op<"last_arrival", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "count this program's arrival; true in the program that arrives last";
+  let description = [{
+    Every thread of the program runs it (never under a condition that differs
+    between them). First the program's writes to global memory so far —
+    stores, atomic additions, asynchronous (TMA) stores — are complete and
+    visible to every program of the launch; then the program adds one to the
+    `i32` counter `counter` points at, modulo `count` (the number of programs
+    that arrive there). The result is true in exactly one program, the one
+    whose arrival is the `count`-th; the counter is then back at zero, and
+    what that program reads after the op includes every write the arriving
+    programs made before arriving. The counter must be zero before the
+    first arrival of a launch (it is again after the last): the fused
+    attention backward's programs of one head arrive once each, and the last
+    turns the head's f32 dQ accumulator into dQ.
+
+    Example:
+    ```mlir
+    %last = tile.last_arrival %counter of %n : !tile.ptr<i32>
+    ```
+  }];
+  let arguments = (ins Tile_PointerType:$counter, I32:$count);
+  let results = (outs I1:$last);
+  let assemblyFormat = "$counter `of` $count attr-dict `:` type($counter)";
+  let hasVerifier = 1;
+}
+
 def Tile_StoreOp : Tile_Op<"store", [
     MemoryEffects<[MemWrite]>,
     TypesMatchWith<"value holds the pointees of ptr", "ptr", "value",

@@ -98,6 +98,12 @@ struct AttentionConfig {
   /// Fused backward: where each step's dQ share (dS·K, added into dq_acc)
   /// goes beside dK += dSᵀ·Q (DqOrder).
   DqOrder dqOrder = DqOrder::AfterDK;
+  /// Fused backward: the last program of each key/value head to finish
+  /// (tile.last_arrival on a counter a head, the `dq_arrivals` argument)
+  /// turns the head's dq_acc into dq and zeroes it, rather than the
+  /// separate flash_attention_bwd_dq_convert launch (whose f32 read and
+  /// zeroing is 12 % of the d = 64 backward at N = 1k).
+  bool dqByLastProgram = false;
   /// Backward: in unmasked steps the scores' scale and the row's lse in
   /// one FFMA a score (contracted: s·c − lse rounds once), rather than a
   /// multiply and a subtraction (masked steps mask between them either

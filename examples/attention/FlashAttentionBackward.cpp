@@ -436,6 +436,20 @@ std::vector<Tile> backwardQueryBlock(KernelBuilder &k, const AttentionConfig &cf
   return scaledParts(acc, cfg.softmaxScale());
 }
 
+/// dq = dq_acc · scale in the inputs' type and dq_acc = 0, for the block of
+/// `bm` rows of `head` from `row0`.
+static void convertDQBlock(KernelBuilder &k, const AttentionConfig &cfg, const TensorArg &acc,
+                           const TensorArg &dq, Tile head, Tile row0, int64_t bm) {
+  const int64_t d = cfg.qkColumns();
+  TensorDesc accBlocks = acc.desc({1, bm, d});
+  // The fused kernel adds dS·K unscaled: one multiply an element here,
+  // once, rather than one an element and step there (FlashAttention-3
+  // scales in its postprocess too).
+  Tile block = accBlocks.load({head, row0, 0});
+  dq.desc({1, bm, d}).store({head, row0, 0}, (block * cfg.softmaxScale()).to(cfg.dtype));
+  accBlocks.store({head, row0, 0}, k.zeros({bm, d}, DType::F32)); // ready for the next backward
+}
+
 /// The dK/dV kernel, and with `fuseDQ` its dQ shares into dq_acc.
 static void buildKeyBlockKernel(KernelBuilder &k, const AttentionConfig &cfg,
                                 const AttentionVariant &variant, bool fuseDQ) {
@@ -446,9 +460,16 @@ static void buildKeyBlockKernel(KernelBuilder &k, const AttentionConfig &cfg,
   TensorArg dk = headDimTensor(k, "dk", cfg.dtype, 3, cfg.headDim),
             dv = headDimTensor(k, "dv", cfg.dtype, 3, cfg.valueDim());
   std::optional<ColumnBlocks> dqAcc;
-  if (fuseDQ)
-    dqAcc = ColumnBlocks(headDimTensor(k, "dq_acc", DType::F32, 3, cfg.headDim), {1, cfg.blockM},
-                         cfg.qkParts());
+  std::optional<TensorArg> accArg, dqArg, arrivals;
+  if (fuseDQ) {
+    accArg = headDimTensor(k, "dq_acc", DType::F32, 3, cfg.headDim);
+    dqAcc = ColumnBlocks(*accArg, {1, cfg.blockM}, cfg.qkParts());
+    if (cfg.dqByLastProgram) {
+      dqArg = headDimTensor(k, "dq", cfg.dtype, 3, cfg.headDim);
+      arrivals = k.tensor("dq_arrivals", DType::I32, 1);
+      arrivals->requireSizeOf(0, in.key, 0); // one counter a key/value head
+    }
+  }
   BackwardSequence seq = denseSequence(k, in);
   BlockMaskArgs lists;
   declareBlockMask(k, cfg, variant, lists, seq);
@@ -461,6 +482,31 @@ static void buildKeyBlockKernel(KernelBuilder &k, const AttentionConfig &cfg,
       .store({kvHead, col0}, convertedParts(grads.dK, cfg.dtype));
   ColumnBlocks(dv, {1, bn}, cfg.vParts())
       .store({kvHead, col0}, convertedParts(grads.dV, cfg.dtype));
+  if (!arrivals)
+    return;
+  // The head's key blocks have all added their dQ shares once the last of
+  // its programs arrives: that one converts the group's query heads.
+  // (The launch checks that the tensor has one counter a key/value head;
+  // past its end none is touched.)
+  Tile last = k.ifElse(
+      kvHead < arrivals->dim(0),
+      [&] { return std::vector<Tile>{k.lastArrival(arrivals->base() + kvHead, k.numPrograms(0))}; },
+      [&] { return std::vector<Tile>{k.constant(0, DType::I1)}; })[0];
+  // One program converts a whole head: 64 KiB of dq_acc a step (64 f32
+  // registers a thread of the 256 consumers; 128 spilled), so that many
+  // loads are in flight at once (one 128-row block a step measured +0.1 ms
+  // at N = 1k, nearly the convert launch it replaces).
+  const int64_t rows = std::max<int64_t>(cfg.blockM, 16384 / cfg.qkColumns());
+  k.ifThen(last, [&] {
+    k.forRange(0, cfg.group, 1, {}, [&](Tile g, std::vector<Tile>) {
+      Tile qHead = kvHead * cfg.group + g;
+      k.forRange(0, in.q.dim(1), rows, {}, [&](Tile row0, std::vector<Tile>) {
+        convertDQBlock(k, cfg, *accArg, *dqArg, qHead, row0, rows);
+        return std::vector<Tile>{};
+      });
+      return std::vector<Tile>{};
+    });
+  });
 }
 
 void buildAttentionBackwardKV(KernelBuilder &k, const AttentionConfig &cfg,
@@ -474,17 +520,9 @@ void buildAttentionBackwardFused(KernelBuilder &k, const AttentionConfig &cfg,
 }
 
 void buildAttentionBackwardConvertDQ(KernelBuilder &k, const AttentionConfig &cfg) {
-  const int64_t d = cfg.qkColumns(), bm = cfg.blockM;
   TensorArg acc = headDimTensor(k, "dq_acc", DType::F32, 3, cfg.headDim),
             dq = headDimTensor(k, "dq", cfg.dtype, 3, cfg.headDim);
-  Tile head = k.programId(1), row0 = k.programId(0) * bm;
-  TensorDesc accBlocks = acc.desc({1, bm, d});
-  // The fused kernel adds dS·K unscaled: one multiply an element here,
-  // once, rather than one an element and step there (FlashAttention-3
-  // scales in its postprocess too).
-  Tile block = accBlocks.load({head, row0, 0});
-  dq.desc({1, bm, d}).store({head, row0, 0}, (block * cfg.softmaxScale()).to(cfg.dtype));
-  accBlocks.store({head, row0, 0}, k.zeros({bm, d}, DType::F32)); // ready for the next backward
+  convertDQBlock(k, cfg, acc, dq, k.programId(1), k.programId(0) * cfg.blockM, cfg.blockM);
 }
 
 void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
@@ -728,12 +766,34 @@ RunPlan planAttentionBackwardFused(const AttentionConfig &cfg, const AttentionVa
     if (e.buffer >= position)
       ++e.buffer;
   plan.args.insert(plan.args.begin() + position, tensor3(position, p.bhQ, p.seqQ, p.d));
-  // dq_acc holds dS·K; the conversion scales it.
-  std::vector<double> unscaled = p.dq;
-  for (double &x : unscaled)
-    x /= cfg.softmaxScale();
-  plan.expected.push_back({position, unscaled});
   plan.repeatable = false; // dq_acc: atomic adds
+  if (!cfg.dqByLastProgram) {
+    // dq_acc holds dS·K; the conversion scales it.
+    std::vector<double> unscaled = p.dq;
+    for (double &x : unscaled)
+      x /= cfg.softmaxScale();
+    plan.expected.push_back({position, unscaled});
+    return plan;
+  }
+  // dq and the counters after dq_acc: dq converted, dq_acc and the counters
+  // back at zero.
+  plan.memory.insert(plan.memory.begin() + position + 1,
+                     {examples::outputBuffer("dq", cfg.dtype, p.bhQ * p.seqQ * p.d),
+                      HostBuffer{"dq_arrivals", DType::I32, std::vector<double>(p.bhK, 0.0)}});
+  for (ArgBinding &arg : plan.args) {
+    if (auto *t = std::get_if<TensorBinding>(&arg); t && t->buffer > position)
+      t->buffer += 2;
+    if (auto *t = std::get_if<PointerBinding>(&arg); t && t->buffer > position)
+      t->buffer += 2;
+  }
+  for (RunPlan::Expected &e : plan.expected)
+    if (e.buffer > position)
+      e.buffer += 2;
+  plan.args.insert(plan.args.begin() + position + 1, {tensor3(position + 1, p.bhQ, p.seqQ, p.d),
+                                                      TensorBinding{position + 2, {p.bhK}, {1}}});
+  plan.expected.push_back({position, std::vector<double>(p.bhQ * p.seqQ * p.d, 0.0)});
+  plan.expected.push_back({position + 1, p.dq});
+  plan.expected.push_back({position + 2, std::vector<double>(p.bhK, 0.0)});
   return plan;
 }
 

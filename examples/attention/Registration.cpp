@@ -488,6 +488,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       cfg.dqOrder = dqOrder == "after_dk"    ? DqOrder::AfterDK
                     : dqOrder == "before_dk" ? DqOrder::BeforeDK
                                              : DqOrder::DotBeforeDK;
+    cfg.dqByLastProgram = p.get("dq_convert") == "last_program";
     if (bwdSchedule(KV, p, Form::Fused).sm90 != Sm90Pipeline::Default)
       return cfg; // FlashAttention-3's shape (above)
     AttentionVariant v = variant(p);
@@ -512,6 +513,16 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                "after it), before_dk (both before it), dot_before_dk (its dot before, its store "
                "after, while dK's dot runs; FlashAttention-3's order) (auto: by head_dim)",
        .choices = {"auto", "after_dk", "before_dk", "dot_before_dk"}});
+  fused.params.push_back(
+      {.name = "dq_convert",
+       .type = ParamSpec::Type::Choice,
+       .defaultValue = "kernel",
+       .help = "how dq_acc becomes dq: kernel (flash_attention_bwd_dq_convert, launched after "
+               "this one) or last_program (the last program of each key/value head to finish "
+               "converts its query heads' rows and zeroes them; the kernel then also takes dq "
+               "and dq_arrivals, one i32 counter a key/value head, zero before the first launch "
+               "and again after each)",
+       .choices = {"kernel", "last_program"}});
   fused.params.push_back(
       {.name = "score_layout",
        .type = ParamSpec::Type::Choice,

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArrivalPTX.h"
 #include "KernelLowering.h"
 
 #include "tilec/Passes.h"
@@ -440,6 +441,21 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
         if (!v)
           return failure();
         scalars[load] = v;
+        return success();
+      })
+      .Case([&](tile::LastArrivalOp arrival) -> LogicalResult {
+        // Every thread of the block; the wait for bulk stores where dQ's
+        // rows go by bulk reductions (wgmma targets).
+        Value bits =
+            LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), scalars[arrival.getCounter()]);
+        Value lastIndex = arith::SubIOp::create(b, loc, scalars[arrival.getCount()], constI32(1));
+        Value tid = NVVM::ThreadIdXOp::create(b, loc, i32());
+        Value last = inlineAsm(TypeRange{i32()}, ValueRange{bits, lastIndex, tid},
+                               lastArrivalPTX(0, 32 * layouts.warps(), wgmma), "=r,l,r,r",
+                               /*sideEffects=*/true)
+                         .getResult(0);
+        scalars[arrival] =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, last, constI32(0));
         return success();
       })
       .Case([&](tile::StoreOp store) { return lowerStore(store); })

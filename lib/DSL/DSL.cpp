@@ -959,6 +959,20 @@ void TensorArg::requireSize(unsigned dim, int64_t size, Where where) const {
   p.sizes[dim] = size;
 }
 
+void TensorArg::requireSizeOf(unsigned dim, const TensorArg &other, unsigned otherDim,
+                              Where where) const {
+  KernelParam &p = kb->impl().signature.at(param);
+  const KernelParam &o = kb->impl().signature.at(other.param);
+  if (dim >= dims.size() || otherDim >= other.dims.size() || other.kb != kb) {
+    kb->error(where, fmt::format("requireSizeOf({}, '{}', {}) of rank-{} tensor parameter '{}' "
+                                 "(the other of rank {})",
+                                 dim, o.name, otherDim, dims.size(), p.name, other.dims.size()));
+    return;
+  }
+  p.sizesOf.resize(dims.size());
+  p.sizesOf[dim] = {o.name, otherDim};
+}
+
 TensorDesc TensorArg::desc(Shape block, Where where) const {
   Lowerer l(*kb, where);
   bool positive = std::all_of(block.begin(), block.end(), [](int64_t d) { return d > 0; });
@@ -1238,6 +1252,24 @@ void KernelBuilder::ifThen(Operand cond, const std::function<void()> &body, Wher
         return std::vector<Tile>{};
       },
       [] { return std::vector<Tile>{}; }, where);
+}
+
+Tile KernelBuilder::lastArrival(Operand counter, Operand count, Where where) {
+  Lowerer l(*this, where);
+  if (!counter.tile.valid())
+    return Tile();
+  Type i32 = state->type(DType::I32);
+  Value countValue = l.value(count, i32);
+  if (!counter.tile.isScalar() || !counter.tile.isPointer() ||
+      tile::getPointeeScalarType(counter.tile.value().getType()) != i32)
+    return l.fail("lastArrival() counts on one i32 counter (a pointer: tensor.base() + index), "
+                  "got " +
+                      typeString(counter.tile.value().getType()),
+                  counter.tile);
+  if (!countValue || countValue.getType() != i32)
+    return l.fail("lastArrival() takes the number of arrivals as a scalar i32", counter.tile);
+  return wrap(tile::LastArrivalOp::create(l.b(), l.loc, l.b().getI1Type(), counter.tile.value(),
+                                          countValue));
 }
 
 OwningOpRef<ModuleOp> KernelBuilder::finish() {

@@ -665,6 +665,14 @@ std::optional<std::string> launchMetadata(ModuleOp module, const KernelSignature
                 for (int64_t size : p.sizes)
                   size < 0 ? entry.value(nullptr) : entry.value(size);
               });
+            if (!p.sizesOf.empty())
+              entry.attributeArray(kParamSizesOf, [&] {
+                for (const KernelParam::SizeOf &of : p.sizesOf)
+                  of.param.empty() ? entry.value(nullptr) : entry.object([&] {
+                    entry.attribute(kSizeOfParam, of.param);
+                    entry.attribute(kSizeOfAxis, of.axis);
+                  });
+              });
           });
         });
         firstArg += p.numFunctionArgs();

@@ -584,6 +584,28 @@ LogicalResult Machine::run(Operation *op) {
         set(load.getResult(), std::move(out));
         return success();
       })
+      .Case([&](tile::LastArrivalOp arrival) -> LogicalResult {
+        // Programs run one after another here: every earlier program's
+        // writes are already in memory.
+        const RtValue &ptr = get(arrival.getCounter());
+        if (failed(checkAccess(arrival, ptr.ptr[0], "count an arrival at")))
+          return failure();
+        const int64_t count = static_cast<int64_t>(get(arrival.getCount()).scalar());
+        if (count < 1)
+          return arrival.emitOpError("expected at least one arrival to count, got ") << count;
+        double &counter = memory[ptr.ptr[0].buffer].data[ptr.ptr[0].index];
+        const int64_t arrived = static_cast<int64_t>(counter);
+        if (arrived < 0 || arrived >= count)
+          return arrival.emitOpError("expected the counter in [0, ")
+                 << count << ") before an arrival, found " << arrived
+                 << " (it must be zero before a launch's first arrival)";
+        const bool last = arrived + 1 == count;
+        counter = last ? 0 : arrived + 1;
+        RtValue out = make(arrival.getType());
+        out.num[0] = last ? 1 : 0;
+        set(arrival.getResult(), std::move(out));
+        return success();
+      })
       .Case([&](tile::StoreOp store) -> LogicalResult {
         const RtValue &ptrs = get(store.getPtr()), &value = get(store.getValue());
         const RtValue *mask = store.getMask() ? &get(store.getMask()) : nullptr;

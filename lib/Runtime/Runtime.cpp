@@ -296,6 +296,20 @@ bool pack(const KernelMetadata &meta, const std::vector<Arg> &args, PackedArgs &
         if (param.sizes[d] >= 0 && t->shape[d] != param.sizes[d])
           return mismatch("dimension " + std::to_string(d) + " = " + std::to_string(t->shape[d]) +
                           ": the kernel was compiled for " + std::to_string(param.sizes[d]));
+      for (size_t d = 0; d < param.sizesOf.size(); ++d) {
+        const KernelParam::SizeOf &of = param.sizesOf[d];
+        if (of.param.empty())
+          continue;
+        const TensorArg *other = nullptr;
+        for (size_t j = 0; j < meta.params.size(); ++j)
+          if (meta.params[j].name == of.param)
+            other = std::get_if<TensorArg>(&args[j]);
+        if (other && of.axis < other->shape.size() && t->shape[d] != other->shape[of.axis])
+          return mismatch("dimension " + std::to_string(d) + " = " + std::to_string(t->shape[d]) +
+                          ": the kernel needs the size of '" + of.param + "' dimension " +
+                          std::to_string(of.axis) + ", " +
+                          std::to_string(other->shape[of.axis]));
+      }
       if (param.unitStride && t->shape.back() > 1 && t->strides.back() != 1)
         return mismatch("the kernel reads it with innermost stride 1, got stride " +
                         std::to_string(t->strides.back()) + " (make the tensor contiguous)");
@@ -582,7 +596,48 @@ bool parseParam(const json::Value &entry, KernelParam &param, std::string &error
       return false;
     }
   }
+  if (const json::Value *sizesOf = entry.get(kParamSizesOf)) {
+    bool ok = sizesOf->kind == json::Value::Kind::Array && sizesOf->array.size() == param.rank &&
+              param.kind == KernelParam::Kind::Tensor;
+    for (size_t d = 0; ok && d < sizesOf->array.size(); ++d) {
+      const json::Value &item = sizesOf->array[d];
+      KernelParam::SizeOf of;
+      if (item.kind != json::Value::Kind::Null) {
+        const json::Value *name = item.get(kSizeOfParam);
+        std::optional<int64_t> axis = item.get(kSizeOfAxis) ? integerOf(*item.get(kSizeOfAxis))
+                                                            : std::nullopt;
+        ok = name && name->kind == json::Value::Kind::String && !name->string.empty() && axis &&
+             *axis >= 0;
+        if (ok)
+          of = {name->string, static_cast<unsigned>(*axis)};
+      }
+      param.sizesOf.push_back(of);
+    }
+    if (!ok) {
+      error = "kernel metadata: parameter '" + param.name +
+              "' has malformed \"sizes_of\" (one null or {\"param\": name, \"axis\": "
+              "dimension} per dimension of a tensor)";
+      return false;
+    }
+  }
   return true;
+}
+
+/// Empty when every "sizes_of" entry names a tensor parameter and one of
+/// its dimensions, else why not.
+std::string checkSizesOf(const KernelSignature &params) {
+  for (const KernelParam &p : params)
+    for (const KernelParam::SizeOf &of : p.sizesOf) {
+      if (of.param.empty())
+        continue;
+      auto other = std::find_if(params.begin(), params.end(),
+                                [&](const KernelParam &q) { return q.name == of.param; });
+      if (other == params.end() || other->kind != KernelParam::Kind::Tensor ||
+          of.axis >= other->rank)
+        return "kernel metadata: parameter '" + p.name + "' takes a size of '" + of.param +
+               "' dimension " + std::to_string(of.axis) + ", which is not a tensor's dimension";
+    }
+  return "";
 }
 
 /// One entry of "grid", before it is checked against the parameters; empty
@@ -755,6 +810,8 @@ bool parseMetadata(const std::string &text, KernelMetadata &meta, std::string &e
       return false;
     meta.params.push_back(param);
   }
+  if (error = checkSizesOf(meta.params); !error.empty())
+    return false;
   meta.functionArgs.clear();
   if (const json::Value *args = doc->get(kFunctionArgs))
     for (const json::Value &a : args->array)

@@ -190,6 +190,27 @@ class ToyKernel(unittest.TestCase):
                 toy_metadata(params=params, function_args=["!llvm.ptr<1>", "i32", "i32", "i64",
                                                            "i64"], grid=None)
 
+    def test_tensors_sized_by_another_need_its_size(self):
+        params = [{"name": "k", "kind": "tensor", "dtype": "bf16", "rank": 2},
+                  {"name": "arrivals", "kind": "tensor", "dtype": "i32", "rank": 1,
+                   "sizes_of": [{"param": "k", "axis": 0}]}]
+        args = ["!llvm.ptr<1>", "i32", "i32", "i64", "i64", "!llvm.ptr<1>", "i32", "i64"]
+        meta = toy_metadata(params=params, function_args=args, grid=None)
+        self.assertEqual(meta.params[1].sizes_of, (("k", 0),))
+        check_arguments(meta, [contiguous(0x40000, (6, 64), "bf16"),
+                               contiguous(0x50000, (6,), "i32")])
+        with self.assertRaisesRegex(LaunchError, r"argument 1 \('arrivals'.*dimension 0 = 5: the "
+                                                 r"kernel needs the size of 'k' dimension 0, 6"):
+            check_arguments(meta, [contiguous(0x40000, (6, 64), "bf16"),
+                                   contiguous(0x50000, (5,), "i32")])
+        for bad, message in (([{"param": "k"}], "malformed 'sizes_of'"),
+                             ([None, None], "malformed 'sizes_of'"),
+                             ([{"param": "q", "axis": 0}], "not a tensor's dimension"),
+                             ([{"param": "k", "axis": 2}], "not a tensor's dimension")):
+            params[1]["sizes_of"] = bad
+            with self.assertRaisesRegex(LaunchError, message):
+                toy_metadata(params=params, function_args=args, grid=None)
+
     def test_unit_stride_tensors_need_innermost_stride_one(self):
         meta = toy_metadata(
             params=[{"name": "ids", "kind": "tensor", "dtype": "i32", "rank": 2,

@@ -68,6 +68,8 @@ class Param:
     aligned: bool = False
     unit_stride: bool = False  # the kernel takes the innermost stride to be 1
     sizes: Optional[Tuple[Optional[int], ...]] = None  # compiled-for sizes, None where any
+    # per dimension: (tensor parameter, its dimension) whose size it must have, None where any
+    sizes_of: Optional[Tuple[Optional[Tuple[str, int]], ...]] = None
 
 
 @dataclass(frozen=True)
@@ -144,10 +146,32 @@ def parse_metadata(text: str, source: str = "metadata") -> Metadata:
             _require(ok, f"{source}: {where} has malformed 'sizes' (one non-negative integer "
                          f"or null per dimension of a tensor)")
             sizes = tuple(sizes)
+        sizes_of = p.get("sizes_of")
+        if sizes_of is not None:
+            def size_of(item):
+                if item is None:
+                    return None
+                ok = (isinstance(item, dict) and isinstance(item.get("param"), str) and
+                      isinstance(item.get("axis"), int) and not isinstance(item.get("axis"), bool)
+                      and item["axis"] >= 0)
+                _require(ok, f"{source}: {where} has malformed 'sizes_of' (one null or "
+                             f"{{\"param\": name, \"axis\": dimension}} per dimension)")
+                return (item["param"], item["axis"])
+            _require(kind == "tensor" and isinstance(sizes_of, list) and len(sizes_of) == rank,
+                     f"{source}: {where} has malformed 'sizes_of' (one entry per dimension of "
+                     f"a tensor)")
+            sizes_of = tuple(size_of(item) for item in sizes_of)
         params.append(Param(member(p, "name", str, where), kind, member(p, "dtype", str, where),
                             rank, bool(p.get("aligned", False)),
-                            bool(p.get("unit_stride", False)), sizes))
+                            bool(p.get("unit_stride", False)), sizes, sizes_of))
     names = [p.name for p in params]
+    for p in params:
+        for of in p.sizes_of or ():
+            if of is not None:
+                other = next((q for q in params if q.name == of[0]), None)
+                _require(other is not None and other.kind == "tensor" and of[1] < other.rank,
+                         f"{source}: parameter '{p.name}' takes a size of '{of[0]}' dimension "
+                         f"{of[1]}, which is not a tensor's dimension")
 
     grid = None
     if doc.get("grid") is not None:
@@ -280,6 +304,16 @@ def check_arguments(meta: Metadata, args: Sequence[Arg]) -> None:
                 if want is not None and n != want:
                     raise _argument_error(meta, i, f"dimension {d} = {n}: the kernel was "
                                                    f"compiled for {want}")
+            for d, of in enumerate(p.sizes_of or ()):
+                if of is None:
+                    continue
+                j = next(j for j, q in enumerate(meta.params) if q.name == of[0])
+                other = args[j]
+                if isinstance(other, TensorArg) and of[1] < len(other.shape) and \
+                        a.shape[d] != other.shape[of[1]]:
+                    raise _argument_error(meta, i, f"dimension {d} = {a.shape[d]}: the kernel "
+                                                   f"needs the size of '{of[0]}' dimension "
+                                                   f"{of[1]}, {other.shape[of[1]]}")
             if p.unit_stride and a.shape[-1] > 1 and a.strides[-1] != 1:
                 raise _argument_error(meta, i, "the kernel reads it with innermost stride 1, got "
                                                f"stride {a.strides[-1]} (make the tensor contiguous)")

@@ -291,6 +291,45 @@ TEST(Metadata, ReadsTensorMaps) {
   EXPECT_TRUE(meta.tensorMaps.empty());
 }
 
+TEST(Metadata, EnforcesSizesTakenFromAnotherTensor) {
+  // k's first dimension must be q's (as the fused backward's dq_arrivals
+  // takes k's).
+  std::string text = metadataWithMaps("[]");
+  const std::string mapArg = ",\n                    \"!llvm.ptr\"";
+  text.erase(text.find(mapArg), mapArg.size()); // no tensor map: no argument for it
+  const std::string kParam = R"("name": "k", "kind": "tensor", "dtype": "bf16", "rank": 3, )";
+  auto withSizesOf = [&](const std::string &sizesOf) {
+    std::string t = text;
+    t.replace(t.find(kParam), kParam.size(), kParam + "\"sizes_of\": " + sizesOf + ", ");
+    return t;
+  };
+  KernelMetadata meta;
+  std::string error;
+  ASSERT_TRUE(parseMetadata(withSizesOf(R"([{"param": "q", "axis": 0}, null, null])"), meta, error))
+      << error;
+  ASSERT_EQ(meta.params[1].sizesOf.size(), 3u);
+  EXPECT_EQ(meta.params[1].sizesOf[0].param, "q");
+  EXPECT_TRUE(meta.params[1].sizesOf[1].param.empty());
+  TensorArg q{0x10000, {6, 100, 64}, {6400, 64, 1}};
+  TensorArg k{0x20000, {6, 77, 64}, {4928, 64, 1}}, fewer{0x20000, {5, 77, 64}, {4928, 64, 1}};
+  EXPECT_EQ(checkArguments(meta, {q, k, 0.125}), "");
+  error = checkArguments(meta, {q, fewer, 0.125});
+  EXPECT_NE(error.find("argument 1 ('k', a tensor): dimension 0 = 5: the kernel needs the size "
+                       "of 'q' dimension 0, 6"),
+            std::string::npos)
+      << error;
+  for (const char *bad : {R"([{"param": "q"}, null, null])", "[null, null]",
+                          R"([{"param": "q", "axis": -1}, null, null])"}) {
+    EXPECT_FALSE(parseMetadata(withSizesOf(bad), meta, error)) << bad;
+    EXPECT_NE(error.find("malformed \"sizes_of\""), std::string::npos) << error;
+  }
+  for (const char *bad : {R"([{"param": "scale", "axis": 0}, null, null])",
+                          R"([{"param": "q", "axis": 3}, null, null])"}) {
+    EXPECT_FALSE(parseMetadata(withSizesOf(bad), meta, error)) << bad;
+    EXPECT_NE(error.find("which is not a tensor's dimension"), std::string::npos) << error;
+  }
+}
+
 TEST(Metadata, RejectsMalformedTensorMapsSayingWhy) {
   const std::pair<const char *, const char *> cases[] = {
       {R"({"param": "k", "box": [1, 64, 64], "swizzle": 128})", "'tensor_maps' must be an array"},

@@ -318,7 +318,7 @@ public:
         bh(batch * heads), statRows((n + 3) / 4 * 4) {}
   ~BackwardProblem() {
     std::string ignored;
-    for (uint64_t address : {q, k, v, dO, o, lse, delta, lse2, dq, dk, dv, dqAcc})
+    for (uint64_t address : {q, k, v, dO, o, lse, delta, lse2, dq, dk, dv, dqAcc, arrivals})
       if (address)
         gpu.free(address, ignored);
   }
@@ -344,9 +344,10 @@ public:
     // backward's last step.
     std::vector<uint8_t> zeros(elements * 4, 0);
     return gpu.alloc(bh * n * 4, lse, error) && gpu.alloc(bh * statRows * 4, delta, error) &&
-           gpu.alloc(bh * statRows * 4, lse2, error) &&
-           gpu.alloc(zeros.size(), dqAcc, error) &&
-           gpu.copyToDevice(dqAcc, zeros.data(), zeros.size(), error);
+           gpu.alloc(bh * statRows * 4, lse2, error) && gpu.alloc(zeros.size(), dqAcc, error) &&
+           gpu.copyToDevice(dqAcc, zeros.data(), zeros.size(), error) &&
+           gpu.alloc(bh * 4, arrivals, error) &&
+           gpu.copyToDevice(arrivals, zeros.data(), bh * 4, error);
   }
 
   bool run(const BackwardSet &set, Row &row, std::string &error) {
@@ -364,8 +365,17 @@ public:
                                    stats(lse2),    stats(delta), tensor3(dk), tensor3(dv)};
     std::vector<rt::Arg> qArgs = {tensor3(q),  tensor3(k),    tensor3(v), tensor3(dO),
                                   stats(lse2), stats(delta), tensor3(dq)};
+    // A fused kernel that takes dq_arrivals converts dq itself (its
+    // dq_convert=last_program): no convert launch after it.
+    const bool convertsItself =
+        set.fused && std::any_of(set.dkdv.meta.params.begin(), set.dkdv.meta.params.end(),
+                                 [](const auto &param) { return param.name == "dq_arrivals"; });
     if (set.fused) { // dK/dV with dQ into the accumulator, then dq from it
       kvArgs.push_back(tensor3(dqAcc));
+      if (convertsItself) {
+        kvArgs.push_back(tensor3(dq));
+        kvArgs.push_back(rt::TensorArg{arrivals, {bh}, {1}});
+      }
       qArgs = {tensor3(dqAcc), tensor3(dq)};
     }
     struct Launch {
@@ -375,6 +385,8 @@ public:
     };
     std::vector<Launch> launches = {{set.fwd, fwdArgs}, {set.prep, prepArgs},
                                     {set.dkdv, kvArgs}, {set.dq, qArgs}};
+    if (convertsItself)
+      launches.pop_back();
     for (Launch &l : launches) {
       std::optional<std::array<int64_t, 3>> grid = rt::launchGrid(l.kernel.meta, l.args, error);
       if (!grid)
@@ -484,8 +496,8 @@ private:
   rt::Device &gpu;
   const int64_t d, n, batch, heads, bh, statRows;
   std::vector<double> host[4]; // q, k, v, dO
-  uint64_t q = 0, k = 0, v = 0, dO = 0, o = 0, lse = 0, delta = 0, lse2 = 0, dq = 0, dk = 0,
-           dv = 0, dqAcc = 0;
+  uint64_t q = 0, k = 0, v = 0, dO = 0, o = 0, lse = 0, delta = 0, lse2 = 0, dq = 0, dk = 0, dv = 0,
+           dqAcc = 0, arrivals = 0;
 };
 
 std::vector<std::string> attentionKernels(const Options &opts, std::string &error) {

@@ -225,6 +225,11 @@ public:
   /// (the metadata's "sizes"; the runtime refuses others). The kernel
   /// still reads the size from its arguments.
   void requireSize(unsigned dim, int64_t size, Where where = Where::current()) const;
+  /// Requires dimension `dim` to have the size of `other`'s dimension
+  /// `otherDim` at launch (the metadata's "sizes_of"; the runtime refuses
+  /// other shapes): a tensor indexed by what another one's shape counts.
+  void requireSizeOf(unsigned dim, const TensorArg &other, unsigned otherDim,
+                     Where where = Where::current()) const;
 
 private:
   friend class KernelBuilder;
@@ -293,6 +298,13 @@ public:
                            Where where = Where::current());
   /// `if (cond) body();` for side effects only.
   void ifThen(Operand cond, const std::function<void()> &body, Where where = Where::current());
+
+  /// Counts this program's arrival on the i32 counter `counter` points at
+  /// (`tensorArg.base() + index`), modulo `count`: true in the program whose
+  /// arrival is the `count`-th, after the writes of every arriving program
+  /// (made before its arrival) are visible to it; the counter is zero again
+  /// then (`tile.last_arrival`). Every thread of the program must reach it.
+  Tile lastArrival(Operand counter, Operand count, Where where = Where::current());
 
   /// Reports a misuse at `where`; `finish()` then fails.
   void error(Where where, const std::string &message);

@@ -45,6 +45,16 @@ struct KernelParam {
   /// (TensorArg::requireSize): a tensor of another d would be read with
   /// the wrong scale and, past the tiles' columns, not at all.
   std::vector<int64_t> sizes;
+  /// Tensors only: for each dimension, the tensor parameter (and its
+  /// dimension) whose size it must have at launch; an empty name where any
+  /// size goes (empty: all do). The fused backward's dq_arrivals has one
+  /// counter for each key/value head, as many as k's first dimension
+  /// (TensorArg::requireSizeOf).
+  struct SizeOf {
+    std::string param;
+    unsigned axis = 0;
+  };
+  std::vector<SizeOf> sizesOf;
 
   /// Number of arguments of the compiled function that this parameter takes.
   unsigned numFunctionArgs() const { return kind == Kind::Tensor ? 1 + 2 * rank : 1; }

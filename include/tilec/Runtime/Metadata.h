@@ -52,7 +52,11 @@
 // (absent: false) that it takes the innermost stride to be 1 (that size at
 // most 1, or that stride 1). "sizes": [null, null, 80] (absent: any shape)
 // gives the sizes the kernel was compiled for, null where any goes (the
-// attention kernels' head dims). Launches are checked for all three.
+// attention kernels' head dims). "sizes_of": [{"param": "k", "axis": 0}]
+// (absent: none) gives, per dimension, the tensor parameter and dimension
+// whose size it must have, null where any goes (the fused backward's
+// dq_arrivals: one counter for each of k's heads). Launches are checked
+// for all four.
 // Header-only and free of LLVM, like everything the GPU machine builds.
 //
 //===----------------------------------------------------------------------===//
@@ -123,6 +127,11 @@ inline constexpr const char *kParamRank = "rank";
 inline constexpr const char *kParamAligned = "aligned";
 inline constexpr const char *kParamUnitStride = "unit_stride";
 inline constexpr const char *kParamSizes = "sizes";
+/// One entry per dimension: null, or {"param": NAME, "axis": A}: the size
+/// of tensor parameter NAME's dimension A.
+inline constexpr const char *kParamSizesOf = "sizes_of";
+inline constexpr const char *kSizeOfParam = "param";
+inline constexpr const char *kSizeOfAxis = "axis";
 
 /// Members of each entry of "grid".
 inline constexpr const char *kGridConstant = "constant";

@@ -135,6 +135,23 @@ inline std::optional<int64_t> threadCount(Operation *op) {
   return std::nullopt;
 }
 
+/// Set next to `kRoleFirstThread`: the role's named barrier (role index + 1,
+/// as tilegpu::createGroupBarrier numbers them).
+inline constexpr llvm::StringLiteral kRoleBarrier = "tilegpu.role_barrier";
+
+/// The barrier of every thread that runs `op` and how many they are: its
+/// warp role's named barrier, else barrier 0 and the kernel's
+/// `nvvm.reqntid`; nullopt when neither says.
+inline std::optional<std::pair<int64_t, int64_t>> groupBarrier(Operation *op) {
+  std::optional<int64_t> threads = threadCount(op);
+  if (!threads)
+    return std::nullopt;
+  for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
+    if (auto id = parent->getAttrOfType<IntegerAttr>(kRoleBarrier))
+      return std::make_pair(id.getInt(), *threads);
+  return std::make_pair(int64_t{0}, *threads);
+}
+
 /// This thread's index in the block, or in its role inside a warp role.
 /// With `own` it comes from a read of %tid.x that LLVM neither merges with
 /// other reads nor moves (inline PTX with side effects): what is computed

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../ArrivalPTX.h"
 #include "Common.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -556,6 +557,34 @@ struct ClaimTileLowering : OpConversionPattern<ClaimTileOp> {
   }
 };
 
+/// lastArrivalPTX (lib/Conversion/ArrivalPTX.h) over the group that runs
+/// the op: its warp role, or the block; the wait for bulk stores where the
+/// target has TMA.
+struct LastArrivalLowering : OpConversionPattern<tile::LastArrivalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::LastArrivalOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    std::optional<std::pair<int64_t, int64_t>> group = groupBarrier(op);
+    if (!group)
+      return op.emitOpError("expected to know how many threads run it (a warp role's, or the "
+                            "kernel's nvvm.reqntid)");
+    auto target = op->getParentOfType<ModuleOp>()->getAttrOfType<DictionaryAttr>("tilec.target");
+    auto tma = target ? target.getAs<BoolAttr>("tma") : BoolAttr();
+    Value bits =
+        LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), adaptor.getCounter());
+    Value lastIndex =
+        LLVM::SubOp::create(rewriter, loc, adaptor.getCount(), constI32(rewriter, loc, 1));
+    Value last = sideEffectAsm(
+        rewriter, loc, rewriter.getI32Type(),
+        ValueRange{bits, lastIndex, threadIndex(rewriter, loc)},
+        tilec::lastArrivalPTX(group->first, group->second, tma && tma.getValue()), "=r,l,r,r");
+    rewriter.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::ne, last,
+                                              constI32(rewriter, loc, 0));
+    return success();
+  }
+};
+
 /// One store per register, where the mask (if any) is true.
 struct ScatterStoreLowering : OpConversionPattern<tile::StoreOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -679,6 +708,6 @@ void tilec::tilegpu::populateTileGPUGlobalToNVVMPatterns(const TileGPUTypeConver
       GridQueryLowering<tile::ProgramIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
       GridQueryLowering<tile::NumProgramsOp, NVVM::GridDimXOp, NVVM::GridDimYOp, NVVM::GridDimZOp>,
       LoadBlockLowering, StoreBlockLowering, AtomicAddBlockLowering, AddPtrLowering,
-      GatherLoadLowering, ScalarLoadLowering, ScatterStoreLowering, ClaimTileLowering>(
-      converter, patterns.getContext());
+      GatherLoadLowering, ScalarLoadLowering, ScatterStoreLowering, ClaimTileLowering,
+      LastArrivalLowering>(converter, patterns.getContext());
 }

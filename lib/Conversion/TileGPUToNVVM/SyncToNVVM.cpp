@@ -209,6 +209,7 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
       auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, inRole, /*withElse=*/false);
       ifOp->setAttr(kRoleFirstThread, rewriter.getI32IntegerAttr(32 * first));
       ifOp->setAttr(kRoleThreads, rewriter.getI32IntegerAttr(32 * warps));
+      ifOp->setAttr(kRoleBarrier, rewriter.getI32IntegerAttr(index + 1));
       rewriter.setInsertionPointToStart(ifOp.thenBlock());
       NVVM::SetMaxRegisterOp::create(rewriter, loc, registers,
                                      registers < evenShare ? NVVM::SetMaxRegisterAction::decrease

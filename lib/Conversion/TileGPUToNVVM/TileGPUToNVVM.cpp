@@ -320,8 +320,8 @@ struct ConvertTileGPUToNVVM
     // stays for the upstream conversions.
     target.markUnknownOpDynamicallyLegal([](Operation *op) { return !touchesTiles(op); });
     target.addIllegalOp<tilec::tile::MakeDescOp, tilec::tile::ProgramIdOp,
-                        tilec::tile::NumProgramsOp, tilec::tile::CastOp,
-                        tilec::tile::AddPtrOp, tilec::tile::LoadScalarOp>();
+                        tilec::tile::NumProgramsOp, tilec::tile::CastOp, tilec::tile::AddPtrOp,
+                        tilec::tile::LoadScalarOp, tilec::tile::LastArrivalOp>();
     // Kernel signatures, calls, returns and loops that carry tilegpu values
     // take their LLVM types.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);

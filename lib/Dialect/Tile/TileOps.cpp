@@ -143,6 +143,12 @@ LogicalResult LoadScalarOp::verify() {
   return success();
 }
 
+LogicalResult LastArrivalOp::verify() {
+  if (!getCounter().getType().getPointeeType().isInteger(32))
+    return emitOpError("expected a pointer to an i32 counter, got ") << getCounter().getType();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Making and reshaping tiles
 //===----------------------------------------------------------------------===//

@@ -346,3 +346,11 @@ func.func @reshape_size(%t: tensor<4x8xf32>) {
   %r = tile.reshape %t : tensor<4x8xf32> -> tensor<16xf32>
   return
 }
+
+// -----
+
+func.func @last_arrival_not_i32(%p: !tile.ptr<f32>, %n: i32) {
+  // expected-error @+1 {{'tile.last_arrival' op expected a pointer to an i32 counter, got '!tile.ptr<f32>'}}
+  %last = tile.last_arrival %p of %n : !tile.ptr<f32>
+  return
+}

@@ -127,3 +127,11 @@ func.func @reshape(%q3: tensor<1x128x64xbf16>) -> tensor<128x64xbf16> {
   %q2 = tile.reshape %q3 : tensor<1x128x64xbf16> -> tensor<128x64xbf16>
   return %q2 : tensor<128x64xbf16>
 }
+
+// CHECK-LABEL: func.func @last_arrival
+func.func @last_arrival(%counters: !tile.ptr<i32>, %head: i32, %n: i32) -> i1 {
+  %counter = tile.addptr %counters, %head : !tile.ptr<i32>, i32
+  // CHECK: tile.last_arrival %{{.+}} of %{{.+}} : <i32>
+  %last = tile.last_arrival %counter of %n : !tile.ptr<i32>
+  return %last : i1
+}

@@ -457,6 +457,11 @@ struct TileGPUPipelineStreams
       SmallVector<StreamedLoop> loops;
       ReadOnlyArguments readOnly(kernel); // once per kernel, for all its loops
       kernel.walk([&](scf::ForOp loop) {
+        // Warp-specialized, a loop under a branch stays the consumers' own
+        // (plain block loads): the producer does not take the branch (the
+        // fused backward's last program converting dq_acc).
+        if (useTMA && specialize && loop->getParentOfType<scf::IfOp>())
+          return;
         SmallVector<Stream> streams = collectStreams(loop, kernel, readOnly);
         if (!streams.empty())
           loops.push_back({loop, std::move(streams)});
