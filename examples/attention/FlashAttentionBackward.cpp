@@ -492,10 +492,11 @@ static void buildKeyBlockKernel(KernelBuilder &k, const AttentionConfig &cfg,
       kvHead < arrivals->dim(0),
       [&] { return std::vector<Tile>{k.lastArrival(arrivals->base() + kvHead, k.numPrograms(0))}; },
       [&] { return std::vector<Tile>{k.constant(0, DType::I1)}; })[0];
-  // One program converts a whole head: 64 KiB of dq_acc a step (64 f32
-  // registers a thread of the 256 consumers; 128 spilled), so that many
-  // loads are in flight at once (one 128-row block a step measured +0.1 ms
-  // at N = 1k, nearly the convert launch it replaces).
+  // One program converts a whole head, 64 KiB of dq_acc a step (64 f32
+  // registers a thread of the 256 consumers; 128 spilled). One 128-row
+  // block a step measured the same: the kernel's added time (0.10 ms at
+  // N = 1k, nearly the convert launch it replaces) is each program's wait
+  // for its stores before arriving (bench/RESULTS.md, session 41).
   const int64_t rows = std::max<int64_t>(cfg.blockM, 16384 / cfg.qkColumns());
   k.ifThen(last, [&] {
     k.forRange(0, cfg.group, 1, {}, [&](Tile g, std::vector<Tile>) {
@@ -747,27 +748,41 @@ RunPlan planAttentionBackwardKV(const AttentionConfig &cfg, const AttentionVaria
   return keyBlockPlan(cfg, variant, makeProblem(cfg, variant, sizes, seed));
 }
 
+/// Inserts `buffers` into `plan` at `position`, each the argument of the
+/// same index, after the buffers and arguments before it (those from
+/// `position` on move up).
+static void insertArguments(RunPlan &plan, int position,
+                            std::vector<std::pair<HostBuffer, TensorBinding>> buffers) {
+  const int n = static_cast<int>(buffers.size());
+  for (ArgBinding &arg : plan.args) {
+    if (auto *t = std::get_if<TensorBinding>(&arg); t && t->buffer >= position)
+      t->buffer += n;
+    if (auto *t = std::get_if<PointerBinding>(&arg); t && t->buffer >= position)
+      t->buffer += n;
+  }
+  for (RunPlan::Expected &e : plan.expected)
+    if (e.buffer >= position)
+      e.buffer += n;
+  for (int i = 0; i < n; ++i) {
+    buffers[i].second.buffer = position + i;
+    plan.memory.insert(plan.memory.begin() + position + i, std::move(buffers[i].first));
+    plan.args.insert(plan.args.begin() + position + i, buffers[i].second);
+  }
+}
+
 RunPlan planAttentionBackwardFused(const AttentionConfig &cfg, const AttentionVariant &variant,
                                    const Params &sizes, uint64_t seed) {
   BackwardProblem p = makeProblem(cfg, variant, sizes, seed);
   RunPlan plan = keyBlockPlan(cfg, variant, p);
-  // dq_acc after dk and dv (arguments 6, 7), before the variant's own.
+  // dq_acc after dk and dv (arguments 6, 7), before the variant's own; with
+  // dqByLastProgram dq and the counters after it.
   const int position = 8;
-  plan.memory.insert(plan.memory.begin() + position,
-                     HostBuffer{"dq_acc", DType::F32,
-                                std::vector<double>(p.bhQ * p.seqQ * p.d, 0.0)});
-  for (ArgBinding &arg : plan.args) {
-    if (auto *t = std::get_if<TensorBinding>(&arg); t && t->buffer >= position)
-      ++t->buffer;
-    if (auto *t = std::get_if<PointerBinding>(&arg); t && t->buffer >= position)
-      ++t->buffer;
-  }
-  for (RunPlan::Expected &e : plan.expected)
-    if (e.buffer >= position)
-      ++e.buffer;
-  plan.args.insert(plan.args.begin() + position, tensor3(position, p.bhQ, p.seqQ, p.d));
+  const int64_t elements = p.bhQ * p.seqQ * p.d;
   plan.repeatable = false; // dq_acc: atomic adds
   if (!cfg.dqByLastProgram) {
+    insertArguments(plan, position,
+                    {{HostBuffer{"dq_acc", DType::F32, std::vector<double>(elements, 0.0)},
+                      tensor3(position, p.bhQ, p.seqQ, p.d)}});
     // dq_acc holds dS·K; the conversion scales it.
     std::vector<double> unscaled = p.dq;
     for (double &x : unscaled)
@@ -775,23 +790,15 @@ RunPlan planAttentionBackwardFused(const AttentionConfig &cfg, const AttentionVa
     plan.expected.push_back({position, unscaled});
     return plan;
   }
-  // dq and the counters after dq_acc: dq converted, dq_acc and the counters
-  // back at zero.
-  plan.memory.insert(plan.memory.begin() + position + 1,
-                     {examples::outputBuffer("dq", cfg.dtype, p.bhQ * p.seqQ * p.d),
-                      HostBuffer{"dq_arrivals", DType::I32, std::vector<double>(p.bhK, 0.0)}});
-  for (ArgBinding &arg : plan.args) {
-    if (auto *t = std::get_if<TensorBinding>(&arg); t && t->buffer > position)
-      t->buffer += 2;
-    if (auto *t = std::get_if<PointerBinding>(&arg); t && t->buffer > position)
-      t->buffer += 2;
-  }
-  for (RunPlan::Expected &e : plan.expected)
-    if (e.buffer > position)
-      e.buffer += 2;
-  plan.args.insert(plan.args.begin() + position + 1, {tensor3(position + 1, p.bhQ, p.seqQ, p.d),
-                                                      TensorBinding{position + 2, {p.bhK}, {1}}});
-  plan.expected.push_back({position, std::vector<double>(p.bhQ * p.seqQ * p.d, 0.0)});
+  insertArguments(
+      plan, position,
+      {{HostBuffer{"dq_acc", DType::F32, std::vector<double>(elements, 0.0)},
+        tensor3(position, p.bhQ, p.seqQ, p.d)},
+       {examples::outputBuffer("dq", cfg.dtype, elements), tensor3(position, p.bhQ, p.seqQ, p.d)},
+       {HostBuffer{"dq_arrivals", DType::I32, std::vector<double>(p.bhK, 0.0)},
+        TensorBinding{position, {p.bhK}, {1}}}});
+  // dq converted, dq_acc and the counters back at zero.
+  plan.expected.push_back({position, std::vector<double>(elements, 0.0)});
   plan.expected.push_back({position + 1, p.dq});
   plan.expected.push_back({position + 2, std::vector<double>(p.bhK, 0.0)});
   return plan;
