@@ -4,13 +4,17 @@
 # convert launch) as GPU cases — ragged, several heads and key blocks, f16,
 # GQA 3, causal with queries past the keys, tiny, prefix-LM — and as
 # backward sets at d = 64 and 128 (lp) beside the landed defaults (base).
+# CALL and LP name the carry (carry-$CALL) and the last_program set (b-$LP):
+# call D ran it with CALL=D LP=lp2 (make-carry-D.sh).
 set -euo pipefail
-rm -rf carry-C /tmp/s41c && mkdir -p carry-C /tmp/s41c/c
+CALL=${CALL:-C} LP=${LP:-lp}
+carry=carry-$CALL tmp=/tmp/s41${CALL,,}
+rm -rf $carry $tmp && mkdir -p $carry $tmp/c
 exp() { # name kernel args...
   local name=$1 kernel=$2
   shift 2
   build/bin/tilec --kernel="$kernel" --arch=sm_90a --set dq_convert=last_program "$@" \
-    --export-case=/tmp/s41c/c/$name > /dev/null
+    --export-case=$tmp/c/$name > /dev/null
 }
 for d in 64 128; do
   exp lp_fused_d${d}_ragged flash_attention_bwd_fused --set head_dim=$d \
@@ -26,8 +30,8 @@ for d in 64 128; do
   exp lp_fused_causal_d${d}_tiny flash_attention_bwd_fused_causal --set head_dim=$d \
     --size seq_q=5 --size seq_k=7
 done
-tar czf carry-C/cases.tgz -C /tmp/s41c c
-DIMS="64 128" bash bench/compile-bwd.sh carry-C/b-base
-DIMS="64 128" FUSED_FLAGS="--set dq_convert=last_program" bash bench/compile-bwd.sh carry-C/b-lp
-cp /work/shared/tools/peer_sdpa.py carry-C/
-du -sh carry-C
+tar czf $carry/cases.tgz -C $tmp c
+DIMS="64 128" bash bench/compile-bwd.sh $carry/b-base
+DIMS="64 128" FUSED_FLAGS="--set dq_convert=last_program" bash bench/compile-bwd.sh $carry/b-$LP
+cp /work/shared/tools/peer_sdpa.py $carry/
+du -sh $carry

@@ -4,7 +4,8 @@
 # twice: the counters and dq_acc must come back to zero), memcheck and
 # racecheck — then timed against the landed defaults (prep + fused +
 # convert) at d = 64 and 128, cuDNN in the same call.
-# On the device: rm -rf carry && mv carry-C carry first.
+# On the device: rm -rf carry && mv carry-C carry first. LP names the
+# last_program set (runD.sh: lp2).
 . bench/results/lib.sh
 call_header
 mkdir -p $OUT/r /tmp/c && tar xzf carry/cases.tgz -C /tmp/c
@@ -15,7 +16,7 @@ mkdir -p /tmp/one && cp -r /tmp/c/c/lp_fused_causal_d64_ragged /tmp/c/c/lp_fused
 sanitize memcheck /tmp/one $OUT/r
 sanitize racecheck /tmp/one $OUT/r
 echo "checks $(( $(date +%s)-t0 ))s"
-timeout 150 python3 bench/compare.py --pass bwd --dirs base=carry/b-base,lp=carry/b-lp \
+timeout 150 python3 bench/compare.py --pass bwd --dirs base=carry/b-base,${LP:-lp}=carry/b-${LP:-lp} \
   --seqlens 1024,4096,16384 --reps 2 --out $OUT/r/bwd > $OUT/r/bwd.txt 2>&1
 echo "bwd rc $? $(( $(date +%s)-t0 ))s"
 timeout 100 python3 carry/peer_sdpa.py --pass bwd --dims 64,128 --seqlens 1024,4096,16384 \

@@ -684,3 +684,56 @@ func.func @not_a_prefix(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs
   return
 }
 }
+
+// -----
+
+// A loop under a branch (the fused backward's last program converting
+// dq_acc) is not streamed: the producer does not take the branch, so the
+// loop stays the consumers' own, with its plain block loads, and the
+// kernel's streamed loop is still warp-specialized (it was refused: "a
+// streamed loop is nested in another op").
+#acc = #tilegpu.mma<warps = [4, 1]>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#bl = #tilegpu.blocked<size_per_thread = [1, 1, 8], threads = [1, 4, 8], warps = [1, 4, 1], order = [2, 1, 0]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+#swz = #tilegpu.swizzled<128>
+// CHECK-LABEL: func.func @loop_under_a_branch
+// CHECK: tilegpu.warp_specialize
+// CHECK: role warps = 4 registers = 240 {
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_wait
+// CHECK: scf.if
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: tile.load_block %{{.*}} : !tile.desc<1x32x128xf32>
+// CHECK-NEXT: tile.reshape
+// WARN-NOT: warning
+module attributes {tilec.target = {pipeline_stages = 2 : i64}} {
+func.func @loop_under_a_branch(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs: i64, %kns: i64, %kds: i64, %pa: !tile.ptr<f32>, %ab: i32, %an: i32, %ad: i32, %abs: i64, %ans: i64, %ads: i64, %po: !tile.ptr<f32>, %q: tensor<64x128xbf16, #a>, %bh: i32, %n: i32, %last: i1) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x32xf32, #acc>
+  %fzero = arith.constant dense<0.0> : tensor<1x32x128xf32, #bl>
+  %kbuf = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
+  %dk = tile.make_desc %pk, [%kb, %kn, %kd], [%kbs, %kns, %kds] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
+  %da = tile.make_desc %pa, [%ab, %an, %ad], [%abs, %ans, %ads] : !tile.ptr<f32> -> !tile.desc<1x32x128xf32>
+  %do = tile.make_desc %po, [%ab, %an, %ad], [%abs, %ans, %ads] : !tile.ptr<f32> -> !tile.desc<1x32x128xf32>
+  %r = scf.for %i = %c0 to %n step %c32 iter_args(%acc = %zero) -> (tensor<64x32xf32, #acc>) : i32 {
+    %k = tile.load_block %dk[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
+    %k2 = tile.reshape %k : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
+    tilegpu.local_store %k2, %kbuf : tensor<32x128xbf16, #b2>, !tilegpu.smem<32x128xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %q, %kbuf, %acc transpose_b : tensor<64x128xbf16, #a>, !tilegpu.smem<32x128xbf16, #swz>, tensor<64x32xf32, #acc>
+    %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x32xf32, #acc>>
+    scf.yield %s : tensor<64x32xf32, #acc>
+  }
+  scf.if %last {
+    scf.for %i = %c0 to %an step %c32 : i32 {
+      %blk = tile.load_block %da[%bh, %i, %c0] : !tile.desc<1x32x128xf32> -> tensor<1x32x128xf32, #bl>
+      %rows = tile.reshape %blk : tensor<1x32x128xf32, #bl> -> tensor<32x128xf32, #b2>
+      %back = tile.reshape %rows : tensor<32x128xf32, #b2> -> tensor<1x32x128xf32, #bl>
+      tile.store_block %do[%bh, %i, %c0], %back : !tile.desc<1x32x128xf32>, tensor<1x32x128xf32, #bl>
+      tile.store_block %da[%bh, %i, %c0], %fzero : !tile.desc<1x32x128xf32>, tensor<1x32x128xf32, #bl>
+    }
+  }
+  return
+}
+}
