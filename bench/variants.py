@@ -7,7 +7,7 @@ shuffled, from the same generator calls), and the variants peer_flex.py lacks
 on bench/flex_extra.py's (windowed soft-capping; a relative-position bias
 table [H, 2·128 + 1] at run time).
 
-Shapes: B = 16384 / N, H = 2048 / d (rounded down), bf16, random normal
+Shapes: B = 16384 / N (--tokens / N), H = 2048 / d (rounded down), bf16, random normal
 inputs (a --dims entry "192v128": Q, K with d = 192, V, O with 128, and
 H = 2048 / 128, as bench/peer_heads.py times cuDNN); the forward
 kernels compiled by bench/compile-variants.sh with their default schedules.
@@ -118,6 +118,8 @@ def main():
                     default="dense,causal,sliding_window,softcap,alibi,gqa,prefix_lm,"
                             "sliding_window_softcap,relative_bias_table")
     ap.add_argument("--doc-mean", type=int, default=1024, help="as peer_flex.py's")
+    ap.add_argument("--tokens", type=int, default=16384,
+                    help="batch * seqlen (as peer_sdpa.py's --tokens)")
     ap.add_argument("--json")
     args = ap.parse_args()
     rows = []
@@ -129,7 +131,7 @@ def main():
         d, dv = head_dims(spec)
         heads = 2048 // dv
         for n in (int(x) for x in args.seqlens.split(",")):
-            b = 16384 // n
+            b = max(1, args.tokens // n)
             doc_gen = torch.Generator().manual_seed(0)  # as peer_flex.py's, per (d, N)
             for variant in args.variants.split(","):
                 doc, bias, extra, mask_ms = None, None, [], None
@@ -171,7 +173,7 @@ def main():
                 err = check(variant, q, k, v, o, heads, group, doc, bias)
                 ms = bench_ms(lambda: kernel(*a, stream=stream))
                 flops = 2.0 * b * heads * n * n * (d + dv) * density(variant, n, doc)
-                row = {"variant": variant, "d": spec if dv != d else d, "N": n, "ms": ms,
+                row = {"variant": variant, "d": spec if dv != d else d, "N": n, "B": b, "ms": ms,
                        "tflops": flops / ms * 1e-9, "relerr": err}
                 if mask_ms is not None:
                     row["block_mask_ms"] = mask_ms

@@ -2,7 +2,8 @@
 # Compiles the kernels python/tilec/attention.py loads into DIR (default
 # torch-ptx/): per dtype and head dim, the forward, prep, dK/dV and dQ of
 # each variant, dense and packed (varlen), and the fused backward (fused +
-# dq_convert, dense only), as DIR/KERNEL-DTYPE-dD.ptx + .json
+# dq_convert, dense only), as DIR/KERNEL-DTYPE-dD.ptx + .json, and the
+# forward in the long sequences' schedule where it has one (-long.ptx)
 # (tilec --emit=ptx; DIMS entries DvDV, e.g. 192v128, give V and O a head
 # dim of their own: KERNEL-DTYPE-d192v128.ptx).
 #   scripts/compile-torch-kernels.sh [DIR]
@@ -21,6 +22,17 @@ compile() { # kernel dtype dims (D, or DvDV: head_dim D, head_dim_v DV)
   "$tilec" --kernel="$1" --arch="$arch" --set dtype="$2" --set head_dim="$d" \
     --set head_dim_v="$dv" --emit=ptx -o "$out/$1-$2-d$3.ptx"
 }
+# The forward again in the long sequences' schedule (seq_schedule=long), as
+# KERNEL-DTYPE-dD-long.ptx, where it differs from the default (the launcher
+# takes it from N = 4k).
+compile_long() { # kernel dtype dims
+  local d=${3%v*} dv=${3#*v} file="$out/$1-$2-d$3-long"
+  "$tilec" --kernel="$1" --arch="$arch" --set dtype="$2" --set head_dim="$d" \
+    --set head_dim_v="$dv" --set seq_schedule=long --emit=ptx -o "$file.ptx"
+  if cmp -s "$file.ptx" "$out/$1-$2-d$3.ptx"; then
+    rm -f "$file.ptx" "$file.json"
+  fi
+}
 registered=$("$tilec" --list-kernels | grep -E '^[a-z]' | cut -d' ' -f1)
 has() { echo "$registered" | grep -qx "$1"; }
 for dtype in ${DTYPES:-bf16 f16}; do
@@ -35,6 +47,7 @@ for dtype in ${DTYPES:-bf16 f16}; do
       for kind in fwd bwd_dkdv bwd_dq bwd_fused varlen varlen_bwd_dkdv varlen_bwd_dq; do
         if has flash_attention_$kind$suffix; then
           compile flash_attention_$kind$suffix "$dtype" "$d"
+          if [ $kind = fwd ]; then compile_long flash_attention_$kind$suffix "$dtype" "$d"; fi
         fi
       done
     done

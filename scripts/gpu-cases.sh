@@ -17,7 +17,8 @@
 # 192, (192, 128) and 256 with the default schedules (d = 64: TMA rings on
 # two warpgroups; d = 192 and 256: warp-specialized with ping-pong; the
 # heavy variants on their cp.async schedules), and of d = 80 and 96 (64 + 16
-# and 64 + 32 column tiles), into gpu-cases-defaults/.
+# and 64 + 32 column tiles), and the long sequences' schedule (seq_schedule=
+# long: 256-row tiles at d = 64), into gpu-cases-defaults/.
 #
 # INFER=1 writes the inference kernels of every variant for sm_80 and
 # sm_90a (prefix sm90a_) with their default schedules into
@@ -289,6 +290,13 @@ if [ "${DEFAULTS:-0}" = 1 ]; then
   case_ sm90a_ovpeel_d64_window flash_attention_fwd_sliding_window $local_ov $peel --size seq_q=300 --size seq_k=260
   case_ sm90a_ovpeel_d256_causal flash_attention_fwd_causal --set head_dim=256 --set dtype=f16 $peel --size seq_q=200 --size seq_k=190
   case_ sm90a_ovpeel_d192v128_empty_rows flash_attention_fwd --set head_dim=192 --set head_dim_v=128 $peel --size seq_q=130 --size seq_k=45
+  # seq_schedule=long (the launcher's pick from N = 4k): 256-row tiles on
+  # 16 warps at d = 64 dense; ragged, N < 256, f16 with B and H > 1.
+  long="--set seq_schedule=long"
+  case_ sm90a_long_d64_ragged flash_attention_fwd $long --size batch=2 --size seq_q=300 --size seq_k=333
+  case_ sm90a_long_d64_f16_bh flash_attention_fwd $long --set dtype=f16 --size batch=2 --size heads=3 --size seq_q=700 --size seq_k=520
+  case_ sm90a_long_d64_tiny flash_attention_fwd $long --size seq_q=5 --size seq_k=3
+  case_ sm90a_long_d64_rows_past_keys flash_attention_fwd $long --size seq_q=600 --size seq_k=45
   case_ sm90a_d256_causal_f16_bh flash_attention_fwd_causal --set head_dim=256 --set dtype=f16 --size batch=2 --size heads=2 --size seq_q=77 --size seq_k=130
   case_ sm90a_d256_gqa3_empty_rows flash_attention_fwd_gqa --set head_dim=256 --set group=3 --size heads=3 --size seq_q=130 --size seq_k=45
   case_ sm90a_d256_tiny flash_attention_fwd --set head_dim=256 --size seq_q=5 --size seq_k=3

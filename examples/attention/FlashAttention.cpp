@@ -626,6 +626,34 @@ bool persistentByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
          (!variant.mask || (maskToo && maskMeasured)) && !variant.scoreMod && !variant.blockMask;
 }
 
+ParamSpec seqScheduleParam() {
+  return {.name = "seq_schedule", .type = ParamSpec::Type::Choice, .defaultValue = "auto",
+          .help = "long: the schedule measured fastest from N = 4k where it differs from "
+                  "auto's (d = 64 without a mask or score modifier: 256-row tiles on 16 "
+                  "warps, +5 % at N = 8k-16k, -7 % at 1k); elsewhere the same as auto",
+          .choices = {"auto", "long"}};
+}
+
+bool longSequenceSchedule(AttentionSchedule &schedule, int64_t headDim, int64_t group,
+                          const TargetInfo &target, const AttentionVariant &variant) {
+  // d = 64 dense on the H100 (bench/RESULTS.md, sessions 41 and 42, three
+  // alternating runs each): 256 x 64 tiles on four warpgroups (each K/V
+  // block read once for 256 query rows, one program an SM, 124 registers)
+  // over the default's 128 x 64 on two: 0.93 / 0.97 / 1.01-1.02 /
+  // 1.04-1.05 / 1.05-1.06x at N = 1k / 2k / 4k / 8k / 16k. Causal lost at
+  // every length (0.80-1.00x: 256-row tiles compute twice the diagonal's
+  // masked half), so only the variants without a mask take it.
+  bool plain = !variant.mask && !variant.scoreMod && !variant.blockMask && !variant.keyRange &&
+               variant.inputs.empty() && group == 1;
+  if (headDim != 64 || !plain || !target.tma || schedule.sm90 != Sm90Pipeline::TMA ||
+      schedule.blockM != 128 || schedule.warps != 8)
+    return false;
+  schedule.blockM = 256;
+  schedule.warps = 16;
+  schedule.rowGroups = 1;
+  return true;
+}
+
 bool tileCounterByDefault(const AttentionVariant &variant) {
   // Measured (bench/RESULTS.md, session 36): the causal d = 128 forward
   // with tiles claimed from a counter is 1.07x the static order at N = 1k,

@@ -509,6 +509,18 @@ bool tileCounterByDefault(const AttentionVariant &variant);
 /// loads during this one) where it measured faster.
 int64_t tileSlotsByDefault(int64_t headDim, int64_t headDimV, const AttentionVariant &variant);
 
+/// The forward's parameter `seq_schedule`: `auto` (the schedules above) or
+/// `long`, the schedule measured fastest from N = 4k where it differs
+/// (longSequenceSchedule); the Python launcher compiles both and picks by
+/// length.
+ParamSpec seqScheduleParam();
+/// Makes `schedule` (the forward's default at head dim `headDim`) the one
+/// measured fastest on long sequences, and says whether it changed it:
+/// at d = 64 without a mask, score modifier, runtime inputs or query
+/// groups on TMA, 256-row tiles on four warpgroups.
+bool longSequenceSchedule(AttentionSchedule &schedule, int64_t headDim, int64_t group,
+                          const TargetInfo &target, const AttentionVariant &variant);
+
 /// Whether `split_columns=auto` splits: on wgmma, for the variants without
 /// heavy scores, where the padded tile would be 256 columns wide and every
 /// column tile is at least 64 (d = 192; bench/RESULTS.md, session 27), and

@@ -190,8 +190,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     }
     return s;
   };
-  auto config = [=](const Params &p) {
-    AttentionConfig cfg = configFrom(p, schedule(p));
+  auto configWith = [=](const Params &p, const AttentionSchedule &s) {
+    AttentionConfig cfg = configFrom(p, s);
     // Over a block mask's lists at d = 256 the overlapped loop was 5 %
     // slower than one dot a step (document masks, N = 4k-16k; bench/RESULTS.md
     // session 24); key ranges gain 3-8 % from it.
@@ -201,6 +201,19 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       tune(cfg, p);
     return cfg;
   };
+  auto config = [=](const Params &p) { return configWith(p, schedule(p)); };
+  // The forward's own: with seq_schedule=long, the long sequences' schedule
+  // where there is one (longSequenceSchedule) and no tile size is given.
+  auto fwdSchedule = [=](const Params &p) {
+    AttentionSchedule s = schedule(p);
+    if (p.get("seq_schedule") == "long" && !p.getInt("block_m") && !p.getInt("block_n") &&
+        !p.getInt("row_groups"))
+      longSequenceSchedule(s, scheduleHeadDim(p), config(p).group, p.target(), variant(p));
+    return s;
+  };
+  auto fwdConfig = [=](const Params &p) { return configWith(p, fwdSchedule(p)); };
+  std::vector<ParamSpec> fwdParams = params;
+  fwdParams.push_back(seqScheduleParam());
   // The packed kernel keeps the dense schedules but one: on mma.sync at
   // d = 128 its sequence offsets (live beside the 128-row tile's registers)
   // made it spill, 64-row programs do not.
@@ -244,32 +257,32 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   Registry::global().add({
       .name = "flash_attention_fwd" + suffix,
       .summary = summary,
-      .params = params,
+      .params = fwdParams,
       .build = [=](KernelBuilder &k, const Params &p) {
-        buildFlashAttention(k, config(p), variant(p));
+        buildFlashAttention(k, fwdConfig(p), variant(p));
       },
       .sizes = attentionSizes(),
       .plan = [=](const Params &p, const Params &sizes, uint64_t seed) {
-        return planAttention(config(p), variant(p), sizes, seed);
+        return planAttention(fwdConfig(p), variant(p), sizes, seed);
       },
       .checkSizes = [=](const Params &p, const Params &sizes) {
-        return headsFitGroups(sizes, config(p).group);
+        return headsFitGroups(sizes, fwdConfig(p).group);
       },
       .grid = [=](const Params &p) {
-        return GridRule{GridDim::shape("q", 1, config(p).blockM), GridDim::shape("q", 0),
+        return GridRule{GridDim::shape("q", 1, fwdConfig(p).blockM), GridDim::shape("q", 0),
                         GridDim::fixed(1)};
       },
-      .numWarps = [=](const Params &p) { return schedule(p).warps; },
+      .numWarps = [=](const Params &p) { return fwdSchedule(p).warps; },
       .alignedByDefault = true,
-      .aInShared = [=](const Params &p) { return schedule(p).qInShared; },
-      .pipelineStages = [=](const Params &p) { return schedule(p).stages; },
-      .sm90Pipeline = [=](const Params &p) { return schedule(p).sm90; },
+      .aInShared = [=](const Params &p) { return fwdSchedule(p).qInShared; },
+      .pipelineStages = [=](const Params &p) { return fwdSchedule(p).stages; },
+      .sm90Pipeline = [=](const Params &p) { return fwdSchedule(p).sm90; },
       .persistent = [=](const Params &p) {
         // Only the default tiles (as measured).
         bool defaultTiles = !p.getInt("block_m") && !p.getInt("block_n") &&
                             !p.getInt("row_groups") && p.get("overlap") == "auto";
         bool heavy = heavyScores || (heavyOnMmaSync && !p.target().wgmma);
-        return defaultTiles && schedule(p).sm90 == Sm90Pipeline::WarpSpecialized &&
+        return defaultTiles && fwdSchedule(p).sm90 == Sm90Pipeline::WarpSpecialized &&
                persistentByDefault(p.getInt("head_dim"), p.getInt("head_dim_v"), heavy,
                                    p.target(), variant(p), persistentWithMask);
       },

@@ -77,6 +77,17 @@ class BackwardOption(unittest.TestCase):
         self.assertFalse(ta.fused_backward_is_faster("", 96, 16384))
         self.assertFalse(ta.fused_backward_is_faster("document", 64, 16384))
 
+    def test_auto_takes_the_long_forward_from_4k_queries_and_keys(self):
+        import tilec.attention as ta
+        self.assertTrue(ta.long_forward_is_faster(4096, 4096))
+        self.assertTrue(ta.long_forward_is_faster(16384, 8192))
+        self.assertFalse(ta.long_forward_is_faster(2048, 16384))
+        self.assertFalse(ta.long_forward_is_faster(16384, 1024))
+        self.assertTrue(ta.kernel_file("k", "flash_attention_fwd", "bf16", 64, long=True)
+                        .endswith("flash_attention_fwd-bf16-d64-long.ptx"))
+        with self.assertRaisesRegex(ValueError, "forward='wide': one of default, long, auto"):
+            ta.AttentionKernels("no-such-dir", forward="wide")
+
 
 @unittest.skipUnless(HAVE_GPU and PTX_DIR and os.path.isdir(PTX_DIR or ""), REASON)
 class AttentionOnGpu(unittest.TestCase):
@@ -149,6 +160,27 @@ class AttentionOnGpu(unittest.TestCase):
         self.assertFalse(auto.uses_fused_backward(300))
         with self.subTest(backward="auto", n=8192):
             self.run_case("causal", "bf16", 64, 1, 1, 8192, 8192, kernels=auto)
+
+    def test_long_sequences_forward(self):
+        # The forward in the long sequences' schedule (256-row tiles at d =
+        # 64 dense, compile-torch-kernels.sh's -long.ptx) on ragged shapes,
+        # and "auto" taking it at 4096 x 4096 only.
+        import tilec.attention as ta
+        for dtype in ("bf16", "f16"):
+            long = ta.AttentionKernels(PTX_DIR, dtype=dtype, head_dim=64, forward="long")
+            self.assertIsNotNone(long.forward_long, "no -long.ptx for d = 64 dense")
+            self.assertIs(long.forward_kernel(77, 77), long.forward_long)
+            for b, h, n_q, n_k in ((2, 3, 77, 77), (1, 2, 1000, 1000), (1, 1, 1, 1),
+                                   (2, 2, 130, 257), (1, 2, 300, 64)):
+                with self.subTest(dtype=dtype, n_q=n_q, n_k=n_k):
+                    self.run_case("", dtype, 64, b, h, n_q, n_k, kernels=long)
+        auto = ta.AttentionKernels(PTX_DIR, head_dim=64)
+        self.assertIs(auto.forward_kernel(4096, 4096), auto.forward_long)
+        self.assertIs(auto.forward_kernel(1024, 4096), auto.forward)
+        with self.subTest(forward="auto", n=4096):
+            self.run_case("", "bf16", 64, 1, 2, 4096, 4096, kernels=auto)
+        default = ta.AttentionKernels(PTX_DIR, head_dim=64, forward="default")
+        self.assertIs(default.forward_kernel(16384, 16384), default.forward)
 
     def test_head_dims(self):
         # Head dims that are not powers of two (96, 40) and V/O head dims of

@@ -19,6 +19,10 @@ packed batches of sequences of any lengths (packed=True) the same four as
 flash_attention_varlen<variant> and flash_attention_varlen_bwd_*. The
 backward needs no atomics, so its gradients are bitwise repeatable.
 
+Where a forward has a schedule of its own for long sequences (d = 64
+dense: 256-row tiles; compiled as KERNEL-DTYPE-dD-long.ptx), forward="auto"
+(the default) runs it from 4k queries and keys (`long_forward_is_faster`).
+
 backward="fused" runs the fused backward instead (dK, dV and dQ in one pass,
 flash_attention_bwd_fused<variant>, then flash_attention_bwd_dq_convert):
 dQ is added atomically into an f32 accumulator, so the gradients are not
@@ -54,11 +58,26 @@ _DTYPES = {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32",
 
 
 def kernel_file(directory: str, kernel: str, dtype: str, head_dim: int,
-                head_dim_v: Optional[int] = None) -> str:
+                head_dim_v: Optional[int] = None, long: bool = False) -> str:
     """Where compile-torch-kernels.sh puts a kernel: DIR/KERNEL-DTYPE-dD.ptx,
-    or DIR/KERNEL-DTYPE-dDvDV.ptx when V's head dim DV differs from D."""
+    or DIR/KERNEL-DTYPE-dDvDV.ptx when V's head dim DV differs from D;
+    `long`: the forward in the long sequences' schedule, ...-long.ptx."""
     dims = f"d{head_dim}" if head_dim_v in (None, head_dim) else f"d{head_dim}v{head_dim_v}"
-    return os.path.join(directory, f"{kernel}-{dtype}-{dims}.ptx")
+    return os.path.join(directory, f"{kernel}-{dtype}-{dims}{'-long' if long else ''}.ptx")
+
+
+# From here the forward takes the long sequences' schedule, where one was
+# compiled (tilec --set seq_schedule=long): at d = 64 dense, 256-row tiles
+# were 1.01-1.02x the default at N = 4k, 1.04-1.05x at 8k, 1.05-1.06x at
+# 16k and 0.93-0.97x at 1k-2k (bench/RESULTS.md, sessions 41 and 42, H100).
+LONG_SEQUENCE = 4096
+
+
+def long_forward_is_faster(seq_q: int, seq_k: int) -> bool:
+    """Whether a forward of `seq_q` queries over `seq_k` keys takes the long
+    sequences' schedule: both at least LONG_SEQUENCE (its tiles are twice
+    as many query rows, each reading every key)."""
+    return seq_q >= LONG_SEQUENCE and seq_k >= LONG_SEQUENCE
 
 
 def fused_backward_is_faster(variant: str, head_dim: int, seq_k: int) -> bool:
@@ -73,6 +92,7 @@ def fused_backward_is_faster(variant: str, head_dim: int, seq_k: int) -> bool:
 
 
 _BACKWARDS = ("separate", "fused", "auto")
+_FORWARDS = ("default", "long", "auto")
 
 
 def backward_stat_rows(seq_q: int) -> int:
@@ -115,11 +135,15 @@ class AttentionKernels:
     the head dim of V and O when it is not `head_dim` (Q's and K's).
     `backward`: "separate" (dK/dV and dQ kernels, bitwise repeatable),
     "fused" (one pass with dQ added atomically, then its conversion) or
-    "auto" (fused where `fused_backward_is_faster` and compiled)."""
+    "auto" (fused where `fused_backward_is_faster` and compiled).
+    `forward`: "default" (one schedule for every length), "long" (the long
+    sequences' schedule, KERNEL-...-long.ptx, wherever compiled) or "auto"
+    (that one where compiled and `long_forward_is_faster`)."""
 
     def __init__(self, directory: str, variant: str = "", dtype: str = "bf16",
                  head_dim: int = 64, group: int = 1, packed: bool = False,
-                 head_dim_v: Optional[int] = None, backward: str = "separate") -> None:
+                 head_dim_v: Optional[int] = None, backward: str = "separate",
+                 forward: str = "auto") -> None:
         suffix = f"_{variant}" if variant else ""
         self.variant, self.dtype, self.head_dim, self.group = variant, dtype, head_dim, group
         self.head_dim_v = head_dim_v or head_dim
@@ -129,9 +153,12 @@ class AttentionKernels:
         if backward == "fused" and packed:
             raise ValueError("backward='fused': packed batches have no fused backward")
         self.backward = backward
+        if forward not in _FORWARDS:
+            raise ValueError(f"forward={forward!r}: one of {', '.join(_FORWARDS)}")
+        self.forward_choice = forward
 
-        def path_of(kernel: str) -> str:
-            return kernel_file(directory, kernel, dtype, head_dim, self.head_dim_v)
+        def path_of(kernel: str, long: bool = False) -> str:
+            return kernel_file(directory, kernel, dtype, head_dim, self.head_dim_v, long)
 
         def load(kernel: str) -> Kernel:
             path = path_of(kernel)
@@ -151,6 +178,11 @@ class AttentionKernels:
             self.prep = load("flash_attention_bwd_prep")
             self.dkdv = load(f"flash_attention_bwd_dkdv{suffix}")
             self.dq = load(f"flash_attention_bwd_dq{suffix}")
+        # The forward in the long sequences' schedule, where it has one.
+        self.forward_long = None
+        long_path = path_of(f"flash_attention_fwd{suffix}", long=True)
+        if not packed and forward != "default" and os.path.exists(long_path):
+            self.forward_long = Kernel(long_path)
         self.fused = self.dq_convert = None
         fused_names = (f"flash_attention_bwd_fused{suffix}", "flash_attention_bwd_dq_convert")
         if backward == "fused" or (
@@ -234,6 +266,15 @@ class AttentionKernels:
             return [tensor_arg(mask.counts_by_keys), tensor_arg(mask.blocks_by_keys)]
         return [tensor_arg(mask.counts), tensor_arg(mask.blocks)]
 
+    def forward_kernel(self, seq_q: int, seq_k: int) -> Kernel:
+        """The forward this call runs: the long sequences' schedule where
+        compiled and chosen (forward="long", or "auto" and
+        `long_forward_is_faster`), else the default."""
+        if self.forward_long is not None and (
+                self.forward_choice == "long" or long_forward_is_faster(seq_q, seq_k)):
+            return self.forward_long
+        return self.forward
+
     def uses_fused_backward(self, seq_k: int) -> bool:
         """Whether a backward over `seq_k` keys runs the fused kernels."""
         if self.fused is None:
@@ -302,9 +343,9 @@ class _Attention(torch.autograd.Function):
         stream = _stream(q)
         extra = kernels.input_args(inputs)
         sizes = (b * h, n, k.shape[2])
-        kernels.forward(tensor_arg(qc), tensor_arg(kc), tensor_arg(vc), tensor_arg(o),
-                        tensor_arg(lse), *kernels.mask_args(mask, False, sizes), *extra,
-                        stream=stream)
+        forward = kernels.forward_kernel(n, k.shape[2])
+        forward(tensor_arg(qc), tensor_arg(kc), tensor_arg(vc), tensor_arg(o), tensor_arg(lse),
+                *kernels.mask_args(mask, False, sizes), *extra, stream=stream)
         ctx.save_for_backward(qc, kc, vc, o, lse)
         ctx.kernels, ctx.shapes = kernels, (q.shape, k.shape, v.shape)
         ctx.inputs, ctx.mask, ctx.sizes = inputs, mask, sizes
