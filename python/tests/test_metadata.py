@@ -260,8 +260,9 @@ class CompiledKernels(unittest.TestCase):
     @staticmethod
     def compiled_dims(stem):
         """(d_qk, d_v) from compile-torch-kernels.sh's file name
-        KERNEL-DTYPE-dD or KERNEL-DTYPE-dDvDV; None for other names."""
-        m = re.search(r"-d(\d+)(?:v(\d+))?$", stem)
+        KERNEL-DTYPE-dD or KERNEL-DTYPE-dDvDV (with -long after it: the long
+        sequences' forward); None for other names."""
+        m = re.search(r"-d(\d+)(?:v(\d+))?(?:-long)?$", stem)
         if not m:
             return None
         return int(m.group(1)), int(m.group(2) or m.group(1))
