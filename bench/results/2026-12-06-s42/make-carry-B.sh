@@ -10,6 +10,10 @@ mkdir -p carry-B/long && mv carry-B/cases/sm90a_long_* carry-B/long/ && rm -rf c
 bash scripts/compile-torch-kernels.sh carry-B/torch-ptx > /dev/null
 DIMS=64 VARIANTS="dense causal" bash bench/compile-variants.sh carry-B/fdef
 DIMS=64 VARIANTS="dense" SETS="--set seq_schedule=long" bash bench/compile-variants.sh carry-B/flong
+# Causal d = 128 (persistent, tiles from a counter) and the same in the
+# static order, for the B = 64, N = 1k row call A found slow.
+DIMS=128 VARIANTS="causal" bash bench/compile-variants.sh carry-B/fc128
+DIMS=128 VARIANTS="causal" SETS="--tile-counter=false" bash bench/compile-variants.sh carry-B/fc128s
 rm -f carry-B/f*/flash_attention_block_mask_document.*
 cp /work/shared/tools/peer_sdpa.py carry-B/
 du -sh carry-B

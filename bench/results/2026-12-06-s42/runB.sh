@@ -26,5 +26,18 @@ echo "fwd rc $? $(( $(date +%s)-t0 ))s"
 timeout 60 python3 carry/peer_sdpa.py --dims 64 --seqlens $S --json $OUT/r/sdpa.json \
   > $OUT/r/sdpa.txt 2>&1
 echo "sdpa rc $? $(( $(date +%s)-t0 ))s"
-cat $OUT/r/f.txt; grep -v "^#" $OUT/r/sdpa.txt
+# Causal d = 128 at N = 1k, B = 64 (call A: 328 TFLOP/s, cuDNN 460) and
+# B = 16: the counter's default and the static order, two processes each.
+for rep in 1 2; do
+  for dir in fc128 fc128s; do
+    for T in 65536 16384; do
+      timeout 60 python3 bench/variants.py --ptx-dir carry/$dir --variants causal --dims 128 \
+        --seqlens 1024 --tokens $T > $OUT/r/c128-$dir-$T-$rep.txt 2>&1
+      echo "$dir tokens $T rep $rep: $(grep -v '^#' $OUT/r/c128-$dir-$T-$rep.txt | tail -1)"
+    done
+  done
+done
+timeout 60 python3 carry/peer_sdpa.py --dims 128 --seqlens 1024 --tokens 65536 > $OUT/r/sdpa-c128.txt 2>&1
+echo "sdpa rc $? $(( $(date +%s)-t0 ))s"
+cat $OUT/r/f.txt; grep -hv "^#" $OUT/r/sdpa.txt $OUT/r/sdpa-c128.txt
 cd $OUT && tar czf r.tgz r && rm -rf r
