@@ -10,6 +10,10 @@ mkdir -p carry-B/long && mv carry-B/cases/sm90a_long_* carry-B/long/ && rm -rf c
 bash scripts/compile-torch-kernels.sh carry-B/torch-ptx > /dev/null
 DIMS=64 VARIANTS="dense causal" bash bench/compile-variants.sh carry-B/fdef
 DIMS=64 VARIANTS="dense" SETS="--set seq_schedule=long" bash bench/compile-variants.sh carry-B/flong
+# The d = 64 variants without a mask, default and on 256-row tiles.
+DIMS=64 VARIANTS="gqa softcap alibi" bash bench/compile-variants.sh carry-B/vdef
+DIMS=64 VARIANTS="gqa softcap alibi" SETS="--num-warps=16 --set block_m=256 --set row_groups=1" \
+  bash bench/compile-variants.sh carry-B/v256
 # Causal d = 128 (persistent, tiles from a counter) and the same in the
 # static order, for the B = 64, N = 1k row call A found slow.
 DIMS=128 VARIANTS="causal" bash bench/compile-variants.sh carry-B/fc128

@@ -5,7 +5,8 @@
 # launched twice; memcheck and racecheck on the long
 # cases; the Python package's GPU tests (the long forward on ragged shapes,
 # "auto" at 4096); the d = 64 dense forward, default and long, N = 1k-16k,
-# three alternating runs, cuDNN in the same call.
+# three alternating runs, cuDNN in the same call; the d = 64 GQA, soft-capping
+# and ALiBi forwards on 256-row tiles; causal d = 128 at N = 1k, B = 64.
 # On the device: rm -rf carry && mv carry-B carry first.
 . bench/results/lib.sh
 call_header
@@ -26,6 +27,12 @@ echo "fwd rc $? $(( $(date +%s)-t0 ))s"
 timeout 60 python3 carry/peer_sdpa.py --dims 64 --seqlens $S --json $OUT/r/sdpa.json \
   > $OUT/r/sdpa.txt 2>&1
 echo "sdpa rc $? $(( $(date +%s)-t0 ))s"
+# The d = 64 variants without a mask (GQA 4, soft-capping, ALiBi) on
+# 256-row tiles against their defaults, two alternating runs.
+timeout 200 python3 bench/compare.py --dirs def=carry/vdef,m256=carry/v256 \
+  --variants gqa,softcap,alibi --dims 64 --seqlens 4096,8192,16384 --reps 2 \
+  --out $OUT/r/v > $OUT/r/v.txt 2>&1
+echo "variants rc $? $(( $(date +%s)-t0 ))s"
 # Causal d = 128 at N = 1k, B = 64 (call A: 328 TFLOP/s, cuDNN 460) and
 # B = 16: the counter's default and the static order, two processes each.
 for rep in 1 2; do
@@ -39,5 +46,5 @@ for rep in 1 2; do
 done
 timeout 60 python3 carry/peer_sdpa.py --dims 128 --seqlens 1024 --tokens 65536 > $OUT/r/sdpa-c128.txt 2>&1
 echo "sdpa rc $? $(( $(date +%s)-t0 ))s"
-cat $OUT/r/f.txt; grep -hv "^#" $OUT/r/sdpa.txt $OUT/r/sdpa-c128.txt
+cat $OUT/r/f.txt $OUT/r/v.txt; grep -hv "^#" $OUT/r/sdpa.txt $OUT/r/sdpa-c128.txt
 cd $OUT && tar czf r.tgz r && rm -rf r
