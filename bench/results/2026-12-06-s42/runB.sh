@@ -2,7 +2,7 @@
 # Session 42's call B (make-carry-B.sh): seq_schedule=long verified and
 # timed. The long cases (d = 64 dense on 256-row tiles: ragged, f16 with B
 # and H > 1, tiny, queries past the keys) on all programs and on 3, each
-# launched twice; memcheck and racecheck on the long
+# launched twice; memcheck, racecheck and synccheck on the long
 # cases; the Python package's GPU tests (the long forward on ragged shapes,
 # "auto" at 4096); the d = 64 dense forward, default and long, N = 1k-16k,
 # three alternating runs, cuDNN in the same call; the d = 64 GQA, soft-capping
@@ -16,6 +16,7 @@ build_tools; echo "build $(( $(date +%s)-t0 ))s"
 run_cases carry/long $OUT/r
 sanitize memcheck carry/long $OUT/r
 sanitize racecheck carry/long $OUT/r
+sanitize synccheck carry/long $OUT/r
 echo "cases $(( $(date +%s)-t0 ))s"
 (cd python && TILEC_TEST_PTX_DIR=../carry/torch-ptx timeout 200 python3 -m unittest -v \
   tests.test_attention_gpu 2>&1 | grep -E "ok$|FAIL|ERROR|Error|skipped|^Ran|^OK|long" | tail -40)
