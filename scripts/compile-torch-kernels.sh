@@ -24,7 +24,7 @@ compile() { # kernel dtype dims (D, or DvDV: head_dim D, head_dim_v DV)
 }
 # The forward again in the long sequences' schedule (seq_schedule=long), as
 # KERNEL-DTYPE-dD-long.ptx, where it differs from the default (the launcher
-# takes it from N = 4k).
+# takes it from N = 4k with forward="auto").
 compile_long() { # kernel dtype dims
   local d=${3%v*} dv=${3#*v} file="$out/$1-$2-d$3-long"
   "$tilec" --kernel="$1" --arch="$arch" --set dtype="$2" --set head_dim="$d" \

@@ -511,8 +511,8 @@ int64_t tileSlotsByDefault(int64_t headDim, int64_t headDimV, const AttentionVar
 
 /// The forward's parameter `seq_schedule`: `auto` (the schedules above) or
 /// `long`, the schedule measured fastest from N = 4k where it differs
-/// (longSequenceSchedule); the Python launcher compiles both and picks by
-/// length.
+/// (longSequenceSchedule); compile-torch-kernels.sh compiles both and the
+/// Python launcher (forward="auto") picks by length.
 ParamSpec seqScheduleParam();
 /// Makes `schedule` (the forward's default at head dim `headDim`) the one
 /// measured fastest on long sequences, and says whether it changed it:

@@ -174,12 +174,12 @@ class AttentionOnGpu(unittest.TestCase):
                                    (2, 2, 130, 257), (1, 2, 300, 64)):
                 with self.subTest(dtype=dtype, n_q=n_q, n_k=n_k):
                     self.run_case("", dtype, 64, b, h, n_q, n_k, kernels=long)
-        auto = ta.AttentionKernels(PTX_DIR, head_dim=64)
+        auto = ta.AttentionKernels(PTX_DIR, head_dim=64, forward="auto")
         self.assertIs(auto.forward_kernel(4096, 4096), auto.forward_long)
         self.assertIs(auto.forward_kernel(1024, 4096), auto.forward)
         with self.subTest(forward="auto", n=4096):
             self.run_case("", "bf16", 64, 1, 2, 4096, 4096, kernels=auto)
-        default = ta.AttentionKernels(PTX_DIR, head_dim=64, forward="default")
+        default = ta.AttentionKernels(PTX_DIR, head_dim=64)  # forward="default"
         self.assertIs(default.forward_kernel(16384, 16384), default.forward)
 
     def test_head_dims(self):

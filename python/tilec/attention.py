@@ -21,7 +21,8 @@ backward needs no atomics, so its gradients are bitwise repeatable.
 
 Where a forward has a schedule of its own for long sequences (d = 64
 dense: 256-row tiles; compiled as KERNEL-DTYPE-dD-long.ptx), forward="auto"
-(the default) runs it from 4k queries and keys (`long_forward_is_faster`).
+runs it from 4k queries and keys (`long_forward_is_faster`); the default,
+forward="default", runs one kernel for every length.
 
 backward="fused" runs the fused backward instead (dK, dV and dQ in one pass,
 flash_attention_bwd_fused<variant>, then flash_attention_bwd_dq_convert):
@@ -138,12 +139,14 @@ class AttentionKernels:
     "auto" (fused where `fused_backward_is_faster` and compiled).
     `forward`: "default" (one schedule for every length), "long" (the long
     sequences' schedule, KERNEL-...-long.ptx, wherever compiled) or "auto"
-    (that one where compiled and `long_forward_is_faster`)."""
+    (that one where compiled and `long_forward_is_faster`). "default" stays
+    the default until the long schedule's GPU cases have run (prepared:
+    bench/results/2026-12-06-s42/runC.sh)."""
 
     def __init__(self, directory: str, variant: str = "", dtype: str = "bf16",
                  head_dim: int = 64, group: int = 1, packed: bool = False,
                  head_dim_v: Optional[int] = None, backward: str = "separate",
-                 forward: str = "auto") -> None:
+                 forward: str = "default") -> None:
         suffix = f"_{variant}" if variant else ""
         self.variant, self.dtype, self.head_dim, self.group = variant, dtype, head_dim, group
         self.head_dim_v = head_dim_v or head_dim
