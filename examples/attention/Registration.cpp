@@ -208,7 +208,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     AttentionSchedule s = schedule(p);
     if (p.get("seq_schedule") == "long" && !p.getInt("block_m") && !p.getInt("block_n") &&
         !p.getInt("row_groups"))
-      longSequenceSchedule(s, scheduleHeadDim(p), config(p).group, p.target(), variant(p));
+      longSequenceSchedule(s, scheduleHeadDim(p), configWith(p, s).group, p.target(),
+                           variant(p));
     return s;
   };
   auto fwdConfig = [=](const Params &p) { return configWith(p, fwdSchedule(p)); };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 42's call C: call B cut to what the device time left allows
-# (carry-B from make-carry-B.sh), most needed first: the seq_schedule=long
+# Session 42's call C (carry-B from make-carry-B.sh; also call B's first
+# part), most needed first: the seq_schedule=long
 # cases on all programs and on 3, each launched twice; the d = 64 dense
 # forward, default and long, N = 1k-16k, two alternating runs, cuDNN in the
 # same call; the Python package's long-forward test; memcheck, racecheck
