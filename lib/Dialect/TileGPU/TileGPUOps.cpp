@@ -1,13 +1,16 @@
 //===- TileGPUOps.cpp - verifiers, builders and formats of tilegpu ops ----===//
 
 #include "tilec/Dialect/TileGPU/TileGPU.h"
+#include "tilec/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace tilec::tilegpu;
@@ -63,6 +66,19 @@ bool tilec::tilegpu::isGroupBarrier(Operation &op) {
       return sync.getThreads() == 32 * roles.getWarps()[index];
     }
   return true;
+}
+
+Block *tilec::tilegpu::tileLoopBody(Operation &op) {
+  Operation *parent = op.getParentOp();
+  if (isa_and_nonnull<WarpSpecializeOp>(parent))
+    parent = parent->getParentOp();
+  if (!isa_and_nonnull<FunctionOpInterface>(parent) || !parent->hasAttr(kPersistentAttrName))
+    return nullptr;
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return loop.getBody();
+  if (auto loop = dyn_cast<scf::WhileOp>(op))
+    return loop.getAfterBody();
+  return nullptr;
 }
 
 void tilec::tilegpu::createGroupBarrier(OpBuilder &b, Location loc, Operation *at) {

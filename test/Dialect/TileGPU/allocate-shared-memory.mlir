@@ -263,3 +263,78 @@ func.func @role_loops(%p: tensor<64x64xbf16, #wgmma>, %n: i32) {
     }
   return
 }
+
+// In a persistent kernel (tilec.persistent) the body of a role's tile loop
+// is a timeline of its own: buffers of one tile share bytes as in a role's
+// body, when a barrier of the role also separates them around the loop's
+// back edge — from the later one's last use, through the next tile's
+// start, to its first use of the earlier one. A TMA store's source there
+// stays alive through the whole body (its wait may come in the next tile).
+// CHECK-LABEL: func.func @tile_loop
+func.func @tile_loop(%p: tensor<64x64xbf16, #wgmma>, %n: i32,
+                     %map: !tilegpu.tensor_map<64x64xbf16, #swz>) attributes {tilec.persistent} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+    }
+    role warps = 4 registers = 232 {
+      scf.for %t = %c0 to %n step %c1 : i32 {
+        scf.for %i = %c0 to %n step %c1 : i32 {
+          // CHECK: tilegpu.alloc {offset = 0 : i64}
+          %a = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+          tilegpu.local_store %p, %a : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+          tilegpu.barrier_sync %c2, 128
+        }
+        scf.for %i = %c0 to %n step %c1 : i32 {
+          // Barriers both ways (each loop's body ends with one): %a's bytes.
+          // CHECK: tilegpu.alloc {offset = 0 : i64}
+          %b = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+          tilegpu.local_store %p, %b : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+          tilegpu.barrier_sync %c2, 128
+        }
+        scf.for %i = %c0 to %n step %c1 : i32 {
+          // Nothing waits between this loop and the next tile's first two:
+          // neither %a's nor %b's bytes.
+          // CHECK: tilegpu.alloc {offset = 8192 : i64}
+          %c = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+          tilegpu.local_store %p, %c : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+        }
+        // A TMA store reads it into the next tile: no bytes of the others.
+        // CHECK: tilegpu.alloc {offset = 16384 : i64}
+        %out = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+        tilegpu.local_store %p, %out : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+        tilegpu.tma_store %out, %map[%c0, %c0] : !tilegpu.smem<64x64xbf16, #swz>, !tilegpu.tensor_map<64x64xbf16, #swz>
+      }
+    }
+  return
+}
+
+// Not persistent: a loop in the role holds all its buffers through it.
+// CHECK-LABEL: func.func @not_tile_loop
+func.func @not_tile_loop(%p: tensor<64x64xbf16, #wgmma>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+    }
+    role warps = 4 registers = 232 {
+      scf.for %t = %c0 to %n step %c1 : i32 {
+        scf.for %i = %c0 to %n step %c1 : i32 {
+          // CHECK: tilegpu.alloc {offset = 0 : i64}
+          %a = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+          tilegpu.local_store %p, %a : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+          tilegpu.barrier_sync %c2, 128
+        }
+        scf.for %i = %c0 to %n step %c1 : i32 {
+          // CHECK: tilegpu.alloc {offset = 8192 : i64}
+          %b = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+          tilegpu.local_store %p, %b : tensor<64x64xbf16, #wgmma>, !tilegpu.smem<64x64xbf16, #swz>
+          tilegpu.barrier_sync %c2, 128
+        }
+      }
+    }
+  return
+}

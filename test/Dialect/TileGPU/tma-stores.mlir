@@ -269,3 +269,54 @@ func.func @fits_beside_consecutive_loops(%pq: !tile.ptr<f32>, %qn: i32, %qd: i32
   }
   return
 }
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#blocked = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+// The same loops inside a persistent kernel's tile loop (the persistent
+// fused backward's key loops): the add goes by TMA as in a loop of the
+// kernel's body — its buffer made in the tile loop's body before the first
+// key loop, each key loop's last copy waited for after it — and so does the
+// tile's closing store in the tile loop, whose buffer also fits beside the
+// key loops' (tilegpu-allocate-shared-memory measures live ranges in the
+// tile loop's body too).
+// CHECK-LABEL: func.func @in_tile_loop
+// CHECK: scf.for
+// CHECK-NEXT: %[[BUF:.+]] = tilegpu.alloc : !tilegpu.smem<64x128xf32, #tilegpu.swizzled<128>>
+// CHECK-NEXT: scf.for
+// CHECK: tilegpu.tma_store add %[[BUF]]
+// CHECK: tilegpu.tma_store_wait
+// CHECK: scf.for
+// CHECK: tilegpu.tma_store add %[[BUF]]
+// CHECK: tilegpu.tma_store_wait
+// CHECK: tilegpu.alloc : !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>
+// CHECK: tilegpu.tma_store %{{.+}}, %{{.+}}[%{{.+}}, %c0{{.*}}] : !tilegpu.smem<64x128xbf16
+// CHECK-NOT: tile.atomic_add_block
+// CHECK-NOT: tile.store_block
+// CHECK: return
+func.func @in_tile_loop(%pq: !tile.ptr<f32>, %qn: i32, %qd: i32, %qns: i64, %qds: i64,
+                        %po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i64,
+                        %p: tensor<128x256xbf16, #blocked>, %o: tensor<64x128xbf16, #acc>,
+                        %dq: tensor<64x128xf32, #acc>,
+                        %n: i32) attributes {tilegpu.kernel, tilec.persistent} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %dacc = tile.make_desc %pq, [%qn, %qd], [%qns, %qds] : !tile.ptr<f32> -> !tile.desc<64x128xf32>
+  %out = tile.make_desc %po, [%on, %od], [%ons, %ods] : !tile.ptr<bf16> -> !tile.desc<64x128xbf16>
+  scf.for %t = %c0 to %n step %c1 : i32 {
+    scf.for %i = %c0 to %n step %c64 : i32 {
+      %s = tilegpu.alloc : !tilegpu.smem<128x256xbf16, #tilegpu.padded<0>>
+      tilegpu.local_store %p, %s : tensor<128x256xbf16, #blocked>, !tilegpu.smem<128x256xbf16, #tilegpu.padded<0>>
+      tile.atomic_add_block %dacc[%i, %c0], %dq : !tile.desc<64x128xf32>, tensor<64x128xf32, #acc>
+    }
+    scf.for %i = %c0 to %n step %c64 : i32 {
+      %s = tilegpu.alloc : !tilegpu.smem<128x256xbf16, #tilegpu.padded<0>>
+      tilegpu.local_store %p, %s : tensor<128x256xbf16, #blocked>, !tilegpu.smem<128x256xbf16, #tilegpu.padded<0>>
+      tile.atomic_add_block %dacc[%i, %c0], %dq : !tile.desc<64x128xf32>, tensor<64x128xf32, #acc>
+    }
+    tile.store_block %out[%t, %c0], %o : !tile.desc<64x128xbf16>, tensor<64x128xbf16, #acc>
+  }
+  return
+}

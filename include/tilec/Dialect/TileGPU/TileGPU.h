@@ -86,6 +86,12 @@ bool fitsStMatrix(mlir::RankedTensorType type, SharedMemoryType buffer);
 /// another's arrival — only orders some threads after others.
 bool isGroupBarrier(mlir::Operation &op);
 
+/// The body of `op` if it is a persistent kernel's tile loop (each
+/// iteration one tile): an scf.for, or the "after" region of
+/// tilegpu-claim-tiles' scf.while, directly in the body of a kernel marked
+/// tilec.persistent or of one of its warp roles. Null for any other op.
+mlir::Block *tileLoopBody(mlir::Operation &op);
+
 /// A barrier of every thread that runs `at`, made at `b`: the named barrier
 /// of its warp role (id = role + 1, the role's threads), or the block's
 /// outside roles. isGroupBarrier holds for it.

@@ -31,17 +31,29 @@ int64_t alignmentOf(SharedMemoryType type) {
 /// The blocks whose ops each thread runs in sequence and where a buffer's
 /// live range is measured: the kernel's body, and the body of each role of
 /// a `warp_specialize` in it (the roles run side by side, so buffers of two
-/// roles meet in the body, at the `warp_specialize`). A use nested deeper
-/// (in a loop, a branch) counts at the op of such a block that holds it.
+/// roles meet in the body, at the `warp_specialize`); in a persistent
+/// kernel also the body of the tile loop in each of those (an scf.for or
+/// the scf.while of tilegpu-claim-tiles), whose iterations are tiles: a
+/// buffer used within one tile may then share bytes with another of the
+/// same tile. A use nested deeper (in a loop, a branch) counts at the op of
+/// such a block that holds it.
 class Timeline {
 public:
   explicit Timeline(Block &body) : bodyBlock(body) {
-    number(body);
+    SmallVector<Block *> outer{&body};
     for (Operation &op : body)
       if (auto roles = dyn_cast<WarpSpecializeOp>(op))
         for (Region &role : roles->getRegions())
           for (Block &block : role)
-            number(block);
+            outer.push_back(&block);
+    for (Block *block : outer) {
+      number(*block);
+      for (Operation &op : *block)
+        if (Block *tiles = tileLoopBody(op)) {
+          number(*tiles);
+          loopBodies.insert(tiles);
+        }
+    }
   }
 
   /// The innermost such block that holds `op`.
@@ -51,11 +63,24 @@ public:
       block = block->getParentOp()->getBlock();
     return block;
   }
+  /// The innermost such block that holds `block` and `other` (or is one).
+  Block *commonBlock(Block *block, Block *other) const {
+    llvm::SmallPtrSet<Block *, 4> holders;
+    for (Block *b = other; b; b = holderOf(b))
+      holders.insert(b);
+    while (!holders.count(block))
+      block = holderOf(block);
+    return block;
+  }
   /// The position in `block` of the op that is or holds `op`.
   int64_t positionIn(Block *block, Operation *op) const {
     return positions.lookup(block).lookup(block->findAncestorOpInBlock(*op));
   }
   bool isBody(Block *block) const { return block == &bodyBlock; }
+  /// Whether `block` is a tile loop's body (its end goes on to its start).
+  bool isLoopBody(Block *block) const { return loopBodies.contains(block); }
+  /// The block a tile loop's body is in; null for the others.
+  Block *loopHolder(Block *block) const { return isLoopBody(block) ? holderOf(block) : nullptr; }
   int64_t size(Block *block) const { return static_cast<int64_t>(block->getOperations().size()); }
   Block *body() const { return &bodyBlock; }
   /// Whether an op of `block` after position `from` and before `to` waits
@@ -69,6 +94,10 @@ public:
   }
 
 private:
+  /// The numbered block holding `block`'s op; null for the kernel's body.
+  Block *holderOf(Block *block) const {
+    return isBody(block) ? nullptr : blockOf(block->getParentOp());
+  }
   void number(Block &block) {
     for (auto [i, op] : llvm::enumerate(block)) {
       positions[&block][&op] = static_cast<int64_t>(i);
@@ -80,6 +109,7 @@ private:
   DenseMap<Block *, DenseMap<Operation *, int64_t>> positions;
   /// The positions of each block's isGroupBarrier ops, in order.
   DenseMap<Block *, SmallVector<int64_t>> barriers;
+  llvm::SmallPtrSet<Block *, 4> loopBodies;
 };
 
 /// Whether every thread of `block`'s group waits for every other between
@@ -89,6 +119,8 @@ private:
 bool synchronizedBetween(Block *block, int64_t from, int64_t to, const Timeline &timeline) {
   if (timeline.barrierBetween(block, from, to))
     return true;
+  if (from < 0 || from >= timeline.size(block))
+    return false;
   auto loop = dyn_cast<scf::ForOp>(*std::next(block->begin(), from));
   if (!loop)
     return false;
@@ -107,7 +139,7 @@ struct Buffer {
   std::optional<int64_t> offset;
 
   /// The live range in `block` (which holds this one's): the position of
-  /// the op holding this one's block (its warp_specialize).
+  /// the op there that holds this one's block (a warp_specialize, a loop).
   std::pair<int64_t, int64_t> rangeIn(Block *block, const Timeline &timeline) const {
     if (block == this->block)
       return {first, last};
@@ -120,22 +152,31 @@ struct Buffer {
   /// nothing between them waits for every thread of the role (the earlier
   /// one's last readers may be behind the later one's first writers): no
   /// barrier, and the earlier one's last use no loop whose body ends with
-  /// one (the step buffers of consecutive loops share bytes). In
-  /// the kernel's body ranges apart suffice, as they always have there:
-  /// tilegpu-insert-barriers publishes a loop's pending accesses at the end
-  /// of its body or right after it. (Asking for a barrier there too cost
-  /// the sliding window's dK/dV 33 KiB over the limit.)
+  /// one (the step buffers of consecutive loops share bytes). In a tile
+  /// loop's body the same, and also around its back edge: from the later
+  /// one's last use through the body's end and start to the earlier one's
+  /// first use (the next tile's). In the kernel's body ranges apart
+  /// suffice, as they always have there: tilegpu-insert-barriers publishes
+  /// a loop's pending accesses at the end of its body or right after it.
+  /// (Asking for a barrier there too cost the sliding window's dK/dV 33 KiB
+  /// over the limit.)
   bool overlapsInTime(const Buffer &other, const Timeline &timeline) const {
-    // The Timeline's blocks are the body and role bodies just inside it.
-    Block *common = block == other.block ? block : timeline.body();
+    Block *common = timeline.commonBlock(block, other.block);
     auto [first, last] = rangeIn(common, timeline);
     auto [otherFirst, otherLast] = other.rangeIn(common, timeline);
     if (first <= otherLast && otherFirst <= last)
       return true;
     if (timeline.isBody(common))
       return false;
-    return last < otherFirst ? !synchronizedBetween(common, last, otherFirst, timeline)
-                             : !synchronizedBetween(common, otherLast, first, timeline);
+    auto [earlierFirst, earlierLast] = last < otherFirst ? std::pair(first, last)
+                                                         : std::pair(otherFirst, otherLast);
+    auto [laterFirst, laterLast] = last < otherFirst ? std::pair(otherFirst, otherLast)
+                                                     : std::pair(first, last);
+    if (!synchronizedBetween(common, earlierLast, laterFirst, timeline))
+      return true;
+    return timeline.isLoopBody(common) &&
+           !synchronizedBetween(common, laterLast, timeline.size(common), timeline) &&
+           !timeline.barrierBetween(common, -1, earlierFirst);
   }
   bool overlapsInSpace(int64_t start, int64_t size) const {
     return *offset < start + size && start < *offset + bytes;
@@ -183,11 +224,23 @@ struct TileGPUAllocateSharedMemory
         block = reader;
       }
       buffer.last = std::max(buffer.last, lastUse(op->getResult(0), block, timeline));
+      // In a tile loop's body, one the next tile may still need — the body
+      // yields it (a view, a wgmma's token), or a TMA store reads it (its
+      // wait may come in the next tile) — lives through the whole body.
+      if (timeline.isLoopBody(block) && buffer.last >= timeline.size(block) - 1) {
+        buffer.first = 0;
+        buffer.last = timeline.size(block);
+      }
       // An initialized mbarrier owns its bytes until the kernel ends: PTX
       // allows no other use of them (another barrier, a buffer) before an
       // mbarrier.inval, which nothing emits.
-      if (isa<MBarrierCreateOp>(op))
-        buffer.last = timeline.size(block);
+      if (isa<MBarrierCreateOp>(op)) {
+        while (Block *holder = timeline.loopHolder(buffer.block)) {
+          buffer.first = timeline.positionIn(holder, op);
+          buffer.block = holder;
+        }
+        buffer.last = timeline.size(buffer.block);
+      }
       buffers.push_back(buffer);
     });
 

@@ -150,7 +150,9 @@ ringSlotFor(Operation *write, scf::ForOp loop, SharedMemoryType type) {
 /// live ranges do not end inside it), so all of them count, each rounded
 /// up to the 1024-byte alignment of a swizzled buffer; but of consecutive
 /// loops of one block only the one that needs most (the allocator lets
-/// their buffers share bytes: the fused backward's three key loops).
+/// their buffers share bytes: the fused backward's three key loops, in a
+/// persistent kernel's tile loop too, whose body it also measures live
+/// ranges in).
 static bool fitsBesideAll(FunctionOpInterface kernel, int64_t bytes) {
   int64_t total = llvm::alignTo(bytes, 1024);
   // The bytes of each outermost loop's buffers, and the most of them by
@@ -167,7 +169,8 @@ static bool fitsBesideAll(FunctionOpInterface kernel, int64_t bytes) {
     scf::ForOp outermost;
     for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
          loop = loop->getParentOfType<scf::ForOp>())
-      outermost = loop;
+      if (!tileLoopBody(*loop))
+        outermost = loop;
     if (outermost)
       inLoop[outermost] += size;
     else
@@ -219,20 +222,28 @@ static llvm::SmallVector<int64_t> box(tile::TensorDescType desc, int64_t element
 /// (unit dimensions aside) whose rows are whole 128-byte column blocks,
 /// through a descriptor of a tensor argument as the runtime passes it, run
 /// once by every thread of the kernel or of a warp role (directly in its
-/// body, or directly in a loop there when the buffer surely fits beside
-/// all others, or shares one of `buffers`, or stages in a tile ring's slot:
-/// ringSlotFor; not in a branch). An add needs f32, f16 or bf16 elements.
+/// body, or directly in a loop there or in a persistent kernel's tile loop
+/// there when the buffer surely fits beside all others, or shares one of
+/// `buffers`, or stages in a tile ring's slot: ringSlotFor; not in a
+/// branch). An add needs f32, f16 or bf16 elements.
 static std::optional<Plan> planOf(const BlockWrite &write, FunctionOpInterface kernel,
                                   const StagingBuffers &buffers) {
   Operation *parent = write.op->getParentOp();
   scf::ForOp loop = dyn_cast<scf::ForOp>(parent);
-  if (loop)
+  if (loop) {
     parent = loop->getParentOp();
+    // A loop in a persistent kernel's tile loop (the fused backward's key
+    // loops): its writes go as in a loop of the kernel's or role's body.
+    if (auto tiles = dyn_cast<scf::ForOp>(parent); tiles && tileLoopBody(*tiles))
+      parent = tiles->getParentOp();
+  }
   std::optional<unsigned> role;
-  if (isa<WarpSpecializeOp>(parent) && parent->getParentOp() == kernel.getOperation())
-    role = write.op->getParentRegion()->getRegionNumber();
-  if (loop && role)
-    role = loop->getParentRegion()->getRegionNumber();
+  if (isa<WarpSpecializeOp>(parent) && parent->getParentOp() == kernel.getOperation()) {
+    Operation *inRole = write.op;
+    while (inRole->getParentOp() != parent)
+      inRole = inRole->getParentOp();
+    role = inRole->getParentRegion()->getRegionNumber();
+  }
   if (parent != kernel.getOperation() && !role)
     return std::nullopt;
   auto make = write.desc.getDefiningOp<tile::MakeDescOp>();
