@@ -665,6 +665,19 @@ bool tileCounterByDefault(const AttentionVariant &variant) {
   return bool(variant.mask);
 }
 
+bool fusedBackwardPersistentByDefault(const AttentionConfig &cfg, const TargetInfo &target,
+                                      const AttentionVariant &variant, bool maskToo) {
+  // Causal d = 64 on the H200 (bench/RESULTS.md, session 43, two
+  // alternating runs): with tiles from a counter (the key blocks near the
+  // start see the most queries; programs that drew short tiles take more)
+  // 1.07x / 1.03x / 1.02x the one-program-a-tile kernel at N = 1k / 4k /
+  // 16k; in the static order 0.87x / 0.96x / 0.91x. Dense (counter or
+  // not) 0.95-0.99x, so it keeps one program a tile, as do the head dims
+  // not measured (d = 128 persistent spills 44-48 bytes).
+  return target.tma && maskToo && variant.mask && !variant.scoreMod && !variant.blockMask &&
+         variant.inputs.empty() && cfg.group == 1 && cfg.headDim == 64 && cfg.valueDim() == 64;
+}
+
 int64_t tileSlotsByDefault(int64_t headDim, int64_t headDimV, const AttentionVariant &variant) {
   // Causal d = 96 persistent with the counter (H100, session 36): 1.05x /
   // 1.05x / 1.00x / 1.05x one program a tile at N = 1k / 2k / 4k / 16k, and

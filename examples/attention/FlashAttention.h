@@ -509,6 +509,13 @@ bool tileCounterByDefault(const AttentionVariant &variant);
 /// loads during this one) where it measured faster.
 int64_t tileSlotsByDefault(int64_t headDim, int64_t headDimV, const AttentionVariant &variant);
 
+/// Whether the fused backward of `variant` with `cfg` (its default tiles)
+/// runs as a persistent grid whose programs claim their (key block, head)
+/// tiles from a counter (tilec --persistent --tile-counter) by default:
+/// where it measured faster. `maskToo` as for persistentByDefault.
+bool fusedBackwardPersistentByDefault(const AttentionConfig &cfg, const TargetInfo &target,
+                                      const AttentionVariant &variant, bool maskToo);
+
 /// The forward's parameter `seq_schedule`: `auto` (the schedules above) or
 /// `long`, the schedule measured fastest from N = 4k where it differs
 /// (longSequenceSchedule); compile-torch-kernels.sh compiles both and the

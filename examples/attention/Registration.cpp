@@ -562,6 +562,20 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   };
   fused.numWarps = [=](const Params &p) { return bwdSchedule(KV, p, Form::Fused).warps; };
   fused.aInShared = [=](const Params &p) { return bwdSchedule(KV, p, Form::Fused).qInShared; };
+  // A persistent grid claiming its tiles from a counter where that measured
+  // faster (fusedBackwardPersistentByDefault): the warp-specialized kernel
+  // with its default tiles, dQ order, score layout and dQ conversion.
+  fused.persistent = [=](const Params &p) {
+    bool defaults = !p.getInt("block_m") && !p.getInt("block_n") &&
+                    p.get("dq_order") == "auto" && p.get("dq_convert") == "kernel" &&
+                    p.get("score_layout") == "auto";
+    Sm90Pipeline sm90 = bwdSchedule(KV, p, Form::Fused).sm90;
+    return defaults &&
+           (sm90 == Sm90Pipeline::WarpSpecialized || sm90 == Sm90Pipeline::ProducerWarpgroup) &&
+           fusedBackwardPersistentByDefault(fusedConfig(p), p.target(), variant(p),
+                                            persistentWithMask);
+  };
+  fused.tileCounter = [](const Params &) { return true; };
   for (KernelDef *def : {&kv, &q, &fused, &varlenKV, &varlenQ})
     if (packed || (def != &varlenKV && def != &varlenQ))
       Registry::global().add(std::move(*def));

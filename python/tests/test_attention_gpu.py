@@ -69,7 +69,7 @@ class BackwardOption(unittest.TestCase):
         import tilec.attention as ta
         self.assertTrue(ta.fused_backward_is_faster("causal", 64, 16384))
         self.assertTrue(ta.fused_backward_is_faster("causal", 64, 4096))
-        self.assertFalse(ta.fused_backward_is_faster("causal", 64, 1024))
+        self.assertTrue(ta.fused_backward_is_faster("causal", 64, 1024))
         self.assertTrue(ta.fused_backward_is_faster("", 64, 1024))
         self.assertTrue(ta.fused_backward_is_faster("", 128, 1024))
         self.assertTrue(ta.fused_backward_is_faster("causal", 128, 4096))
@@ -143,8 +143,9 @@ class AttentionOnGpu(unittest.TestCase):
     def test_fused_backward(self):
         # dK, dV and dQ in one pass (dQ's shares added into f32, then
         # converted), FlashAttention-3's shape on sm_90a at d = 64 and 128;
-        # "auto" takes it at N = 8192 causal (fused_backward_is_faster)
-        # and the separate kernels at N = 300.
+        # "auto" takes it at N = 8192 causal d = 128 (fused_backward_is_faster)
+        # and the separate kernels at N = 300; causal d = 64 (a persistent
+        # grid claiming tiles from a counter) at every length.
         import tilec.attention as ta
         cases = [(2, 3, 77, 77), (1, 2, 1000, 1000), (1, 1, 1, 1), (2, 2, 130, 257),
                  (1, 2, 300, 64)]
@@ -155,11 +156,16 @@ class AttentionOnGpu(unittest.TestCase):
                 for b, h, n_q, n_k in cases:
                     with self.subTest(variant=variant, dtype=dtype, d=d, n_q=n_q, n_k=n_k):
                         self.run_case(variant, dtype, d, b, h, n_q, n_k, kernels=kernels)
-        auto = ta.AttentionKernels(PTX_DIR, variant="causal", head_dim=64, backward="auto")
+        auto = ta.AttentionKernels(PTX_DIR, variant="causal", dtype="f16", head_dim=128,
+                                   backward="auto")
         self.assertTrue(auto.uses_fused_backward(8192))
         self.assertFalse(auto.uses_fused_backward(300))
         with self.subTest(backward="auto", n=8192):
-            self.run_case("causal", "bf16", 64, 1, 1, 8192, 8192, kernels=auto)
+            self.run_case("causal", "f16", 128, 1, 1, 8192, 8192, kernels=auto)
+        auto64 = ta.AttentionKernels(PTX_DIR, variant="causal", head_dim=64, backward="auto")
+        self.assertTrue(auto64.uses_fused_backward(300))
+        with self.subTest(backward="auto", d=64, n=4096):
+            self.run_case("causal", "bf16", 64, 2, 2, 4096, 4096, kernels=auto64)
 
     def test_long_sequences_forward(self):
         # The forward in the long sequences' schedule (256-row tiles at d =
@@ -179,8 +185,12 @@ class AttentionOnGpu(unittest.TestCase):
         self.assertIs(auto.forward_kernel(1024, 4096), auto.forward)
         with self.subTest(forward="auto", n=4096):
             self.run_case("", "bf16", 64, 1, 2, 4096, 4096, kernels=auto)
-        default = ta.AttentionKernels(PTX_DIR, head_dim=64)  # forward="default"
+        default = ta.AttentionKernels(PTX_DIR, head_dim=64, forward="default")
         self.assertIs(default.forward_kernel(16384, 16384), default.forward)
+        # The default is "auto".
+        plain = ta.AttentionKernels(PTX_DIR, head_dim=64)
+        self.assertIsNotNone(plain.forward_long)
+        self.assertIs(plain.forward_kernel(8192, 8192), plain.forward_long)
 
     def test_head_dims(self):
         # Head dims that are not powers of two (96, 40) and V/O head dims of

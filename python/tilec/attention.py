@@ -21,8 +21,8 @@ backward needs no atomics, so its gradients are bitwise repeatable.
 
 Where a forward has a schedule of its own for long sequences (d = 64
 dense: 256-row tiles; compiled as KERNEL-DTYPE-dD-long.ptx), forward="auto"
-runs it from 4k queries and keys (`long_forward_is_faster`); the default,
-forward="default", runs one kernel for every length.
+runs it from 4k queries and keys (`long_forward_is_faster`), the default;
+forward="default" runs one kernel for every length.
 
 backward="fused" runs the fused backward instead (dK, dV and dQ in one pass,
 flash_attention_bwd_fused<variant>, then flash_attention_bwd_dq_convert):
@@ -83,13 +83,15 @@ def long_forward_is_faster(seq_q: int, seq_k: int) -> bool:
 
 def fused_backward_is_faster(variant: str, head_dim: int, seq_k: int) -> bool:
     """Where the fused backward beat the two kernels (bench/RESULTS.md,
-    H100, N = 1k / 4k / 16k): at d = 128 dense 1.08 / 1.18 / 1.19x, causal
-    0.99 / 1.14 / 1.23x (session 39); at d = 64, since its 128 query rows
-    a step, dense 1.03 / 1.15 / 1.17x, causal 0.98 / 1.11 / 1.22x (session
-    40). Other head dims and variants were not measured against it."""
+    N = 1k / 4k / 16k): at d = 128 dense 1.08 / 1.18 / 1.19x, causal
+    0.99 / 1.14 / 1.23x (H100, session 39); at d = 64, since its 128 query
+    rows a step, dense 1.03 / 1.15 / 1.17x (H100, session 40), causal, on a
+    persistent grid with tiles from a counter, 1.10 / 1.18 / 1.23x (H200,
+    session 43). Other head dims and variants were not measured against
+    it."""
     if variant not in ("", "causal") or head_dim not in (64, 128):
         return False
-    return variant == "" or seq_k >= 4096
+    return variant == "" or head_dim == 64 or seq_k >= 4096
 
 
 _BACKWARDS = ("separate", "fused", "auto")
@@ -137,16 +139,15 @@ class AttentionKernels:
     `backward`: "separate" (dK/dV and dQ kernels, bitwise repeatable),
     "fused" (one pass with dQ added atomically, then its conversion) or
     "auto" (fused where `fused_backward_is_faster` and compiled).
-    `forward`: "default" (one schedule for every length), "long" (the long
-    sequences' schedule, KERNEL-...-long.ptx, wherever compiled) or "auto"
-    (that one where compiled and `long_forward_is_faster`). "default" stays
-    the default until the long schedule's GPU cases have run (prepared:
-    bench/results/2026-12-06-s42/runC.sh)."""
+    `forward`: "auto" (the long sequences' schedule, KERNEL-...-long.ptx,
+    where compiled and `long_forward_is_faster`; else the default one),
+    "default" (one schedule for every length) or "long" (the long
+    sequences' schedule wherever compiled)."""
 
     def __init__(self, directory: str, variant: str = "", dtype: str = "bf16",
                  head_dim: int = 64, group: int = 1, packed: bool = False,
                  head_dim_v: Optional[int] = None, backward: str = "separate",
-                 forward: str = "default") -> None:
+                 forward: str = "auto") -> None:
         suffix = f"_{variant}" if variant else ""
         self.variant, self.dtype, self.head_dim, self.group = variant, dtype, head_dim, group
         self.head_dim_v = head_dim_v or head_dim
