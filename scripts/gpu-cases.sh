@@ -49,7 +49,8 @@
 # adds dQ atomically and its dQ convert) of every variant for
 # sm_80 and sm_90a (prefix sm90a_) with their default schedules into
 # gpu-cases-bwd/: ragged sizes, rows a causal mask leaves empty, d = 128
-# f16 with B, H > 1, GQA 3; and the packed (varlen) backward's kernels on
+# f16 with B, H > 1, GQA 3; the masked dK/dV and fused kernels with
+# query_ranges=bisect; and the packed (varlen) backward's kernels on
 # ragged batches.
 #
 # COUNTER=1 writes the persistent warp-specialized forward kernels (sm_90a)
@@ -407,6 +408,12 @@ if [ "${BWD:-0}" = 1 ]; then
     for v in "" _causal _prefix_lm _gqa; do
       case_ bwd_fused${v}_d64_multi flash_attention_bwd_fused$v --set dtype=f16 --size heads=6 --size seq_q=300 --size seq_k=333
     done
+    # Query ranges by bisection (query_ranges=bisect; not yet the default).
+    for v in _causal _sliding_window _prefix_lm; do
+      case_ bwd_fused${v}_bisect flash_attention_bwd_fused$v --set query_ranges=bisect --size heads=2 --size seq_q=300 --size seq_k=333
+      case_ bwd_dkdv${v}_bisect_d128 flash_attention_bwd_dkdv$v --set query_ranges=bisect --set head_dim=128 --size seq_q=130 --size seq_k=201
+    done
+    case_ bwd_dkdv_gqa3_bisect flash_attention_bwd_dkdv_gqa --set query_ranges=bisect --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
     for part in dkdv dq fused; do
       case_ bwd_${part}_gqa3 flash_attention_bwd_${part}_gqa --set group=3 --size heads=6 --size seq_q=77 --size seq_k=130
       case_ bwd_${part}_causal_tiny flash_attention_bwd_${part}_causal --size seq_q=5 --size seq_k=3

@@ -423,12 +423,12 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
 
 KeyRange allKeys(const RangeContext &ctx) {
   Tile zero = ctx.k.constant(0, DType::I32);
-  return {zero, ctx.seqK, zero, ctx.seqK / ctx.blockN * ctx.blockN};
+  return {zero, ctx.seqK, zero, ctx.seqK / ctx.blockN * ctx.blockN, false, /*monotone=*/true};
 }
 
 KeyRange maskedKeys(const RangeContext &ctx) {
   Tile zero = ctx.k.constant(0, DType::I32);
-  return {zero, ctx.seqK, zero, zero};
+  return {zero, ctx.seqK, zero, zero, false, /*monotone=*/true};
 }
 
 KeyRange keyRangeOf(const AttentionVariant &variant, const RangeContext &ctx) {
@@ -461,7 +461,7 @@ KeyRange causalKeys(const RangeContext &ctx, std::optional<int64_t> window) {
   }
   // Unmasked up to the last block that ends on or before every row's diagonal.
   Tile fullHi = min(max(firstRow + diag + 1, zero) / bn * bn, ctx.seqK / bn * bn);
-  return {lo, hi, fullLo, fullHi, /*growsWithRows=*/!window};
+  return {lo, hi, fullLo, fullHi, /*growsWithRows=*/!window, /*monotone=*/true};
 }
 
 KeyRange prefixCausalKeys(const RangeContext &ctx, int64_t prefix) {

@@ -83,6 +83,9 @@ struct AttentionConfig {
   /// Backward: issue dP = dO·Vᵀ right after S = Q·Kᵀ (wgmma runs both while
   /// the scores become P); off, dP follows P (fewer live registers).
   bool dpBesideS = true;
+  /// Backward dK/dV: where the key range is monotone (KeyRange::monotone),
+  /// find a key block's query blocks by bisection instead of a scan.
+  bool bisectQueryRanges = false;
   /// Backward dK/dV with query-head groups (GQA): one query loop over
   /// (query block, head) pairs, head fastest, instead of a loop per head
   /// (whose rings each take their own shared memory).
@@ -244,6 +247,11 @@ struct KeyRange {
   /// The range ends later for later query rows (a causal mask's): the
   /// forward's programs, last query block first, come longest first.
   bool growsWithRows = false;
+  /// No bound ever decreases from one query block to a later one (causal,
+  /// sliding windows, prefix-LM, all keys): the query blocks that visit a
+  /// key block, and those that need no mask there, are then runs the
+  /// backward finds by bisection instead of a scan over every query block.
+  bool monotone = false;
 };
 
 /// A runtime input's values in a CPU run (row-major).

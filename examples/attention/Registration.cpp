@@ -409,13 +409,26 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     AttentionConfig cfg = tileConfigFrom(p, bwdSchedule(kernel, p, form));
     if (tune)
       tune(cfg, p);
+    cfg.bisectQueryRanges = p.all().count("query_ranges") && p.get("query_ranges") == "bisect";
     return cfg;
   };
   constexpr BackwardKernel KV = BackwardKernel::KV, Q = BackwardKernel::Q;
+  // The dK/dV kernels' (and the fused one's) query blocks of a key block.
+  std::vector<ParamSpec> kvParams = bwdParams;
+  kvParams.push_back(
+      {.name = "query_ranges",
+       .type = ParamSpec::Type::Choice,
+       .defaultValue = "scan",
+       .help = "how a program finds the query blocks that see its key block, and those that "
+               "need no mask: scan (the variant's key range at every query block) or bisect "
+               "(where the variant's bounds never decrease from one query block to the next "
+               "— causal, windows, prefix-LM, all keys — bisection, log2 of the blocks; "
+               "elsewhere scan)",
+       .choices = {"scan", "bisect"}});
   KernelDef kv{
       .name = "flash_attention_bwd_dkdv" + suffix,
       .summary = "backward of flash_attention_fwd" + suffix + ": dK, dV per key block",
-      .params = bwdParams,
+      .params = kvParams,
       .build = [=](KernelBuilder &k, const Params &p) {
         buildAttentionBackwardKV(k, bwdConfig(KV, p), variant(p));
       },
