@@ -199,6 +199,7 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
     b = where(keysFull, zero, hi);
     c = where(keysFull, seqQ / bm * bm, hi);
   } else if (cfg.bisectQueryRanges && !seq.blocks &&
+             // (the range asked here only for its flag: its ops are dead)
              keyRangeOf(variant, {k, zero, bm, bn, seqQ, seqK}).monotone) {
     // Bounds that never decrease from one query block to the next (causal,
     // windows, prefix-LM): the visiting blocks and the unmasked ones are
@@ -231,9 +232,9 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
       }
       return next;
     });
-    // First blocks where: the range reaches past this block's start (A),
-    // starts past its end (B), is unmasked through its end (C), is masked
-    // from its start (D).
+    // The first query blocks whose range reaches past this key block's
+    // start (first), starts past its end (stop), is unmasked through its
+    // end (fullFirst), and is masked from its start (fullStop).
     Tile first = bounds[0], stop = bounds[2], fullFirst = bounds[4], fullStop = bounds[6];
     Tile visited = first < stop;
     lo = where(visited, first, blocksQ) * bm;
