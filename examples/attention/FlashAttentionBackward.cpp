@@ -211,9 +211,13 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
     // yet timed on a GPU nor the default: at d = 64 the persistent causal
     // fused kernel spills 8 bytes with it).
     const Tile end = col0 + bn;
-    auto passes = [&](Tile i) {
+    // Whether query block i's range has passed bound s (the order below).
+    auto passes = [&](Tile i, int s) {
       KeyRange r = keyRangeOf(variant, {k, i * bm, bm, bn, seqQ, seqK});
-      return std::vector<Tile>{r.hi > col0, r.lo >= end, r.fullHi >= end, r.fullLo > col0};
+      return s == 0   ? r.hi > col0
+             : s == 1 ? r.lo >= end
+             : s == 2 ? r.fullHi >= end
+                      : r.fullLo > col0;
     };
     // ceil(log2(blocksQ + 1)) steps: the bit length of blocksQ.
     Tile steps = zero;
@@ -226,7 +230,7 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
       std::vector<Tile> next;
       for (int s = 0; s < 4; ++s) {
         Tile from = st[2 * s], to = st[2 * s + 1], mid = (from + to) / 2;
-        Tile open = from < to, pass = passes(mid)[s];
+        Tile open = from < to, pass = passes(mid, s);
         next.push_back(where(open && !pass, mid + 1, from));
         next.push_back(where(open && pass, mid, to));
       }
