@@ -223,19 +223,15 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
     Tile steps = zero;
     for (int bit = 0; bit < 31; ++bit)
       steps = steps + where(blocksQ >= (int64_t{1} << bit), 1, 0);
-    std::vector<Tile> bounds(8);
-    for (int s = 0; s < 4; ++s)
-      bounds[2 * s] = zero, bounds[2 * s + 1] = blocksQ;
-    bounds = k.forRange(zero, steps, 1, bounds, [&](Tile, std::vector<Tile> st) {
-      std::vector<Tile> next;
-      for (int s = 0; s < 4; ++s) {
-        Tile from = st[2 * s], to = st[2 * s + 1], mid = (from + to) / 2;
+    std::vector<Tile> bounds;
+    for (int s = 0; s < 4; ++s) {
+      std::vector<Tile> found = k.forRange(zero, steps, 1, {zero, blocksQ}, [&](Tile, std::vector<Tile> st) {
+        Tile from = st[0], to = st[1], mid = (from + to) / 2;
         Tile open = from < to, pass = passes(mid, s);
-        next.push_back(where(open && !pass, mid + 1, from));
-        next.push_back(where(open && pass, mid, to));
-      }
-      return next;
-    });
+        return std::vector<Tile>{where(open && !pass, mid + 1, from), where(open && pass, mid, to)};
+      });
+      bounds.insert(bounds.end(), found.begin(), found.end());
+    }
     // The first query blocks whose range reaches past this key block's
     // start (first), starts past its end (stop), is unmasked through its
     // end (fullFirst), and is masked from its start (fullStop).

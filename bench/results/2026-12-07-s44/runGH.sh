@@ -6,7 +6,8 @@
 # d = 64 backward defaults before (old64), with the opaque offsets (o) and
 # bisecting too (ob); d = 128 one program a tile (def), persistent with a
 # tile counter before (ctr) and after (octr), bisecting (octrb); the d = 96
-# and 128 forwards before and after.
+# and 128 forwards before and after. carry-F/cases.tgz was remade in
+# session 44 with its bisection as four loops of two bounds each.
 . bench/results/lib.sh
 call_header
 mkdir -p $OUT/r /tmp/c /tmp/h && tar xzf carry-F/cases.tgz -C /tmp/c && tar xzf carry-H/cases.tgz -C /tmp/h
