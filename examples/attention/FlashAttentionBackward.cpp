@@ -203,13 +203,13 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
              keyRangeOf(variant, {k, zero, bm, bn, seqQ, seqK}).monotone) {
     // Bounds that never decrease from one query block to the next (causal,
     // windows, prefix-LM): the visiting blocks and the unmasked ones are
-    // runs whose ends bisection finds, each step halving four intervals of
-    // [0, blocksQ] for the first block where a bound passes this key block
+    // runs whose ends bisection finds, halving an interval of [0, blocksQ]
+    // for the first block where a bound passes this key block
     // (query_ranges=bisect; the scan below is ~52 SASS instructions a query
     // block, against ~600 of a key loop step that visits one, in the causal
-    // d = 128 fused kernel: bisection 45 a step, 9 steps at N = 16k; not
-    // yet timed on a GPU nor the default: at d = 64 the persistent causal
-    // fused kernel spills 8 bytes with it).
+    // d = 128 fused kernel; bisection 9 steps a bound at N = 16k). One
+    // loop a bound: the four in one loop (8 values) spilled in the
+    // producer's 24 registers.
     const Tile end = col0 + bn;
     // Whether query block i's range has passed bound s (the order below).
     auto passes = [&](Tile i, int s) {
