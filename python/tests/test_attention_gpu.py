@@ -88,6 +88,17 @@ class BackwardOption(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "forward='wide': one of default, long, auto"):
             ta.AttentionKernels("no-such-dir", forward="wide")
 
+    def test_a_long_forward_asked_for_by_name_must_be_compiled(self):
+        # (not silently the default one)
+        import tempfile
+        import tilec.attention as ta
+        with tempfile.TemporaryDirectory() as directory:
+            with self.assertRaisesRegex(FileNotFoundError,
+                                        "flash_attention_fwd-bf16-d128-long.ptx: no long"):
+                ta.AttentionKernels(directory, head_dim=128, forward="long")
+        with self.assertRaisesRegex(ValueError, "packed batches have no long"):
+            ta.AttentionKernels("no-such-dir", packed=True, forward="long")
+
 
 @unittest.skipUnless(HAVE_GPU and PTX_DIR and os.path.isdir(PTX_DIR or ""), REASON)
 class AttentionOnGpu(unittest.TestCase):

@@ -142,7 +142,8 @@ class AttentionKernels:
     `forward`: "auto" (the long sequences' schedule, KERNEL-...-long.ptx,
     where compiled and `long_forward_is_faster`; else the default one),
     "default" (one schedule for every length) or "long" (the long
-    sequences' schedule wherever compiled)."""
+    sequences' schedule at every length; FileNotFoundError where it was
+    not compiled)."""
 
     def __init__(self, directory: str, variant: str = "", dtype: str = "bf16",
                  head_dim: int = 64, group: int = 1, packed: bool = False,
@@ -159,10 +160,20 @@ class AttentionKernels:
         self.backward = backward
         if forward not in _FORWARDS:
             raise ValueError(f"forward={forward!r}: one of {', '.join(_FORWARDS)}")
+        if forward == "long" and packed:
+            raise ValueError("forward='long': packed batches have no long sequences' schedule")
         self.forward_choice = forward
 
         def path_of(kernel: str, long: bool = False) -> str:
             return kernel_file(directory, kernel, dtype, head_dim, self.head_dim_v, long)
+
+        long_path = path_of(f"flash_attention_fwd{suffix}", long=True)
+        if forward == "long" and not packed and not os.path.exists(long_path):
+            # Asked for by name: missing is an error, not the default.
+            raise FileNotFoundError(
+                f"{long_path}: no long sequences' schedule for this variant and head dim "
+                "(scripts/compile-torch-kernels.sh writes one where it differs from the default: "
+                "d = 64 dense); forward='auto' takes it only where compiled")
 
         def load(kernel: str) -> Kernel:
             path = path_of(kernel)
@@ -184,7 +195,6 @@ class AttentionKernels:
             self.dq = load(f"flash_attention_bwd_dq{suffix}")
         # The forward in the long sequences' schedule, where it has one.
         self.forward_long = None
-        long_path = path_of(f"flash_attention_fwd{suffix}", long=True)
         if not packed and forward != "default" and os.path.exists(long_path):
             self.forward_long = Kernel(long_path)
         self.fused = self.dq_convert = None
