@@ -466,7 +466,7 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
 }
 
 def Tile_OnlineSoftmaxOp : Tile_Op<"online_softmax", [Pure,
-    AllTypesMatch<["m", "m_new", "alpha"]>, AllTypesMatch<["scores", "p"]>]> {
+    AllTypesMatch<["m", "m_new", "alpha"]>]> {
   let summary = "one step of the streaming (online) softmax";
   let description = [{
     Given a block of scores `s` (MxN, f32), the running row maximum `m` (M,
@@ -485,16 +485,25 @@ def Tile_OnlineSoftmaxOp : Tile_Op<"online_softmax", [Pure,
     only masked scores `m_new = -inf`; there `p = 0` and `alpha = 1` (never
     `-inf - -inf`), so a row that stays fully masked ends with `l = 0`.
 
+    The block may come in parts side by side (`s_0, …, s_k`, each MxN_i: a
+    key block that is not a power of two, as power-of-two parts): `m_new`
+    is the maximum over every part, and there is one `p_i` per part, of its
+    part's type. The last operand is always `m`.
+
     Example:
     ```mlir
     %m_new, %p, %alpha = tile.online_softmax %s, %m scale = 0.125 : tensor<128x64xf32>, tensor<128xf32>
+    %m2, %p0, %p1, %a2 = tile.online_softmax %s0, %s1, %m scale = 0.125
+        : tensor<128x128xf32>, tensor<128x32xf32>, tensor<128xf32>
     ```
   }];
-  let arguments = (ins Tile_F32Tensor:$scores, Tile_F32Tensor:$m, F32Attr:$scale);
-  let results = (outs Tile_F32Tensor:$m_new, Tile_F32Tensor:$p, Tile_F32Tensor:$alpha);
-  let assemblyFormat = "$scores `,` $m `scale` `=` $scale attr-dict `:` type($scores) `,` type($m)";
-  let builders = [OpBuilder<(ins "::mlir::Value":$scores, "::mlir::Value":$m, "float":$scale), [{
-    build($_builder, $_state, m.getType(), scores.getType(), m.getType(), scores, m,
+  let arguments = (ins Variadic<Tile_F32Tensor>:$scores, Tile_F32Tensor:$m, F32Attr:$scale);
+  let results = (outs Tile_F32Tensor:$m_new, Variadic<Tile_F32Tensor>:$p,
+                      Tile_F32Tensor:$alpha);
+  let hasCustomAssemblyFormat = 1;
+  let builders = [OpBuilder<(ins "::mlir::ValueRange":$scores, "::mlir::Value":$m,
+                                 "float":$scale), [{
+    build($_builder, $_state, m.getType(), scores.getTypes(), m.getType(), scores, m,
           $_builder.getF32FloatAttr(scale));
   }]>];
   let hasVerifier = 1;

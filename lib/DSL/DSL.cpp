@@ -732,6 +732,43 @@ Tile rowMax(Operand x) { return rowReduce(Reduction::Max, x); }
 Tile rowSum(Operand x) { return rowReduce(Reduction::Sum, x); }
 Tile rowMin(Operand x) { return rowReduce(Reduction::Min, x); }
 
+SoftmaxParts onlineSoftmax(const std::vector<Tile> &scores, Operand runningMax, double scale) {
+  const Tile *first = scores.empty() ? nullptr : &scores.front();
+  KernelBuilder *kb = first && first->valid() ? first->builder() : runningMax.tile.builder();
+  SoftmaxParts fallback{runningMax.tile, scores, runningMax.tile};
+  if (!kb)
+    return fallback;
+  Lowerer l(*kb, runningMax.where);
+  if (scores.empty()) {
+    l.fail("onlineSoftmax() takes at least one score tile", Tile());
+    return fallback;
+  }
+  SmallVector<Value> values;
+  for (const Tile &s : scores) {
+    if (!s.valid() || s.rank() != 2 || !runningMax.tile.valid() || runningMax.tile.rank() != 1 ||
+        s.shape()[0] != runningMax.tile.shape()[0]) {
+      l.fail("onlineSoftmax() takes 2-D score tiles and a 1-D running max, one per score row",
+             Tile());
+      return fallback;
+    }
+    if (s.dtype() != DType::F32 || runningMax.tile.dtype() != DType::F32) {
+      l.fail("onlineSoftmax() works on f32 scores and max; convert with .to(DType::F32)", Tile());
+      return fallback;
+    }
+    values.push_back(s.value());
+  }
+  if (!(scale > 0) || !std::isfinite(scale)) {
+    l.fail(fmt::format("onlineSoftmax() needs a positive finite scale, got {}", scale), Tile());
+    return fallback;
+  }
+  auto op = tile::OnlineSoftmaxOp::create(l.b(), l.loc, values, runningMax.tile.value(),
+                                          static_cast<float>(scale));
+  SoftmaxParts step{l.wrap(op.getMNew()), {}, l.wrap(op.getAlpha())};
+  for (Value p : op.getP())
+    step.p.push_back(l.wrap(p));
+  return step;
+}
+
 SoftmaxStep onlineSoftmax(Operand scores, Operand runningMax, double scale) {
   KernelBuilder *kb = builderOf({&scores, &runningMax});
   Lowerer l(*kb, scores.where);
@@ -749,9 +786,9 @@ SoftmaxStep onlineSoftmax(Operand scores, Operand runningMax, double scale) {
     l.fail(fmt::format("onlineSoftmax() needs a positive finite scale, got {}", scale), Tile());
     return fallback;
   }
-  auto op = tile::OnlineSoftmaxOp::create(l.b(), l.loc, scores.tile.value(),
+  auto op = tile::OnlineSoftmaxOp::create(l.b(), l.loc, ValueRange{scores.tile.value()},
                                           runningMax.tile.value(), static_cast<float>(scale));
-  return {l.wrap(op.getMNew()), l.wrap(op.getP()), l.wrap(op.getAlpha())};
+  return {l.wrap(op.getMNew()), l.wrap(op.getP()[0]), l.wrap(op.getAlpha())};
 }
 
 //===----------------------------------------------------------------------===//

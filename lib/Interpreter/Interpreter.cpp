@@ -341,23 +341,35 @@ LogicalResult Machine::reduce(tile::ReduceOp op) {
 }
 
 LogicalResult Machine::onlineSoftmax(tile::OnlineSoftmaxOp op) {
-  const RtValue &s = get(op.getScores()), &m = get(op.getM());
-  int64_t rows = s.shape[0], cols = s.shape[1];
+  // The scores may come in parts side by side: the maximum is over all of
+  // them, each part gets its own probabilities.
+  std::vector<const RtValue *> parts;
+  for (Value scores : op.getScores())
+    parts.push_back(&get(scores));
+  const RtValue &m = get(op.getM());
+  int64_t rows = parts.front()->shape[0];
   float t = static_cast<float>(op.getLog2Scale());
-  RtValue mNew = m, p = s, alpha = m;
+  RtValue mNew = m, alpha = m;
+  std::vector<RtValue> ps;
+  for (const RtValue *s : parts)
+    ps.push_back(*s);
   for (int64_t i = 0; i < rows; ++i) {
     float rowMax = static_cast<float>(m.num[i]);
-    for (int64_t j = 0; j < cols; ++j)
-      rowMax = std::max(rowMax, static_cast<float>(s.num[i * cols + j]) * t);
+    for (const RtValue *s : parts)
+      for (int64_t j = 0, cols = s->shape[1]; j < cols; ++j)
+        rowMax = std::max(rowMax, static_cast<float>(s->num[i * cols + j]) * t);
     bool empty = std::isinf(rowMax) && rowMax < 0;
     mNew.num[i] = rowMax;
     alpha.num[i] = empty ? 1.0f : std::exp2(static_cast<float>(m.num[i]) - rowMax);
-    for (int64_t j = 0; j < cols; ++j)
-      p.num[i * cols + j] =
-          empty ? 0.0f : std::exp2(static_cast<float>(s.num[i * cols + j]) * t - rowMax);
+    for (size_t part = 0; part < parts.size(); ++part)
+      for (int64_t j = 0, cols = parts[part]->shape[1]; j < cols; ++j)
+        ps[part].num[i * cols + j] =
+            empty ? 0.0f
+                  : std::exp2(static_cast<float>(parts[part]->num[i * cols + j]) * t - rowMax);
   }
   set(op.getMNew(), std::move(mNew));
-  set(op.getP(), std::move(p));
+  for (auto [result, p] : llvm::zip(op.getP(), ps))
+    set(result, std::move(p));
   set(op.getAlpha(), std::move(alpha));
   return success();
 }

@@ -24,10 +24,12 @@ Value splatConstant(OpBuilder &b, Location loc, RankedTensorType type, double va
       b, loc, DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), value)));
 }
 
-/// Whether every row of `scores` surely has a finite maximum: the scores
-/// are a dot's (of finite operands; no mask or modifier put -inf in them).
+/// Whether every row of the scores surely has a finite maximum: every part
+/// is a dot's (of finite operands; no mask or modifier put -inf in them).
 /// Then m_new = max(m, that maximum) is finite too, whatever m was.
-static bool finiteRowMaxima(Value scores) { return scores.getDefiningOp<DotOp>() != nullptr; }
+static bool finiteRowMaxima(ValueRange scores) {
+  return llvm::all_of(scores, [](Value s) { return s.getDefiningOp<DotOp>() != nullptr; });
+}
 
 /// Rewrites one step. `mSafe` is m_new with -inf replaced by 0, so that a row
 /// that has seen only masked scores computes exp2(-inf - 0) = 0 for p
@@ -38,22 +40,29 @@ static bool finiteRowMaxima(Value scores) { return scores.getDefiningOp<DotOp>()
 /// The scale t is positive (the verifier says so) and rounding is
 /// monotonic, so max_j fl(s·t) = fl(max_j s · t): the row maximum is taken
 /// over the raw scores and scaled once per row, and s·t - m_new is one fused
-/// multiply-add per score (`contract`), as hand-written kernels do it.
+/// multiply-add per score (`contract`), as hand-written kernels do it. Scores
+/// in parts: the row maximum is the maximum of the parts' (one reduction
+/// each), and each part gets its own p.
 void decompose(OnlineSoftmaxOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  RankedTensorType sType = op.getScores().getType(), mType = op.getM().getType();
+  RankedTensorType mType = op.getM().getType();
   const double inf = std::numeric_limits<double>::infinity();
   const double scale = op.getLog2Scale();
   auto contract = arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::contract);
 
   // s·t comes before the row maximum in the IR: layout assignment then
   // gives m_new's broadcast the scores' layout.
-  Value scaled = arith::MulFOp::create(b, loc, op.getScores(),
-                                       splatConstant(b, loc, sType, scale), contract);
-  Value rowMax =
-      arith::MulFOp::create(b, loc, ReduceOp::create(b, loc, ReduceKind::max, op.getScores(), 1),
-                            splatConstant(b, loc, mType, scale));
+  SmallVector<Value> scaled;
+  for (Value s : op.getScores())
+    scaled.push_back(arith::MulFOp::create(
+        b, loc, s, splatConstant(b, loc, cast<RankedTensorType>(s.getType()), scale), contract));
+  Value rawMax;
+  for (Value s : op.getScores()) {
+    Value partMax = ReduceOp::create(b, loc, ReduceKind::max, s, 1);
+    rawMax = rawMax ? arith::MaximumFOp::create(b, loc, rawMax, partMax) : partMax;
+  }
+  Value rowMax = arith::MulFOp::create(b, loc, rawMax, splatConstant(b, loc, mType, scale));
   Value mNew = arith::MaximumFOp::create(b, loc, op.getM(), rowMax);
   const bool finite = finiteRowMaxima(op.getScores());
   Value empty;
@@ -64,15 +73,17 @@ void decompose(OnlineSoftmaxOp op) {
     mSafe = arith::SelectOp::create(b, loc, empty, splatConstant(b, loc, mType, 0.0), mNew);
   }
   Value mColumn = ExpandDimsOp::create(b, loc, mSafe, 1);
-  Value mWide = BroadcastOp::create(b, loc, sType, mColumn);
-  auto pOp = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, scaled, mWide, contract));
-  pOp->setAttr(tilec::kSoftmaxExp2AttrName, b.getUnitAttr());
-  Value p = pOp;
+  for (auto [s, sScaled, p] : llvm::zip(op.getScores(), scaled, op.getP())) {
+    Value mWide = BroadcastOp::create(b, loc, s.getType(), mColumn);
+    auto pOp =
+        math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, sScaled, mWide, contract));
+    pOp->setAttr(tilec::kSoftmaxExp2AttrName, b.getUnitAttr());
+    p.replaceAllUsesWith(pOp.getResult());
+  }
   Value alpha = math::Exp2Op::create(b, loc, arith::SubFOp::create(b, loc, op.getM(), mSafe));
   if (!finite)
     alpha = arith::SelectOp::create(b, loc, empty, splatConstant(b, loc, mType, 1.0), alpha);
   op.getMNew().replaceAllUsesWith(mNew);
-  op.getP().replaceAllUsesWith(p);
   op.getAlpha().replaceAllUsesWith(alpha);
   op.erase();
 }

@@ -104,10 +104,12 @@ public:
     if (loop.getBody()->getTerminator()->getOperand(iterArg) != softmax.getMNew() ||
         !softmax.getMNew().hasOneUse())
       return false;
-    std::optional<Shift> shift = shiftOf(softmax.getScores());
+    if (softmax.getScores().size() != 1) // (scores in parts: not yet)
+      return false;
+    std::optional<Shift> shift = shiftOf(softmax.getScores()[0]);
     if (!shift)
       return false;
-    softmax.getScoresMutable().assign(shift->shifted);
+    softmax->setOperand(0, shift->shifted);
     // The running maximum in log2 units runs `rowTerm * t` lower inside
     // the loop (-inf stays -inf).
     b.setInsertionPoint(loop);

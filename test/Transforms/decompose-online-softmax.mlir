@@ -42,3 +42,26 @@ func.func @unmasked(%q: tensor<16x16xbf16>, %kt: tensor<16x8xbf16>, %m: tensor<1
   %mn, %p, %a = tile.online_softmax %s, %m scale = 0.125 : tensor<16x8xf32>, tensor<16xf32>
   return %mn, %p, %a : tensor<16xf32>, tensor<16x8xf32>, tensor<16xf32>
 }
+
+// Scores in parts (a key block of 8 + 2 keys): one row maximum of the raw
+// scores over both parts, then each part its own p.
+// CHECK-LABEL: func.func @parts
+// CHECK-SAME: (%[[S0:.+]]: tensor<16x8xf32>, %[[S1:.+]]: tensor<16x2xf32>, %[[M:.+]]: tensor<16xf32>)
+// CHECK: %[[SCALED0:.+]] = arith.mulf %[[S0]], %{{.+}} fastmath<contract>
+// CHECK: %[[SCALED1:.+]] = arith.mulf %[[S1]], %{{.+}} fastmath<contract>
+// CHECK: %[[MAX0:.+]] = tile.reduce max %[[S0]] axis = 1
+// CHECK: %[[MAX1:.+]] = tile.reduce max %[[S1]] axis = 1
+// CHECK: %[[RAWMAX:.+]] = arith.maximumf %[[MAX0]], %[[MAX1]]
+// CHECK: arith.mulf %[[RAWMAX]]
+// CHECK: %[[SAFE:.+]] = arith.select
+// CHECK: %[[COL:.+]] = tile.expand_dims %[[SAFE]] axis = 1
+// CHECK: %[[WIDE0:.+]] = tile.broadcast %[[COL]] : tensor<16x1xf32> -> tensor<16x8xf32>
+// CHECK: %[[P0:.+]] = math.exp2 %{{.+}} {tilec.softmax_exp2} : tensor<16x8xf32>
+// CHECK: %[[WIDE1:.+]] = tile.broadcast %[[COL]] : tensor<16x1xf32> -> tensor<16x2xf32>
+// CHECK: %[[P1:.+]] = math.exp2 %{{.+}} {tilec.softmax_exp2} : tensor<16x2xf32>
+// CHECK-NOT: tile.online_softmax
+// CHECK: return %{{.+}}, %[[P0]], %[[P1]], %{{.+}}
+func.func @parts(%s0: tensor<16x8xf32>, %s1: tensor<16x2xf32>, %m: tensor<16xf32>) -> (tensor<16xf32>, tensor<16x8xf32>, tensor<16x2xf32>, tensor<16xf32>) {
+  %mn, %p0, %p1, %a = tile.online_softmax %s0, %s1, %m scale = 0.125 : tensor<16x8xf32>, tensor<16x2xf32>, tensor<16xf32>
+  return %mn, %p0, %p1, %a : tensor<16xf32>, tensor<16x8xf32>, tensor<16x2xf32>, tensor<16xf32>
+}

@@ -163,6 +163,17 @@ TEST_F(DSLTest, OnlineSoftmaxWantsF32) {
   expectErrorAt(line, "onlineSoftmax() works on f32 scores");
 }
 
+TEST_F(DSLTest, SoftmaxPartsNeedTheRowsOfTheMax) {
+  KernelBuilder k(context, "bad_softmax_parts");
+  Tile s0 = k.zeros({16, 16}, DType::F32), s1 = k.zeros({8, 16}, DType::F32);
+  Tile m = k.full({16}, -1e30, DType::F32);
+  unsigned line = __LINE__ + 1;
+  SoftmaxParts step = onlineSoftmax({s0, s1}, m, 0.125);
+  (void)step;
+  EXPECT_FALSE(k.finish());
+  expectErrorAt(line, "onlineSoftmax() takes 2-D score tiles and a 1-D running max, one per score row");
+}
+
 TEST_F(DSLTest, TransposeOfAVector) {
   KernelBuilder k(context, "bad_transpose");
   Tile v = k.iota(8);

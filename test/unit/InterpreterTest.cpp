@@ -130,6 +130,57 @@ TEST_F(InterpreterTest, OnlineSoftmaxHandlesFullyMaskedRows) {
   EXPECT_EQ(o[6], 0.0) << "p = 0, never NaN";
 }
 
+TEST_F(InterpreterTest, OnlineSoftmaxInPartsIsTheStepOverTheWholeBlock) {
+  // A 4x8 block of scores, and the same block as parts of 4 + 2 + 2 keys:
+  // the same maximum, alpha and probabilities (bit for bit: max and exp2
+  // see the same numbers).
+  KernelBuilder k(context, "softmax_parts");
+  TensorArg s = k.tensor("s", DType::F32, 2), pWhole = k.tensor("p_whole", DType::F32, 2),
+            pParts = k.tensor("p_parts", DType::F32, 2);
+  TensorArg stats = k.tensor("stats", DType::F32, 2);
+  Tile m = k.full({4}, 0.75, DType::F32);
+  SoftmaxStep whole = onlineSoftmax(s.desc({4, 8}).load({0, 0}), m, 0.3);
+  SoftmaxParts parts = onlineSoftmax(
+      {s.desc({4, 4}).load({0, 0}), s.desc({4, 2}).load({0, 4}), s.desc({4, 2}).load({0, 6})}, m,
+      0.3);
+  ASSERT_EQ(parts.p.size(), 3u);
+  pWhole.desc({4, 8}).store({0, 0}, whole.p);
+  pParts.desc({4, 4}).store({0, 0}, parts.p[0]);
+  pParts.desc({4, 2}).store({0, 4}, parts.p[1]);
+  pParts.desc({4, 2}).store({0, 6}, parts.p[2]);
+  TensorDesc row = stats.desc({1, 4});
+  row.store({0, 0}, whole.mNew.row());
+  row.store({1, 0}, parts.mNew.row());
+  row.store({2, 0}, whole.alpha.row());
+  row.store({3, 0}, parts.alpha.row());
+  KernelSignature sig = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module) << (messages.empty() ? "" : messages.back());
+  const double inf = std::numeric_limits<double>::infinity();
+  // Row 3 fully masked; row 2's maximum in the last part only.
+  std::vector<double> scores = {0.5,  -1,   2,    0.25, 3,    -2,   1,    0,    //
+                                -4,   1.5,  0.5,  -inf, 0,    2.5,  -inf, 1,    //
+                                -1,   -1,   -1,   -1,   -1,   -1,   -inf, 6,    //
+                                -inf, -inf, -inf, -inf, -inf, -inf, -inf, -inf};
+  std::vector<HostBuffer> memory = {{"s", DType::F32, scores},
+                                    {"p_whole", DType::F32, std::vector<double>(32, -7)},
+                                    {"p_parts", DType::F32, std::vector<double>(32, -9)},
+                                    {"stats", DType::F32, std::vector<double>(16, -5)}};
+  ASSERT_TRUE(interpret(*module, "softmax_parts", sig,
+                        {TensorBinding{0, {4, 8}, {8, 1}}, TensorBinding{1, {4, 8}, {8, 1}},
+                         TensorBinding{2, {4, 8}, {8, 1}}, TensorBinding{3, {4, 4}, {4, 1}}},
+                        {1, 1, 1}, memory));
+  EXPECT_EQ(memory[1].data, memory[2].data) << "p";
+  const std::vector<double> &st = memory[3].data;
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_EQ(st[r], st[4 + r]) << "m_new of row " << r;
+    EXPECT_EQ(st[8 + r], st[12 + r]) << "alpha of row " << r;
+  }
+  EXPECT_NEAR(st[2], 6 * 0.3 * M_LOG2E, 1e-5) << "row 2's maximum, from the last part";
+  EXPECT_NEAR(st[3], 0.75, 1e-6) << "row 3 (all masked) keeps m";
+  EXPECT_GT(memory[2].data[2 * 8 + 7], 0.99) << "p at row 2's maximum is 1";
+}
+
 TEST_F(InterpreterTest, WrongBindingIsReported) {
   KernelBuilder k(context, "needs_tensor");
   TensorArg x = k.tensor("x", DType::F32, 1);

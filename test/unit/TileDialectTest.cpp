@@ -174,10 +174,11 @@ TEST_F(TileDialectTest, DescriptorBuildersChainIntoAVerifiedKernel) {
 TEST_F(TileDialectTest, OnlineSoftmaxResultsAndFoldedScale) {
   Type f32 = builder.getF32Type();
   auto args = makeFunction({tensor({128, 64}, f32), tensor({128}, f32)});
-  auto step = OnlineSoftmaxOp::create(builder, loc, args[0], args[1], 0.125f);
+  auto step = OnlineSoftmaxOp::create(builder, loc, ValueRange{args[0]}, args[1], 0.125f);
   EXPECT_EQ(step.getMNew().getType(), args[1].getType());
   EXPECT_EQ(step.getAlpha().getType(), args[1].getType());
-  EXPECT_EQ(step.getP().getType(), args[0].getType());
+  ASSERT_EQ(step.getP().size(), 1u);
+  EXPECT_EQ(step.getP()[0].getType(), args[0].getType());
   EXPECT_NEAR(step.getLog2Scale(), 0.125 / std::log(2.0), 1e-12);
   EXPECT_TRUE(succeeded(verify(*module)));
 }

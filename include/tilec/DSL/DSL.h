@@ -161,6 +161,15 @@ struct SoftmaxStep {
   Tile alpha; ///< rescale factor for the old sum and accumulator
 };
 SoftmaxStep onlineSoftmax(Operand scores, Operand runningMax, double scale);
+/// The same step over a block of scores in parts side by side (a key block
+/// that is not a power of two as power-of-two parts): the maximum over all
+/// of them, one p per part.
+struct SoftmaxParts {
+  Tile mNew;
+  std::vector<Tile> p;
+  Tile alpha;
+};
+SoftmaxParts onlineSoftmax(const std::vector<Tile> &scores, Operand runningMax, double scale);
 
 /// Loads and stores through a tile of pointers; masked-off lanes are not
 /// touched and read `other` (0 without it). load() of a single pointer

@@ -436,16 +436,63 @@ double OnlineSoftmaxOp::getLog2Scale() {
 }
 
 LogicalResult OnlineSoftmaxOp::verify() {
-  RankedTensorType scores = getScores().getType(), m = getM().getType();
-  if (scores.getRank() != 2)
-    return emitOpError("expected 2-D scores, got rank ") << scores.getRank();
-  if (m.getRank() != 1 || m.getDimSize(0) != scores.getDimSize(0))
+  if (getScores().empty())
+    return emitOpError("expected at least one score tile");
+  if (getP().size() != getScores().size())
+    return emitOpError("expected one probability tile per score tile, got ")
+           << getP().size() << " for " << getScores().size();
+  int64_t rows = cast<RankedTensorType>(getScores()[0].getType()).getDimSize(0);
+  for (auto [i, scores] : llvm::enumerate(getScores().getTypes())) {
+    auto type = cast<RankedTensorType>(scores);
+    if (type.getRank() != 2)
+      return emitOpError("expected 2-D scores, got rank ") << type.getRank();
+    if (type.getDimSize(0) != rows)
+      return emitOpError("expected every score part to have ")
+             << rows << " rows, part " << i << " has " << type.getDimSize(0);
+    if (getP()[i].getType() != type)
+      return emitOpError("expected probabilities of their scores' type ") << type << ", got "
+                                                                           << getP()[i].getType();
+  }
+  RankedTensorType m = getM().getType();
+  if (m.getRank() != 1 || m.getDimSize(0) != rows)
     return emitOpError("expected a running max of shape ")
-           << scores.getDimSize(0) << " (one per score row), got " << shapeString(m.getShape());
+           << rows << " (one per score row), got " << shapeString(m.getShape());
   double scale = getScale().convertToDouble();
   if (!std::isfinite(scale) || scale <= 0)
     return emitOpError("expected a positive finite scale, got ") << scale;
   return success();
+}
+
+/// `%s0, …, %m scale = c attr-dict : type(s0), …, type(m)`: the scores'
+/// parts, then the running max (the last operand and type).
+ParseResult OnlineSoftmaxOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> types;
+  FloatAttr scale;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOperandList(operands) || parser.parseKeyword("scale") || parser.parseEqual() ||
+      parser.parseAttribute(scale, Float32Type::get(parser.getContext())) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColonTypeList(types))
+    return failure();
+  if (operands.size() < 2)
+    return parser.emitError(loc, "expected the scores and the running max");
+  if (types.size() != operands.size())
+    return parser.emitError(loc, "expected ") << operands.size() << " types, got " << types.size();
+  result.addAttribute(getScaleAttrName(result.name), scale);
+  if (parser.resolveOperands(operands, types, loc, result.operands))
+    return failure();
+  Type m = types.back();
+  result.addTypes(m);
+  result.addTypes(ArrayRef<Type>(types).drop_back());
+  result.addTypes(m);
+  return success();
+}
+
+void OnlineSoftmaxOp::print(OpAsmPrinter &p) {
+  p << ' ' << getScores() << ", " << getM() << " scale = ";
+  p.printAttributeWithoutType(getScaleAttr());
+  p.printOptionalAttrDict((*this)->getAttrs(), {getScaleAttrName()});
+  p << " : " << getScores().getTypes() << ", " << getM().getType();
 }
 
 //===----------------------------------------------------------------------===//

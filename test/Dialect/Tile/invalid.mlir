@@ -326,8 +326,33 @@ func.func @online_softmax_scale(%s: tensor<4x8xf32>, %m: tensor<4xf32>) {
 // -----
 
 func.func @online_softmax_f32(%s: tensor<4x8xbf16>, %m: tensor<4xf32>) {
-  // expected-error @+1 {{'tile.online_softmax' op operand #0 must be ranked tensor of 32-bit float values}}
+  // expected-error @+1 {{'tile.online_softmax' op operand #0 must be variadic of ranked tensor of 32-bit float values}}
   %a, %b, %c = tile.online_softmax %s, %m scale = 1.0 : tensor<4x8xbf16>, tensor<4xf32>
+  return
+}
+
+// -----
+
+// Scores in parts: every part has the rows of the others (and of m).
+func.func @online_softmax_part_rows(%s0: tensor<4x8xf32>, %s1: tensor<8x2xf32>, %m: tensor<4xf32>) {
+  // expected-error @+1 {{'tile.online_softmax' op expected every score part to have 4 rows, part 1 has 8}}
+  %a, %p0, %p1, %c = tile.online_softmax %s0, %s1, %m scale = 1.0 : tensor<4x8xf32>, tensor<8x2xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @online_softmax_no_max(%s: tensor<4x8xf32>) {
+  // expected-error @+1 {{expected the scores and the running max}}
+  %a, %b, %c = tile.online_softmax %s scale = 1.0 : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @online_softmax_types(%s: tensor<4x8xf32>, %m: tensor<4xf32>) {
+  // expected-error @+1 {{expected 2 types, got 1}}
+  %a, %b, %c = tile.online_softmax %s, %m scale = 1.0 : tensor<4x8xf32>
   return
 }
 

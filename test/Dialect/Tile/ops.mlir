@@ -102,7 +102,7 @@ func.func @casts(%p: tensor<128x64xf32>, %i: tensor<128xi32>, %x: f32) -> (tenso
 // CHECK-LABEL: func.func @compute
 func.func @compute(%q: tensor<128x64xbf16>, %kt: tensor<64x64xbf16>, %a32: tensor<16x8xf32>,
                    %b32: tensor<8x16xf32>, %c32: tensor<16x16xf32>, %h: tensor<16x16xf16>,
-                   %m: tensor<128xf32>, %v: tensor<128xf32>) -> f32 {
+                   %m: tensor<128xf32>, %v: tensor<128xf32>, %s16: tensor<128x16xf32>) -> f32 {
   %zero = arith.constant dense<0.0> : tensor<128x64xf32>
   // CHECK: tile.dot %{{.+}}, %{{.+}}, %{{.+}} : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
   %s = tile.dot %q, %kt, %zero : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
@@ -118,6 +118,9 @@ func.func @compute(%q: tensor<128x64xbf16>, %kt: tensor<64x64xbf16>, %a32: tenso
   %total = tile.reduce sum %v axis = 0 : tensor<128xf32> -> f32
   // CHECK: %[[MN:.+]], %[[P:.+]], %[[AL:.+]] = tile.online_softmax %{{.+}}, %{{.+}} scale = 1.250000e-01 : tensor<128x64xf32>, tensor<128xf32>
   %m_new, %p, %alpha = tile.online_softmax %s, %m scale = 0.125 : tensor<128x64xf32>, tensor<128xf32>
+  // A key block in parts (64 + 16 keys): one p per part, of its part's type.
+  // CHECK: %{{.+}}, %{{.+}}:2, %{{.+}} = tile.online_softmax %{{.+}}, %{{.+}}, %{{.+}} scale = 1.250000e-01 : tensor<128x64xf32>, tensor<128x16xf32>, tensor<128xf32>
+  %parts:4 = tile.online_softmax %s, %s16, %m scale = 0.125 : tensor<128x64xf32>, tensor<128x16xf32>, tensor<128xf32>
   return %total : f32
 }
 
