@@ -732,26 +732,32 @@ Tile rowMax(Operand x) { return rowReduce(Reduction::Max, x); }
 Tile rowSum(Operand x) { return rowReduce(Reduction::Sum, x); }
 Tile rowMin(Operand x) { return rowReduce(Reduction::Min, x); }
 
-SoftmaxParts onlineSoftmax(const std::vector<Tile> &scores, Operand runningMax, double scale) {
-  const Tile *first = scores.empty() ? nullptr : &scores.front();
-  KernelBuilder *kb = first && first->valid() ? first->builder() : runningMax.tile.builder();
-  SoftmaxParts fallback{runningMax.tile, scores, runningMax.tile};
+namespace {
+
+/// One step of the streaming softmax over `scores` (one tile, or the parts
+/// of one block side by side), errors reported at `where`.
+SoftmaxParts softmaxStep(const std::vector<Tile> &scores, const Tile &runningMax, double scale,
+                         const Where &where) {
+  SoftmaxParts fallback{runningMax, scores, runningMax};
+  KernelBuilder *kb = runningMax.valid() ? runningMax.builder() : nullptr;
+  for (const Tile &s : scores)
+    kb = kb ? kb : (s.valid() ? s.builder() : nullptr);
   if (!kb)
     return fallback;
-  Lowerer l(*kb, runningMax.where);
+  Lowerer l(*kb, where);
   if (scores.empty()) {
     l.fail("onlineSoftmax() takes at least one score tile", Tile());
     return fallback;
   }
   SmallVector<Value> values;
   for (const Tile &s : scores) {
-    if (!s.valid() || s.rank() != 2 || !runningMax.tile.valid() || runningMax.tile.rank() != 1 ||
-        s.shape()[0] != runningMax.tile.shape()[0]) {
+    if (!s.valid() || s.rank() != 2 || !runningMax.valid() || runningMax.rank() != 1 ||
+        s.shape()[0] != runningMax.shape()[0]) {
       l.fail("onlineSoftmax() takes 2-D score tiles and a 1-D running max, one per score row",
              Tile());
       return fallback;
     }
-    if (s.dtype() != DType::F32 || runningMax.tile.dtype() != DType::F32) {
+    if (s.dtype() != DType::F32 || runningMax.dtype() != DType::F32) {
       l.fail("onlineSoftmax() works on f32 scores and max; convert with .to(DType::F32)", Tile());
       return fallback;
     }
@@ -761,7 +767,7 @@ SoftmaxParts onlineSoftmax(const std::vector<Tile> &scores, Operand runningMax, 
     l.fail(fmt::format("onlineSoftmax() needs a positive finite scale, got {}", scale), Tile());
     return fallback;
   }
-  auto op = tile::OnlineSoftmaxOp::create(l.b(), l.loc, values, runningMax.tile.value(),
+  auto op = tile::OnlineSoftmaxOp::create(l.b(), l.loc, values, runningMax.value(),
                                           static_cast<float>(scale));
   SoftmaxParts step{l.wrap(op.getMNew()), {}, l.wrap(op.getAlpha())};
   for (Value p : op.getP())
@@ -769,26 +775,15 @@ SoftmaxParts onlineSoftmax(const std::vector<Tile> &scores, Operand runningMax, 
   return step;
 }
 
+} // namespace
+
+SoftmaxParts onlineSoftmax(const std::vector<Tile> &scores, Operand runningMax, double scale) {
+  return softmaxStep(scores, runningMax.tile, scale, runningMax.where);
+}
+
 SoftmaxStep onlineSoftmax(Operand scores, Operand runningMax, double scale) {
-  KernelBuilder *kb = builderOf({&scores, &runningMax});
-  Lowerer l(*kb, scores.where);
-  SoftmaxStep fallback{runningMax.tile, scores.tile, runningMax.tile};
-  if (!scores.tile.valid() || !runningMax.tile.valid() || scores.tile.rank() != 2 ||
-      runningMax.tile.rank() != 1) {
-    l.fail("onlineSoftmax() takes a 2-D score tile and a 1-D running max", Tile());
-    return fallback;
-  }
-  if (scores.tile.dtype() != DType::F32 || runningMax.tile.dtype() != DType::F32) {
-    l.fail("onlineSoftmax() works on f32 scores and max; convert with .to(DType::F32)", Tile());
-    return fallback;
-  }
-  if (!(scale > 0) || !std::isfinite(scale)) {
-    l.fail(fmt::format("onlineSoftmax() needs a positive finite scale, got {}", scale), Tile());
-    return fallback;
-  }
-  auto op = tile::OnlineSoftmaxOp::create(l.b(), l.loc, ValueRange{scores.tile.value()},
-                                          runningMax.tile.value(), static_cast<float>(scale));
-  return {l.wrap(op.getMNew()), l.wrap(op.getP()[0]), l.wrap(op.getAlpha())};
+  SoftmaxParts step = softmaxStep({scores.tile}, runningMax.tile, scale, scores.where);
+  return {step.mNew, step.p.front(), step.alpha};
 }
 
 //===----------------------------------------------------------------------===//

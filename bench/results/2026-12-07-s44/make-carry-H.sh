@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Makes carry-H/ for runG.sh and runH.sh (from the repository root after
-# scripts/build.sh, after session 43's make-carry-F.sh and make-carry-G.sh
-# made carry-F/ and carry-G/ with the build before this session's change):
+# Makes carry-H/ for runGH2.sh (from the repository root after
+# scripts/build.sh with shared-offsets.patch applied, after session 43's
+# make-carry-F.sh made carry-F/ with main's build):
 # shared-memory accesses in a loop inside a loop take their thread offset
 # through an opaque move (MemoryToNVVM's SharedPlacement), so the XOR of
 # each access is computed beside it instead of held through every loop.
@@ -9,8 +9,9 @@
 # (ob); d = 128 persistent with a tile counter scanning (octr) and
 # bisecting (octrb); and in a loop around loops (the epilogue of a
 # persistent kernel's tile) the offsets come from an own read of %tid.x
-# (as the global stores there already did). The d = 64 defaults and bisect sets of carry-F split
-# by head dim (old64 / new64, def128) so each run times one d; GPU cases.
+# (as the global stores there already did). Main's d = 64 and 128 defaults
+# from carry-F split by head dim (old64, def128) so
+# each run times one d; GPU cases; peer_sdpa.py.
 set -euo pipefail
 carry=carry-H tmp=/tmp/s44h
 rm -rf $carry $tmp && mkdir -p $carry $tmp/c
@@ -19,8 +20,8 @@ DIMS=64 FUSED_FLAGS="--set query_ranges=bisect" bash bench/compile-bwd.sh $carry
 DIMS=128 FUSED_FLAGS="--persistent --tile-counter" bash bench/compile-bwd.sh $carry/b-octr
 DIMS=128 FUSED_FLAGS="--persistent --tile-counter --set query_ranges=bisect" \
   bash bench/compile-bwd.sh $carry/b-octrb
-mkdir -p $carry/b-old64 $carry/b-new64 $carry/b-def128
-cp carry-F/b-old/*_d64.* $carry/b-old64/; cp carry-F/b-new/*_d64.* $carry/b-new64/
+mkdir -p $carry/b-old64 $carry/b-def128
+cp carry-F/b-old/*_d64.* $carry/b-old64/
 cp carry-F/b-old/*_d128.* $carry/b-def128/
 exp() { # name kernel args...
   local name=$1 kernel=$2
@@ -39,8 +40,7 @@ for v in "" _causal; do
     --set query_ranges=bisect --set head_dim=128 --size seq_q=150 --size seq_k=201
 done
 tar czf $carry/cases.tgz -C $tmp c
-# Also (by hand, around a `git stash` rebuild): the d = 96 and 128 dense and
-# causal forwards before (fold) and after (fnew) the change — its epilogue
-# stmatrix addresses come from the tile loop's own %tid.x read:
-#   DIMS="128 96" VARIANTS="dense causal" bash bench/compile-variants.sh carry-H/fold
+cp /work/shared/tools/peer_sdpa.py $carry/
+# (make-carries.sh adds the d = 96 and 128 forwards before (fold) and
+# after (fnew) the patch: their persistent epilogues change.)
 du -sh $carry
