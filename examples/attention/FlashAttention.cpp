@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace tilec::attention {
 
@@ -41,6 +42,26 @@ std::vector<int64_t> AttentionConfig::columnParts(int64_t headDim, bool split) {
     if (columns & width)
       parts.push_back(width);
   return parts;
+}
+
+std::vector<int64_t> AttentionConfig::keyParts() const {
+  if (blockN <= 0 || (blockN & (blockN - 1)) == 0)
+    return {blockN};
+  std::vector<int64_t> parts;
+  for (int64_t width = 256; width >= 1; width /= 2)
+    if (blockN & width)
+      parts.push_back(width);
+  return parts;
+}
+
+KeyPartBlocks::KeyPartBlocks(const TensorArg &tensor, const std::vector<int64_t> &keyParts,
+                             const std::vector<int64_t> &columnParts) {
+  for (int64_t rows : keyParts)
+    parts.emplace_back(tensor, Shape{1, rows}, columnParts);
+}
+
+std::vector<Tile> KeyPartBlocks::load(const Operand &head, const Operand &row, size_t part) const {
+  return parts[part].load({head, row});
 }
 
 ColumnBlocks::ColumnBlocks(const TensorArg &tensor, const Shape &lead,
@@ -84,57 +105,99 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
                                      const KeyBlocks &keys, Tile seqQ, Tile seqK,
                                      const KeyRange &relative, const KernelInputs *inputs,
                                      const BlockList *list) {
-  const std::vector<int64_t> vParts = cfg.vParts();
+  const std::vector<int64_t> vParts = cfg.vParts(), keyParts = cfg.keyParts();
   const int64_t bn = cfg.blockN, groups = static_cast<int64_t>(queries.size());
   const bool overlap = cfg.overlap;
   const int64_t gm = queries.empty() ? 0 : queries[0].q[0].shape()[0];
+  // The key parts' first keys within a block.
+  std::vector<int64_t> keyOffsets;
+  for (int64_t offset = 0; int64_t rows : keyParts) {
+    keyOffsets.push_back(offset);
+    offset += rows;
+  }
+  const size_t kParts = keyParts.size();
+  if (list && kParts != 1)
+    k.error(Where::current(), "a block-mask variant's block_n must be a power of two");
   // The loops run over the keys' rows in the tensors (so the loads' offsets
   // are the induction variable, which the rings stream); the variant sees
   // positions in the sequence.
   auto row = [&](Tile position) { return keys.base.valid() ? position + keys.base : position; };
   auto position = [&](Tile j) { return keys.base.valid() ? j - keys.base : j; };
   KeyRange range{row(relative.lo), row(relative.hi), row(relative.fullLo), row(relative.fullHi)};
+  auto partRow = [&](Tile j, size_t part) { return keyOffsets[part] ? j + keyOffsets[part] : j; };
 
   // The loop state: per row group, the output's column parts, the running
-  // max m, the row sum l and (overlapped) the previous block's P.
+  // max m, the row sum l and (overlapped) the previous block's P (one tile
+  // a key part).
   struct Group {
     std::vector<Tile> acc;
-    Tile m, l, p;
+    Tile m, l;
+    std::vector<Tile> p;
   };
   const int64_t parts = static_cast<int64_t>(vParts.size());
-  const int64_t perGroup = parts + (overlap ? 3 : 2);
+  const int64_t pParts = overlap ? static_cast<int64_t>(kParts) : 0;
+  const int64_t perGroup = parts + 2 + pParts;
   auto group = [&](const std::vector<Tile> &state, int64_t g) {
     auto first = state.begin() + g * perGroup;
     return Group{{first, first + parts},
                  first[parts],
                  first[parts + 1],
-                 overlap ? first[parts + 2] : Tile()};
+                 {first + parts + 2, first + parts + 2 + pParts}};
   };
   auto append = [&](std::vector<Tile> &state, const Group &r) {
     state.insert(state.end(), r.acc.begin(), r.acc.end());
     state.insert(state.end(), {r.m, r.l});
     if (overlap)
-      state.push_back(r.p);
+      state.insert(state.end(), r.p.begin(), r.p.end());
   };
-  // S = Q·Kᵀ of row group g, over the head dim's column parts.
-  auto scoresOf = [&](int64_t g, const std::vector<Tile> &kT) {
-    Tile s = dot(queries[g].q[0], kT[0], 0.0);
-    for (size_t c = 1; c < kT.size(); ++c)
-      s = dot(queries[g].q[c], kT[c], s);
+  // Kᵀ of block j: per key part, its head-dim column parts.
+  auto transposedKeys = [&](Tile j) {
+    std::vector<std::vector<Tile>> kT;
+    for (size_t part = 0; part < kParts; ++part) {
+      kT.push_back(keys.k(partRow(j, part), part));
+      for (Tile &block : kT.back())
+        block = block.t();
+    }
+    return kT;
+  };
+  // S = Q·Kᵀ of row group g, per key part over the head dim's column parts.
+  auto scoresOf = [&](int64_t g, const std::vector<std::vector<Tile>> &kT) {
+    std::vector<Tile> s;
+    for (const std::vector<Tile> &part : kT) {
+      s.push_back(dot(queries[g].q[0], part[0], 0.0));
+      for (size_t c = 1; c < part.size(); ++c)
+        s.back() = dot(queries[g].q[c], part[c], s.back());
+    }
     return s;
   };
-  auto transposed = [](std::vector<Tile> blocks) {
-    for (Tile &block : blocks)
-      block = block.t();
-    return blocks;
+  // V of block j: per key part, its column parts.
+  auto valuesOf = [&](Tile j) {
+    std::vector<std::vector<Tile>> v;
+    for (size_t part = 0; part < kParts; ++part)
+      v.push_back(keys.v(partRow(j, part), part));
+    return v;
+  };
+  // acc[c] = acc[c]·alpha (where given) + Σ_parts p[part]·v[part][c],
+  // chained along the keys.
+  auto addPV = [&](std::vector<Tile> &acc, const std::vector<Tile> &p,
+                   const std::vector<std::vector<Tile>> &v, std::optional<Tile> alpha) {
+    for (int64_t c = 0; c < parts; ++c) {
+      acc[c] = dot(p[0], v[0][c], alpha ? acc[c] * *alpha : acc[c]);
+      for (size_t part = 1; part < kParts; ++part)
+        acc[c] = dot(p[part], v[part][c], acc[c]);
+    }
   };
 
-  // Block j's scores of row group g with the variant applied (its score
-  // modifier, and its mask where `masked`), and the scale the softmax still
-  // applies to them.
-  auto scored = [&](Tile s, Tile j, int64_t g, bool masked) -> std::pair<Tile, double> {
-    BlockContext ctx{k,    queries[g].positions, position(j) + k.iota(bn), queries[g].head, seqQ,
-                     seqK, inputs};
+  // Part `part` of block j's scores of row group g with the variant
+  // applied (its score modifier, and its mask where `masked`), and the
+  // scale the softmax still applies to them.
+  auto scored = [&](Tile s, Tile j, int64_t g, bool masked,
+                    size_t part) -> std::pair<Tile, double> {
+    const int64_t rows = keyParts[part];
+    Tile cols = position(j) + k.iota(rows);
+    if (keyOffsets[part])
+      cols = cols + keyOffsets[part];
+    BlockContext ctx{k, queries[g].positions, cols, queries[g].head, seqQ, seqK, inputs};
     double scale = cfg.softmaxScale();
     if (variant.scoreMod) {
       // With fma contraction: ALiBi's s·scale + slope·d, a bias table's
@@ -149,35 +212,59 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       // instead of holding the keys' positions through the wait for S:
       // 32 registers a thread, spilled at d = 128 beside a document mask's
       // ids); ranges keep comparing positions (their PTX as before).
-      Tile keep = list ? (k.iota(bn) < seqK - position(j)).row() : (ctx.cols < seqK).row();
+      Tile keep = list ? (k.iota(rows) < seqK - position(j)).row() : (ctx.cols < seqK).row();
       if (variant.mask)
         keep = keep && variant.mask(ctx);
       s = where(keep, s, -kInf);
     }
     return {s, scale};
   };
+  // Block j's online softmax for row group r from its scores in parts:
+  // the new running max and sum, P (in f32) and alpha.
+  struct Softmaxed {
+    Tile mNew, l;
+    std::vector<Tile> p;
+    Tile alpha;
+  };
+  auto softmaxOf = [&](const Group &r, const std::vector<Tile> &s, Tile j, int64_t g,
+                       bool masked) {
+    std::vector<Tile> x;
+    double scale = 1.0;
+    for (size_t part = 0; part < kParts; ++part) {
+      auto [xs, partScale] = scored(s[part], j, g, masked, part);
+      x.push_back(xs);
+      scale = partScale;
+    }
+    SoftmaxParts sm = onlineSoftmax(x, r.m, scale);
+    Tile l = r.l * sm.alpha + rowSum(sm.p[0]);
+    for (size_t part = 1; part < kParts; ++part)
+      l = l + rowSum(sm.p[part]);
+    return Softmaxed{sm.mNew, l, sm.p, sm.alpha};
+  };
+  auto converted = [&](std::vector<Tile> p) {
+    for (Tile &part : p)
+      part = part.to(cfg.dtype);
+    return p;
+  };
 
   // One step of the loop over key blocks: S = Q·Kᵀ, the variant, the online
   // softmax, and O += P·V with the running state rescaled, per row group.
   auto step = [&](bool masked) {
     return [&, masked](Tile j, std::vector<Tile> state) -> std::vector<Tile> {
-      std::vector<Tile> kT = transposed(keys.k(j));
-      std::vector<Tile> scores;
+      std::vector<std::vector<Tile>> kT = transposedKeys(j);
+      std::vector<std::vector<Tile>> scores;
       for (int64_t g = 0; g < groups; ++g)
         scores.push_back(scoresOf(g, kT));
-      std::vector<Tile> vBlock = keys.v(j);
+      std::vector<std::vector<Tile>> vBlock = valuesOf(j);
       std::vector<Tile> next;
       for (int64_t g = 0; g < groups; ++g) {
         Group r = group(state, g);
-        auto [s, scale] = scored(scores[g], j, g, masked);
-        SoftmaxStep sm = onlineSoftmax(s, r.m, scale);
         // The row sum first: P in f32 is then dead before P·V (in bf16/f16)
         // starts (fewer live registers; 128x64 tiles at d = 128 spill less).
-        Tile lNew = r.l * sm.alpha + rowSum(sm.p);
-        Tile p = sm.p.to(cfg.dtype), alpha = sm.alpha.col();
-        for (int64_t c = 0; c < parts; ++c)
-          r.acc[c] = dot(p, vBlock[c], r.acc[c] * alpha);
-        append(next, {r.acc, sm.mNew, lNew});
+        Softmaxed sm = softmaxOf(r, scores[g], j, g, masked);
+        std::vector<Tile> p = converted(sm.p);
+        addPV(r.acc, p, vBlock, sm.alpha.col());
+        append(next, {r.acc, sm.mNew, sm.l, {}});
       }
       return next;
     };
@@ -194,8 +281,9 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       start.acc.push_back(k.zeros({gm, width}, DType::F32));
     start.m = k.full({gm}, -kInf, DType::F32);
     start.l = k.zeros({gm}, DType::F32);
-    if (overlap)
-      start.p = k.zeros({gm, bn}, cfg.dtype); // P of the previous block: none yet
+    if (overlap) // P of the previous block: none yet
+      for (int64_t rows : keyParts)
+        start.p.push_back(k.zeros({gm, rows}, cfg.dtype));
     append(state, start);
   }
   Tile from = range.lo; // where the three loops start
@@ -212,31 +300,30 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   } else {
     // Software-pipelined: each step issues Q·Kᵀ of its block beside P·V of
     // the block visited before it (the first step's P is 0).
-    auto addPreviousPV = [&](Group &r, const std::vector<Tile> &v) {
-      for (int64_t c = 0; c < parts; ++c)
-        r.acc[c] = dot(r.p, v[c], r.acc[c]);
+    auto addPreviousPV = [&](Group &r, const std::vector<std::vector<Tile>> &v) {
+      addPV(r.acc, r.p, v, std::nullopt);
     };
     // Block j's online softmax for row group r from its scores `s`: the
     // running max and sum, O rescaled (`rescale`), P for the next step's
     // P·V.
-    auto softmaxed = [&](Group r, Tile s, Tile j, int64_t g, bool masked, bool rescale) {
-      auto [x, scale] = scored(s, j, g, masked);
-      SoftmaxStep sm = onlineSoftmax(x, r.m, scale);
-      Tile lNew = r.l * sm.alpha + rowSum(sm.p);
+    auto softmaxed = [&](Group r, const std::vector<Tile> &s, Tile j, int64_t g, bool masked,
+                         bool rescale) {
+      Softmaxed sm = softmaxOf(r, s, j, g, masked);
       if (rescale) {
         Tile alpha = sm.alpha.col();
         for (Tile &acc : r.acc)
           acc = acc * alpha;
       }
-      return Group{r.acc, sm.mNew, lNew, sm.p.to(cfg.dtype)};
+      return Group{r.acc, sm.mNew, sm.l, converted(sm.p)};
     };
     auto overlapped = [&](bool masked) -> PipelinedStep {
       return [&, masked](Tile j, Tile previous, std::vector<Tile> st) -> std::vector<Tile> {
-        std::vector<Tile> kT = transposed(keys.k(j));
-        std::vector<Tile> scores, next;
+        std::vector<std::vector<Tile>> kT = transposedKeys(j);
+        std::vector<std::vector<Tile>> scores;
+        std::vector<Tile> next;
         for (int64_t g = 0; g < groups; ++g)
           scores.push_back(scoresOf(g, kT));
-        std::vector<Tile> vPrev = keys.v(previous);
+        std::vector<std::vector<Tile>> vPrev = valuesOf(previous);
         std::vector<Group> rows;
         for (int64_t g = 0; g < groups; ++g) {
           rows.push_back(group(st, g));
@@ -251,8 +338,9 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     // (there is none before it) and no V block read; masked, whichever
     // loop it would have been in; O is still 0 (no rescale).
     auto firstAlone = [&](Tile j, std::vector<Tile> st) -> std::vector<Tile> {
-      std::vector<Tile> kT = transposed(keys.k(j));
-      std::vector<Tile> scores, next;
+      std::vector<std::vector<Tile>> kT = transposedKeys(j);
+      std::vector<std::vector<Tile>> scores;
+      std::vector<Tile> next;
       for (int64_t g = 0; g < groups; ++g)
         scores.push_back(scoresOf(g, kT));
       for (int64_t g = 0; g < groups; ++g)
@@ -281,7 +369,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       Tile blocks = max((range.hi - range.lo + (bn - 1)) / bn, k.constant(1, DType::I32));
       last = range.lo + (blocks - 1) * bn;
     }
-    std::vector<Tile> vLast = keys.v(last);
+    std::vector<std::vector<Tile>> vLast = valuesOf(last);
     std::vector<Group> finished;
     for (int64_t g = 0; g < groups; ++g) {
       finished.push_back(group(state, g));
@@ -374,11 +462,18 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
                                     std::to_string(kMaskBlock) + " (the mask's blocks); got " +
                                     std::to_string(bm) + " and " + std::to_string(bn));
   }
+  if (cfg.keyParts().size() > 1 && bn % 16)
+    k.error(Where::current(), "block_n = " + std::to_string(bn) +
+                                  " must be a power of two or a multiple of 16 (a key block "
+                                  "that is not a power of two is taken in power-of-two parts "
+                                  "of at least 16 keys)");
   if (cfg.splitColumns) // its 32- and 16-column tiles as wgmma B operands too
     k.narrowWgmmaOperands();
   KernelInputs inputs = declareInputs(k, variant, q.dim(0));
-  ColumnBlocks qBlocks(q, {1, gm}, cfg.qkParts()), kBlocks(key, {1, bn}, cfg.qkParts());
-  ColumnBlocks vBlocks(v, {1, bn}, cfg.vParts()), oBlocks(o, {1, gm}, cfg.vParts());
+  ColumnBlocks qBlocks(q, {1, gm}, cfg.qkParts());
+  KeyPartBlocks kBlocks(key, cfg.keyParts(), cfg.qkParts()),
+      vBlocks(v, cfg.keyParts(), cfg.vParts());
+  ColumnBlocks oBlocks(o, {1, gm}, cfg.vParts());
   TensorDesc lseBlocks = lse.desc({1, gm});
 
   Tile seqQ = q.dim(1), seqK = key.dim(1);
@@ -400,8 +495,8 @@ void buildFlashAttention(KernelBuilder &k, const AttentionConfig &cfg,
   KeyRange range = keyRangeOf(variant, rangeCtx);
   if (range.growsWithRows && !variant.blockMask)
     k.longestFirst(0); // row0 counts down from the last query block
-  KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j}); },
-                 [&](Tile j) { return vBlocks.load({kvHead, j}); }};
+  KeyBlocks keys{[&](Tile j, size_t part) { return kBlocks.load(kvHead, j, part); },
+                 [&](Tile j, size_t part) { return vBlocks.load(kvHead, j, part); }};
   std::optional<BlockList> list;
   if (variant.blockMask)
     list = listedBlocks(k, counts, blocks, head, q.dim(0), row0 / kMaskBlock);

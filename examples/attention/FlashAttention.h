@@ -133,6 +133,11 @@ struct AttentionConfig {
   std::vector<int64_t> qkParts() const { return columnParts(headDim, splitColumns); }
   std::vector<int64_t> vParts() const { return columnParts(valueDim(), splitColumns); }
   static std::vector<int64_t> columnParts(int64_t headDim, bool split);
+  /// A key block's parts: {blockN} for a power of two, else the powers of
+  /// two that add up to it, widest first (176: 128 + 32 + 16). Each part's
+  /// scores are a tile of their own (tile layouts are powers of two); the
+  /// online softmax takes them together and P·V chains over them.
+  std::vector<int64_t> keyParts() const;
 };
 
 /// Blocks of a head-dim tensor as column tiles side by side: descriptors of
@@ -153,6 +158,21 @@ private:
   std::vector<dsl::Operand> offsetsOf(size_t part, std::vector<dsl::Operand> at) const;
   std::vector<dsl::TensorDesc> descs;
   std::vector<int64_t> offsets;
+};
+
+/// A key block of K or V in its parts (AttentionConfig::keyParts): part p's
+/// rows as column parts (ColumnBlocks of [1, keyParts[p]]).
+class KeyPartBlocks {
+public:
+  KeyPartBlocks() = default;
+  KeyPartBlocks(const dsl::TensorArg &tensor, const std::vector<int64_t> &keyParts,
+                const std::vector<int64_t> &columnParts);
+  /// Part `part` of the block of head `head` whose part starts at `row`.
+  std::vector<dsl::Tile> load(const dsl::Operand &head, const dsl::Operand &row,
+                              size_t part) const;
+
+private:
+  std::vector<ColumnBlocks> parts;
 };
 
 /// A tensor parameter whose last dimension is a head dim, `columns`
@@ -378,12 +398,13 @@ std::vector<dsl::Tile> convertedParts(const std::vector<dsl::Tile> &parts, DType
 /// that row_groups does not split block_m into multiples of 16 rows.
 int64_t rowGroupRows(dsl::KernelBuilder &k, const AttentionConfig &cfg);
 
-/// Where a program's keys come from: the [blockN, d] blocks of K and V that
-/// start at row j of the tensors (their column parts, AttentionConfig::
-/// qkParts and vParts), the sequence's key 0 being row `base` (none: row 0;
-/// a packed sequence's first row otherwise).
+/// Where a program's keys come from: part `part` of the key blocks of K and
+/// V (AttentionConfig::keyParts), keyParts[part] rows from row `row` of the
+/// tensors (their column parts, AttentionConfig::qkParts and vParts), the
+/// sequence's key 0 being row `base` (none: row 0; a packed sequence's first
+/// row otherwise).
 struct KeyBlocks {
-  std::function<std::vector<dsl::Tile>(dsl::Tile j)> k, v;
+  std::function<std::vector<dsl::Tile>(dsl::Tile row, size_t part)> k, v;
   dsl::Tile base;
 };
 /// The key blocks a program visits, from a block mask: list entries [0,

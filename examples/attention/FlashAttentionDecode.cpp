@@ -115,19 +115,19 @@ DecodeOutputs decodeOutputs(KernelBuilder &k, const AttentionConfig &cfg) {
 
 void buildAttentionDecode(KernelBuilder &k, const AttentionConfig &cfg,
                           const AttentionVariant &variant) {
-  const int64_t bn = cfg.blockN;
   TensorArg q = headDimTensor(k, "q", cfg.dtype, 3, cfg.headDim),
             key = headDimTensor(k, "k", cfg.dtype, 3, cfg.headDim);
   TensorArg v = headDimTensor(k, "v", cfg.dtype, 3, cfg.valueDim());
   DecodeOutputs out = decodeOutputs(k, cfg);
-  ColumnBlocks kBlocks, vBlocks;
+  KeyPartBlocks kBlocks, vBlocks;
   decodeBody(
       k, cfg, variant, q, out, [&](Tile) { return key.dim(1); },
       [&](Tile kvHead) {
-        kBlocks = ColumnBlocks(key, {1, bn}, cfg.qkParts());
-        vBlocks = ColumnBlocks(v, {1, bn}, cfg.vParts());
-        return KeyBlocks{[&, kvHead](Tile j) { return kBlocks.load({kvHead, j}); },
-                         [&, kvHead](Tile j) { return vBlocks.load({kvHead, j}); }};
+        kBlocks = KeyPartBlocks(key, cfg.keyParts(), cfg.qkParts());
+        vBlocks = KeyPartBlocks(v, cfg.keyParts(), cfg.vParts());
+        return KeyBlocks{
+            [&, kvHead](Tile j, size_t part) { return kBlocks.load(kvHead, j, part); },
+            [&, kvHead](Tile j, size_t part) { return vBlocks.load(kvHead, j, part); }};
       });
 }
 
@@ -149,7 +149,7 @@ void buildAttentionDecodePaged(KernelBuilder &k, const AttentionConfig &cfg,
   // K/V head `kvHead` = b·Hkv + h: sequence b, head h of the cache.
   Tile zero = k.constant(0, DType::I32);
   auto sequence = [&](Tile kvHead) { return kvHead / max(kCache.dim(0), 1); };
-  ColumnBlocks kBlocks, vBlocks;
+  KeyPartBlocks kBlocks, vBlocks;
   decodeBody(
       k, cfg, variant, q, out,
       [&](Tile kvHead) {
@@ -170,10 +170,11 @@ void buildAttentionDecodePaged(KernelBuilder &k, const AttentionConfig &cfg,
                            known && slot < table.dim(1), 0);
           return max(min(page, lastPage), zero) * pageSize + j % pageSize;
         };
-        kBlocks = ColumnBlocks(kCache, {1, bn}, cfg.qkParts());
-        vBlocks = ColumnBlocks(vCache, {1, bn}, cfg.vParts());
-        return KeyBlocks{[&, h, cacheRow](Tile j) { return kBlocks.load({h, cacheRow(j)}); },
-                         [&, h, cacheRow](Tile j) { return vBlocks.load({h, cacheRow(j)}); }};
+        kBlocks = KeyPartBlocks(kCache, cfg.keyParts(), cfg.qkParts());
+        vBlocks = KeyPartBlocks(vCache, cfg.keyParts(), cfg.vParts());
+        return KeyBlocks{
+            [&, h, cacheRow](Tile j, size_t part) { return kBlocks.load(h, cacheRow(j), part); },
+            [&, h, cacheRow](Tile j, size_t part) { return vBlocks.load(h, cacheRow(j), part); }};
       });
 }
 

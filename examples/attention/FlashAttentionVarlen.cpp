@@ -90,7 +90,8 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
   // The K/V descriptors before Q's load, as the dense kernel makes them: the
   // tile-to-llvm lowering decides Q's shared-memory layout when it meets the
   // load, from the streams of descriptors it has seen.
-  ColumnBlocks kBlocks(key, {1, bn}, cfg.qkParts()), vBlocks(v, {1, bn}, cfg.vParts());
+  KeyPartBlocks kBlocks(key, cfg.keyParts(), cfg.qkParts()),
+      vBlocks(v, cfg.keyParts(), cfg.vParts());
   ColumnBlocks qBlocks(q, {1, gm}, cfg.qkParts());
   std::vector<QueryRows> queries;
   for (int64_t g = 0; g < groups; ++g) {
@@ -102,8 +103,8 @@ void buildAttentionVarlen(KernelBuilder &k, const AttentionConfig &cfg,
   KeyRange range = keyRangeOf(variant, rangeCtx);
   Tile live = row0 < seqQ;
   range.hi = where(live, range.hi, range.lo);
-  KeyBlocks keys{[&](Tile j) { return kBlocks.load({kvHead, j}); },
-                 [&](Tile j) { return vBlocks.load({kvHead, j}); }, kFirst};
+  KeyBlocks keys{[&](Tile j, size_t part) { return kBlocks.load(kvHead, j, part); },
+                 [&](Tile j, size_t part) { return vBlocks.load(kvHead, j, part); }, kFirst};
   std::vector<KeyLoopState> state = attendKeys(k, cfg, variant, queries, keys, seqQ, seqK, range);
 
   // The sequence's own rows of O and LSE: rows past its end are dropped.

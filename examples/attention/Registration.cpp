@@ -215,6 +215,16 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   auto fwdConfig = [=](const Params &p) { return configWith(p, fwdSchedule(p)); };
   std::vector<ParamSpec> fwdParams = params;
   fwdParams.push_back(seqScheduleParam());
+  // The forward also takes key blocks that are not powers of two, in
+  // power-of-two parts (AttentionConfig::keyParts; its builder refuses
+  // parts under 16 keys).
+  for (ParamSpec &spec : fwdParams)
+    if (spec.name == "block_n") {
+      spec.powerOfTwo = false;
+      spec.multipleOf = 8;
+      spec.help = "keys per loop step: a power of two, or a multiple of 16 taken as "
+                  "power-of-two parts (176 = 128 + 32 + 16) (0: by head_dim)";
+    }
   // The packed kernel keeps the dense schedules but one: on mma.sync at
   // d = 128 its sequence offsets (live beside the 128-row tile's registers)
   // made it spill, 64-row programs do not.
