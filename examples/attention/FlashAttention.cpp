@@ -369,15 +369,25 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       Tile blocks = max((range.hi - range.lo + (bn - 1)) / bn, k.constant(1, DType::I32));
       last = range.lo + (blocks - 1) * bn;
     }
-    std::vector<std::vector<Tile>> vLast = valuesOf(last);
-    std::vector<Group> finished;
-    for (int64_t g = 0; g < groups; ++g) {
-      finished.push_back(group(state, g));
-      addPreviousPV(finished[g], vLast);
-    }
+    auto lastPV = [&](Tile j, const std::vector<Tile> &st) {
+      std::vector<std::vector<Tile>> vLast = valuesOf(j);
+      std::vector<Tile> next;
+      for (int64_t g = 0; g < groups; ++g) {
+        Group r = group(st, g);
+        addPreviousPV(r, vLast);
+        append(next, r);
+      }
+      return next;
+    };
+    if (cfg.lastValuesInLoop && !list)
+      state = k.forRange(last, last + bn, bn, state, lastPV);
+    else
+      state = lastPV(last, state);
     std::vector<KeyLoopState> result;
-    for (const Group &r : finished)
+    for (int64_t g = 0; g < groups; ++g) {
+      Group r = group(state, g);
       result.push_back({r.acc, r.m, r.l});
+    }
     return result;
   }
   std::vector<KeyLoopState> result;
@@ -616,6 +626,11 @@ std::vector<ParamSpec> attentionParams() {
        .help = "issue each step's Q·Kᵀ with the previous block's P·V, so the softmax runs "
                "while P·V is on the tensor cores (auto: by target and head_dim)",
        .choices = {"auto", "on", "off"}},
+      {.name = "last_values", .type = T::Choice, .defaultValue = "auto",
+       .help = "with overlap: the last key block's P·V after the loops reads its V block "
+               "through the loops' rings (ring: it is a loop of one step) or from a buffer of "
+               "its own (own) (auto: ring where block_n is not a power of two)",
+       .choices = {"auto", "ring", "own"}},
       {.name = "peel_first", .type = T::Choice, .defaultValue = "auto",
        .help = "with overlap: run the first key block's step on its own before the loop (no "
                "P·V of zeros, no V block read for it), as FlashAttention-3 does (auto: by "
@@ -877,6 +892,9 @@ AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedu
   cfg.overlap = overlap == "auto" ? schedule.overlap : overlap == "on";
   const std::string &peel = params.get("peel_first");
   cfg.peelFirst = cfg.overlap && (peel == "auto" ? schedule.peelFirst : peel == "on");
+  const std::string &lastValues = params.get("last_values");
+  cfg.lastValuesInLoop = cfg.overlap && (lastValues == "auto" ? cfg.keyParts().size() > 1
+                                                              : lastValues == "ring");
   return cfg;
 }
 

@@ -75,6 +75,11 @@ struct AttentionConfig {
   /// Q·Kᵀ and softmax; no P·V of zeros, no V block read for it), as
   /// FlashAttention-3 peels it. Its K block takes a slot of the loops' ring.
   bool peelFirst = false;
+  /// With overlap: the last block's P·V (after the loops) in a loop of one
+  /// step of its own, so that on the GPU its V block comes through the key
+  /// loops' rings (the next slot) instead of a buffer of its own (at
+  /// d = 128 and 176-key blocks that buffer would not fit).
+  bool lastValuesInLoop = false;
   /// A head dim that is not a power of two becomes power-of-two column
   /// tiles side by side (96: 64 + 32) instead of one padded tile (128):
   /// fewer MMAs and loads, more of them (not the decode combine and

@@ -1,30 +1,39 @@
 #!/usr/bin/env bash
-# Session 45's device call (carries carry-F, carry-H from session 44's
-# make-carries.sh, carry-K from make-carry-K.sh). In order of priority:
-# 1. GPU cases: the key blocks in parts (carry-K, d = 64), then session
-#    44's (the opaque shared offsets, the four-loop bisection; carry-H,
-#    carry-F), all programs, launched twice.
-# 2. The d = 64 forward at block_n 64 / 128 / 176 / 112 beside cuDNN.
+# Session 45's device call (carries carry-H from session 44's
+# make-carries.sh without its fold/ and fnew/, and carry-K from
+# make-carry-K.sh; session 44's carry-F stays behind: 64 MiB). In order of
+# priority:
+# 1. GPU cases, all programs, launched twice: the key blocks in parts
+#    (carry-K: d = 64, 128, 256), then session 44's (the opaque shared
+#    offsets, the four-loop bisection; carry-H).
+# 2. The forward in key parts against the defaults (d = 64: 176; d = 128:
+#    176, 176 persistent, the default's 128 with last_values=ring; d = 256:
+#    80) beside cuDNN.
 # 3. Session 44's backward timings (runGH2.sh's, shortened).
 . bench/results/lib.sh
 call_header
-mkdir -p $OUT/r /tmp/c /tmp/h /tmp/k && tar xzf carry-F/cases.tgz -C /tmp/c &&
-  tar xzf carry-H/cases.tgz -C /tmp/h && tar xzf carry-K/cases.tgz -C /tmp/k
+mkdir -p $OUT/r /tmp/h /tmp/k && tar xzf carry-H/cases.tgz -C /tmp/h &&
+  tar xzf carry-K/cases.tgz -C /tmp/k
 t0=$(date +%s)
 build_tools; echo "build $(( $(date +%s)-t0 ))s"
-for set in k/k h/c c/c; do
+for set in k/k h/c; do
   name=${set%%/*}
   timeout 60 build-gpu/bin/tilec-run-case --repeatable --cases-in=/tmp/$set > $OUT/r/cases-$name.txt 2>&1
   echo "cases $name rc $? $(( $(date +%s)-t0 ))s"
   grep -h "cases:" $OUT/r/cases-$name.txt; grep -h "FAIL" $OUT/r/cases-$name.txt | head
 done
 K=carry-K H=carry-H
-timeout 80 python3 bench/compare.py --dirs n64=$K/n64,n128=$K/n128,n176=$K/n176,n112=$K/n112 \
-  --variants dense,causal --dims 64 --seqlens 1024,4096,16384 --reps 2 --out $OUT/r/fk > $OUT/r/fk.txt 2>&1
-echo "fwd parts rc $? $(( $(date +%s)-t0 ))s"
-cat $OUT/r/fk.txt
-timeout 40 python3 $K/peer_sdpa.py --dims 64 --seqlens 1024,4096,16384 --json $OUT/r/sdpa-fwd.json \
-  > $OUT/r/sdpa-fwd.txt 2>&1
+compare_fwd() { # name seconds dims dirs
+  timeout $2 python3 bench/compare.py --dirs $4 --variants dense,causal --dims $3 \
+    --seqlens 1024,4096,16384 --reps 2 --out $OUT/r/$1 > $OUT/r/$1.txt 2>&1
+  echo "$1 rc $? $(( $(date +%s)-t0 ))s"
+  cat $OUT/r/$1.txt
+}
+compare_fwd f128 90 128 def=$K/d128,n176=$K/d128n176,n176p=$K/d128n176p,ring=$K/d128ring
+compare_fwd f256 50 256 def=$K/d256,n80=$K/d256n80
+compare_fwd f64 45 64 def=$K/d64,n176=$K/d64n176
+timeout 50 python3 $K/peer_sdpa.py --dims 64,128,256 --seqlens 1024,4096,16384 \
+  --json $OUT/r/sdpa-fwd.json > $OUT/r/sdpa-fwd.txt 2>&1
 echo "sdpa fwd rc $? $(( $(date +%s)-t0 ))s"
 grep -v "^#" $OUT/r/sdpa-fwd.txt
 compare_bwd() { # name seconds dirs

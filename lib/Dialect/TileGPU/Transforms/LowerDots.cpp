@@ -215,10 +215,8 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     return loop && !loop.getRegion().isAncestor(value.getParentRegion());
   }
 
-  /// `value` is a block load (through reshapes) that only dots read.
-  static bool loadedForDotsOnly(Value value) {
-    if (!onlyDotsUse(value))
-      return false;
+  /// `value` is a block load (through reshapes that only it reads).
+  static bool loadedBlock(Value value) {
     Operation *producer = value.getDefiningOp();
     while (auto reshape = dyn_cast_or_null<tile::ReshapeOp>(producer)) {
       if (!reshape.getSrc().hasOneUse())
@@ -226,6 +224,11 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
       producer = reshape.getSrc().getDefiningOp();
     }
     return isa_and_nonnull<tile::LoadBlockOp>(producer);
+  }
+
+  /// `value` is a block load (through reshapes) that only dots read.
+  static bool loadedForDotsOnly(Value value) {
+    return onlyDotsUse(value) && loadedBlock(value);
   }
 
   /// `dot` as `warpgroup_dot` of `a` (registers or a buffer) and the B
@@ -332,9 +335,12 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     MLIRContext *context = dot.getContext();
     int64_t aRowBytes = k * aType.getElementTypeBitWidth() / 8;
     if (fitsWgmma && aInSharedMemory && aRowBytes % 128 == 0 && m % 64 == 0 &&
-        (loopInvariant(dot.getA(), dot) || loadedForDotsOnly(dot.getA()))) {
+        ((loopInvariant(dot.getA(), dot) && loadedBlock(dot.getA())) ||
+         loadedForDotsOnly(dot.getA()))) {
       // A read by descriptor from a swizzled buffer, stored once before the
-      // loop: its registers are free for the loop (Q at d = 128); or a
+      // loop: its registers are free for the loop (Q at d = 128; not a
+      // computed tile such as the P that the overlapped forward's last P·V
+      // takes into its loop of one step); or a
       // block only dots read, loaded in the loop (the streams pass makes
       // its buffer a ring slot, one with the B operands' of the same
       // block).

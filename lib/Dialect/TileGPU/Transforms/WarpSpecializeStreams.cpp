@@ -32,8 +32,9 @@
 // iterations numbered on from the previous loops' (so slots and phases run
 // on): shared memory for one set, and the producer can fill the next loop's
 // first slots while the consumers finish this one. A loop that streams only
-// the first of those blocks shares them too (the overlapped forward's first
-// step on its own: K, no V); its iterations fill and announce only its own.
+// some of those blocks shares them too (the overlapped forward's first step
+// on its own: K, no V; its last P·V in a loop of its own: V, no K); its
+// iterations fill and announce only its own.
 //
 // In a persistent kernel (tile-persistent-grid) the streamed loops sit in
 // the loop over the logical programs. Both roles then run that loop, the
@@ -177,15 +178,31 @@ bool sameRing(Stream &a, Stream &b) {
          (!a.filled || a.filled.getType() == b.filled.getType());
 }
 
-/// Whether the narrower of `a` and `b` streams the first blocks the other
-/// does, in order (equal ones included), so that both can share the wider
-/// one's rings: a loop of the first step alone (its K block, no V) before
-/// the loops of every other step (K and V).
+/// Where each of `narrow`'s streams is among `wide`'s when they stream
+/// into the same rings in the same order (a subsequence: equal loops
+/// included), else nothing.
+std::optional<SmallVector<size_t>> ringsWithin(StreamedLoop &narrow, StreamedLoop &wide) {
+  SmallVector<size_t> at;
+  size_t w = 0;
+  for (Stream &stream : narrow.streams) {
+    while (w < wide.streams.size() && !sameRing(stream, wide.streams[w]))
+      ++w;
+    if (w == wide.streams.size())
+      return std::nullopt;
+    at.push_back(w++);
+  }
+  return at;
+}
+
+/// Whether the narrower of `a` and `b` streams some of the blocks the
+/// other does, in order, so that both can share the wider one's rings: a
+/// loop of the first step alone (its K block, no V) before the loops of
+/// every other step (K and V), a loop of the last step's P·V alone (its V
+/// block) after them.
 bool sharesRings(StreamedLoop &a, StreamedLoop &b) {
   StreamedLoop &narrow = a.streams.size() <= b.streams.size() ? a : b;
   StreamedLoop &wide = &narrow == &a ? b : a;
-  return llvm::all_of(llvm::zip(narrow.streams, wide.streams),
-                      [](auto pair) { return sameRing(std::get<0>(pair), std::get<1>(pair)); });
+  return ringsWithin(narrow, wide).has_value();
 }
 
 /// Consecutive loops that share one set of rings, and the one among them
@@ -508,8 +525,9 @@ TileLoops specialize(FunctionOpInterface kernel, Block &body, scf::ForOp tiles, 
     Value empty =
         MBarrierCreateOp::create(top, loc, type, top.getI32IntegerAttr(consumers), IntegerAttr());
     for (size_t i = run.begin; i < run.end; ++i) {
-      for (auto [stream, owner] : llvm::zip(loops[i].streams, loops[run.widest].streams))
-        stream.ring = owner.ring;
+      SmallVector<size_t> owners = *ringsWithin(loops[i], loops[run.widest]);
+      for (auto [stream, owner] : llvm::zip(loops[i].streams, owners))
+        stream.ring = loops[run.widest].streams[owner].ring;
       rings[i] = {full, empty, tmaCopies(loops[i].streams, maps)};
       continues[i] = i != run.begin;
     }
