@@ -11,6 +11,10 @@
 // RUN: tilec --kernel=flash_attention_fwd_sliding_window --arch=sm_90a --set block_n=80 --run=cpu --size seq_q=150 --size seq_k=401 | FileCheck %s
 // RUN: tilec --kernel=flash_attention_fwd_alibi --arch=sm_90a --set head_dim=128 --set block_n=48 --run=cpu --size seq_q=100 --size seq_k=170 | FileCheck %s
 // RUN: tilec --kernel=flash_attention_fwd_gqa --arch=sm_80 --set group=3 --set block_n=176 --run=cpu --size heads=6 --size seq_q=77 --size seq_k=130 | FileCheck %s
+// The overlapped loop's last P·V in a loop of one step (last_values=ring,
+// the default with key parts), with 128-key blocks too:
+// RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=128 --set last_values=ring --run=cpu --size seq_q=200 --size seq_k=333 | FileCheck %s
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=64 --set block_n=80 --set last_values=own --run=cpu --size seq_q=100 --size seq_k=97 | FileCheck %s
 // CHECK-NOT: MISMATCH
 // CHECK: o {{.*}}: ok
 // CHECK: lse {{.*}}: ok
@@ -29,6 +33,20 @@
 // TILE: %[[O1:.*]] = tile.dot {{.*}} : tensor<128x128xbf16>, tensor<128x64xbf16>
 // TILE: %[[O2:.*]] = tile.dot {{.*}}, %[[O1]] : tensor<128x32xbf16>, tensor<32x64xbf16>
 // TILE: tile.dot {{.*}}, %[[O2]] : tensor<128x16xbf16>, tensor<16x64xbf16>
+// With overlap (d = 128) the last P·V is a loop of one step: V alone,
+// no K, the previous block's P from the key loops.
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --set block_n=176 --emit=tile | FileCheck %s --check-prefix=TAIL
+// TAIL: scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %c176_i32 iter_args(%{{[^,]*}} = %[[KEYS:[0-9]+]]#0) -> (tensor<128x128xf32>)
+// TAIL-NEXT: tile.load_block %{{.*}}[%{{.*}}, %[[L]], %c0_i32] : !tile.desc<1x128x128xbf16>
+// TAIL-NOT: scf.yield
+// TAIL: tile.load_block %{{.*}} : !tile.desc<1x32x128xbf16>
+// TAIL-NOT: scf.yield
+// TAIL: tile.load_block %{{.*}} : !tile.desc<1x16x128xbf16>
+// TAIL-NEXT: tile.reshape
+// TAIL-NEXT: tile.dot %[[KEYS]]#3
+// TAIL-NEXT: tile.dot %[[KEYS]]#4
+// TAIL-NEXT: tile.dot %[[KEYS]]#5
+// TAIL-NEXT: scf.yield
 //
 // Parts under 16 keys cannot be (P·V takes 16 keys at a time), and the
 // other kernels keep power-of-two key blocks.
@@ -43,3 +61,21 @@
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=64 --set block_n=176 --emit=ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // PTX: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
+// At d = 128 in 176-key blocks and d = 256 in 80-key blocks the kernel fits
+// in shared memory only with the last V block in the key loops' rings (a
+// buffer of its own is 44 / 40 KiB more): one TMA box a part, no other.
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --set block_n=176 --emit=ptx -o %t.128.ptx
+// RUN: FileCheck %s --check-prefix=MAPS < %t.128.json
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=128 --set block_n=176 --set last_values=own --emit=ptx -o %t.own.ptx 2>&1 | FileCheck %s --check-prefix=OWN
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=256 --set block_n=80 --emit=ptx -o %t.256.ptx
+// MAPS: "tensor_maps": [
+// MAPS-NEXT: {"param":"k","box":[1,128,64],"swizzle":128},
+// MAPS-NEXT: {"param":"k","box":[1,32,64],"swizzle":128},
+// MAPS-NEXT: {"param":"k","box":[1,16,64],"swizzle":128},
+// MAPS-NEXT: {"param":"v","box":[1,128,64],"swizzle":128},
+// MAPS-NEXT: {"param":"v","box":[1,32,64],"swizzle":128},
+// MAPS-NEXT: {"param":"v","box":[1,16,64],"swizzle":128},
+// MAPS-NEXT: {"param":"q","box":[1,128,64],"swizzle":128},
+// MAPS-NEXT: {"param":"o","box":[1,128,64],"swizzle":128}
+// MAPS-NEXT: ]
+// OWN: error: kernel 'flash_attention_fwd' needs {{[0-9]+}} bytes of shared memory; sm_90a allows at most 232448

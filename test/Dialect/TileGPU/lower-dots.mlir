@@ -130,14 +130,16 @@ func.func @resident_a(%dq: !tile.desc<64x64xbf16>, %dk: !tile.desc<64x64xbf16>, 
 // With a-in-shared, a block loaded in the loop that only dots read is A
 // from its staging buffer too: one buffer for Q as A (S = Q·Kᵀ) and as B
 // (dK += dSᵀ·Q), which the streams pass makes a ring slot. A block that
-// anything else reads (V, added here) stays A in registers.
+// anything else reads (V, added here) stays A in registers, and so does a
+// loop-invariant A that is not a block load (P, an argument here: the
+// overlapped forward's P in its last P·V's loop of one step).
 // QS-LABEL: func.func @streamed_a
 // QS: scf.for
 // QS-NEXT: %[[Q:.*]] = tile.load_block
 // QS-NEXT: %[[QB:.*]] = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
 // QS-NEXT: tilegpu.local_store %[[Q]], %[[QB]]
 // QS: tilegpu.warpgroup_dot %[[QB]], %{{.*}}, %{{.*}} : !tilegpu.smem
-// QS: tilegpu.warpgroup_dot %{{.*}}, %[[QB]], %{{.*}} : !tilegpu.smem
+// QS: tilegpu.warpgroup_dot %{{.*}}, %[[QB]], %{{.*}} : tensor<64x64xbf16, #tilegpu.mma_operand
 // QS: %[[V:.*]] = tilegpu.convert_layout
 // QS-NEXT: tilegpu.warpgroup_dot %[[V]], %{{.*}}, %{{.*}} : tensor<64x64xbf16, #tilegpu.mma_operand
 func.func @streamed_a(%dq: !tile.desc<64x64xbf16>, %dk: !tile.desc<64x64xbf16>,

@@ -632,15 +632,90 @@ func.func @first_step_alone(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, 
 
 // -----
 
-// A loop that streams V first is no prefix of one that streams K, V: each
-// gets its own rings and barriers.
+// A loop that streams only the last of the loop before's blocks (the
+// overlapped forward's last P·V in a loop of one step: V, no K) shares
+// that loop's rings too: its iterations, numbered on, announce and copy V
+// alone, and its consumers read V's ring.
 #acc = #tilegpu.mma<warps = [4, 1]>
 #a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
 #bl = #tilegpu.blocked<size_per_thread = [1, 1, 8], threads = [1, 4, 8], warps = [1, 4, 1], order = [2, 1, 0]>
 #b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
 #swz = #tilegpu.swizzled<128>
-// CHECK-LABEL: func.func @not_a_prefix
+// CHECK-LABEL: func.func @last_step_alone
+// CHECK-SAME: %[[KMAP:[^:]*]]: !tilegpu.tensor_map<1x32x64xbf16, #tilegpu.swizzled<128>>, %[[VMAP:[^:]*]]: !tilegpu.tensor_map<1x32x64xbf16, #tilegpu.swizzled<128>>)
+// CHECK: %[[RK:.*]] = tilegpu.alloc : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
+// CHECK: %[[RV:.*]] = tilegpu.alloc : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
+// CHECK: %[[FULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32} : !tilegpu.mbarrier<3>
+// CHECK: %[[EMPTY:.*]] = tilegpu.mbarrier_create {arrivals = 128 : i32} : !tilegpu.mbarrier<3>
+// CHECK-NOT: tilegpu.alloc : !tilegpu.smem<3x
+// CHECK-NOT: mbarrier_create
+// CHECK: role warps = 4 registers = 24 {
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_arrive %[[FULL]][%{{.*}}] expect_tx 16384
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_wait %[[EMPTY]]
+// CHECK: tilegpu.mbarrier_arrive %[[FULL]][%{{.*}}] expect_tx 8192
+// CHECK: tilegpu.slot %[[RV]]
+// CHECK-NEXT: tilegpu.tma_load %[[VMAP]]
+// CHECK-NEXT: }
+// CHECK: role warps = 4 registers = 240 {
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_wait %[[FULL]]
+// CHECK: tilegpu.mbarrier_arrive %[[EMPTY]]
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_wait %[[FULL]]
+// CHECK: tilegpu.slot %[[RV]]
+// CHECK-NOT: tilegpu.slot
+// CHECK: tilegpu.mbarrier_arrive %[[EMPTY]]
+module attributes {tilec.target = {pipeline_stages = 2 : i64}} {
+func.func @last_step_alone(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs: i64, %kns: i64, %kds: i64, %pv: !tile.ptr<bf16>, %vb: i32, %vn: i32, %vd: i32, %vbs: i64, %vns: i64, %vds: i64, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x32xf32, #acc>
+  %ozero = arith.constant dense<0.0> : tensor<64x128xf32, #acc>
+  %kbuf = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
+  %vbuf = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
+  %vbuf2 = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
+  %dk = tile.make_desc %pk, [%kb, %kn, %kd], [%kbs, %kns, %kds] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
+  %dv = tile.make_desc %pv, [%vb, %vn, %vd], [%vbs, %vns, %vds] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
+  %r = scf.for %i = %c0 to %n step %c32 iter_args(%acc = %ozero) -> (tensor<64x128xf32, #acc>) : i32 {
+    %k = tile.load_block %dk[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
+    %k2 = tile.reshape %k : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
+    tilegpu.local_store %k2, %kbuf : tensor<32x128xbf16, #b2>, !tilegpu.smem<32x128xbf16, #swz>
+    %v = tile.load_block %dv[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
+    %v2 = tile.reshape %v : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
+    tilegpu.local_store %v2, %vbuf : tensor<32x128xbf16, #b2>, !tilegpu.smem<32x128xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %q, %kbuf, %zero transpose_b : tensor<64x128xbf16, #a>, !tilegpu.smem<32x128xbf16, #swz>, tensor<64x32xf32, #acc>
+    %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x32xf32, #acc>>
+    %u = tilegpu.warpgroup_dot %p, %vbuf, %acc : tensor<64x32xbf16, #a>, !tilegpu.smem<32x128xbf16, #swz>, tensor<64x128xf32, #acc>
+    %e = tilegpu.dot_wait %u {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x128xf32, #acc>>
+    scf.yield %e : tensor<64x128xf32, #acc>
+  }
+  %last = arith.addi %n, %c32 : i32
+  %o = scf.for %i = %n to %last step %c32 iter_args(%acc = %r) -> (tensor<64x128xf32, #acc>) : i32 {
+    %v = tile.load_block %dv[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
+    %v2 = tile.reshape %v : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
+    tilegpu.local_store %v2, %vbuf2 : tensor<32x128xbf16, #b2>, !tilegpu.smem<32x128xbf16, #swz>
+    %u = tilegpu.warpgroup_dot %p, %vbuf2, %acc : tensor<64x32xbf16, #a>, !tilegpu.smem<32x128xbf16, #swz>, tensor<64x128xf32, #acc>
+    %e = tilegpu.dot_wait %u {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x128xf32, #acc>>
+    scf.yield %e : tensor<64x128xf32, #acc>
+  }
+  return
+}
+}
+
+// -----
+
+// A loop that streams V, then K is no subsequence of one that streams K,
+// then V: each gets its own rings and barriers.
+#acc = #tilegpu.mma<warps = [4, 1]>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#bl = #tilegpu.blocked<size_per_thread = [1, 1, 8], threads = [1, 4, 8], warps = [1, 4, 1], order = [2, 1, 0]>
+#b2 = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
+#swz = #tilegpu.swizzled<128>
+// CHECK-LABEL: func.func @not_in_order
 // CHECK: tilegpu.alloc : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
+// CHECK-NEXT: tilegpu.alloc : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
 // CHECK-NEXT: tilegpu.mbarrier_create {arrivals = 1 : i32}
 // CHECK-NEXT: tilegpu.mbarrier_create {arrivals = 128 : i32}
 // CHECK-NEXT: tilegpu.alloc : !tilegpu.smem<3x32x128xbf16, #tilegpu.swizzled<128>>
@@ -649,12 +724,13 @@ func.func @first_step_alone(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, 
 // CHECK-NEXT: tilegpu.mbarrier_create {arrivals = 128 : i32}
 // CHECK-NEXT: tilegpu.warp_specialize
 module attributes {tilec.target = {pipeline_stages = 2 : i64}} {
-func.func @not_a_prefix(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs: i64, %kns: i64, %kds: i64, %pv: !tile.ptr<bf16>, %vb: i32, %vn: i32, %vd: i32, %vbs: i64, %vns: i64, %vds: i64, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+func.func @not_in_order(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs: i64, %kns: i64, %kds: i64, %pv: !tile.ptr<bf16>, %vb: i32, %vn: i32, %vd: i32, %vbs: i64, %vns: i64, %vds: i64, %q: tensor<64x128xbf16, #a>, %p: tensor<64x32xbf16, #a>, %bh: i32, %n: i32) attributes {tilegpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %zero = arith.constant dense<0.0> : tensor<64x32xf32, #acc>
   %ozero = arith.constant dense<0.0> : tensor<64x128xf32, #acc>
   %vbuf = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
+  %kbuf = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
   %kbuf2 = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
   %vbuf2 = tilegpu.alloc : !tilegpu.smem<32x128xbf16, #swz>
   %dk = tile.make_desc %pk, [%kb, %kn, %kd], [%kbs, %kns, %kds] : !tile.ptr<bf16> -> !tile.desc<1x32x128xbf16>
@@ -664,6 +740,11 @@ func.func @not_a_prefix(%pk: !tile.ptr<bf16>, %kb: i32, %kn: i32, %kd: i32, %kbs
     %v = tile.load_block %dv[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
     %v2 = tile.reshape %v : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
     tilegpu.local_store %v2, %vbuf : tensor<32x128xbf16, #b2>, !tilegpu.smem<32x128xbf16, #swz>
+    %k = tile.load_block %dk[%bh, %i, %c0] : !tile.desc<1x32x128xbf16> -> tensor<1x32x128xbf16, #bl>
+    %k2 = tile.reshape %k : tensor<1x32x128xbf16, #bl> -> tensor<32x128xbf16, #b2>
+    tilegpu.local_store %k2, %kbuf : tensor<32x128xbf16, #b2>, !tilegpu.smem<32x128xbf16, #swz>
+    %t = tilegpu.warpgroup_dot %q, %kbuf, %zero transpose_b : tensor<64x128xbf16, #a>, !tilegpu.smem<32x128xbf16, #swz>, tensor<64x32xf32, #acc>
+    %s = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x32xf32, #acc>>
     %u = tilegpu.warpgroup_dot %p, %vbuf, %acc : tensor<64x32xbf16, #a>, !tilegpu.smem<32x128xbf16, #swz>, tensor<64x128xf32, #acc>
     %e = tilegpu.dot_wait %u {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x128xf32, #acc>>
     scf.yield %e : tensor<64x128xf32, #acc>
