@@ -219,6 +219,19 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     }
     return {s, scale};
   };
+  // P's parts added into the narrowest part's columns (each wider part
+  // [gm, w] as [gm, w / n, n] summed over its middle dimension, which the
+  // MMA layouts hold within each thread), so that the row sum exchanges
+  // values between threads once rather than once a part (as
+  // tile-decompose-online-softmax folds the scores for their maximum).
+  const int64_t narrowest = keyParts.back();
+  auto folded = [&](const std::vector<Tile> &p) {
+    Tile sum = p.back();
+    for (size_t part = 0; part + 1 < kParts; ++part)
+      sum = reduce(Reduction::Sum, p[part].reshape({gm, keyParts[part] / narrowest, narrowest}), 1) +
+            sum;
+    return sum;
+  };
   // Block j's online softmax for row group r from its scores in parts:
   // the new running max and sum, P (in f32) and alpha.
   struct Softmaxed {
@@ -236,10 +249,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       scale = partScale;
     }
     SoftmaxParts sm = onlineSoftmax(x, r.m, scale);
-    Tile l = r.l * sm.alpha + rowSum(sm.p[0]);
-    for (size_t part = 1; part < kParts; ++part)
-      l = l + rowSum(sm.p[part]);
-    return Softmaxed{sm.mNew, l, sm.p, sm.alpha};
+    return Softmaxed{sm.mNew, r.l * sm.alpha + rowSum(folded(sm.p)), sm.p, sm.alpha};
   };
   auto converted = [&](std::vector<Tile> p) {
     for (Tile &part : p)

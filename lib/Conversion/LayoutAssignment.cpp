@@ -332,6 +332,35 @@ static std::optional<LinearLayout> reshapeUnitDims(const LinearLayout &src,
   return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()), regs, lanes, warps);
 }
 
+/// `src` for a reshape of its tile to `shape` that keeps every element in
+/// its thread: with power-of-two sizes a coordinate's bits are its row-major
+/// index's, so each basis maps through that index (the fold of a wide part
+/// into [rows, parts, columns] for one reduction over the parts). Other
+/// sizes: reshapeUnitDims.
+static std::optional<LinearLayout> reshapeLayout(const LinearLayout &src, ArrayRef<int64_t> shape) {
+  auto powersOfTwo = [](ArrayRef<int64_t> sizes) {
+    return llvm::all_of(sizes, [](int64_t n) { return n > 0 && (n & (n - 1)) == 0; });
+  };
+  if (!powersOfTwo(src.shape()) || !powersOfTwo(shape))
+    return reshapeUnitDims(src, shape);
+  auto remap = [&](const Coords &c) {
+    int64_t index = 0;
+    for (int64_t d = 0; d < src.rank(); ++d)
+      index = index * src.shape()[d] + c[d];
+    Coords out(shape.size());
+    for (size_t d = shape.size(); d-- > 0;) {
+      out[d] = index % shape[d];
+      index /= shape[d];
+    }
+    return out;
+  };
+  std::vector<Coords> regs, lanes, warps;
+  for (const Coords &b : src.regs()) regs.push_back(remap(b));
+  for (const Coords &b : src.lanes()) lanes.push_back(remap(b));
+  for (const Coords &b : src.warps()) warps.push_back(remap(b));
+  return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()), regs, lanes, warps);
+}
+
 LogicalResult LayoutAssignment::visit(Operation *op) {
   auto tensorResult = [&](unsigned i = 0) -> RankedTensorType {
     return i < op->getNumResults() ? dyn_cast<RankedTensorType>(op->getResult(i).getType())
@@ -412,7 +441,7 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
     return success();
   }
   if (auto reshape = dyn_cast<tile::ReshapeOp>(op)) {
-    std::optional<LinearLayout> l = reshapeUnitDims(*lookup(reshape.getSrc()), type.getShape());
+    std::optional<LinearLayout> l = reshapeLayout(*lookup(reshape.getSrc()), type.getShape());
     set(reshape.getResult(), l ? *l : defaultLayout(type));
     return success();
   }

@@ -31,6 +31,32 @@ static bool finiteRowMaxima(ValueRange scores) {
   return llvm::all_of(scores, [](Value s) { return s.getDefiningOp<DotOp>() != nullptr; });
 }
 
+/// Scores in parts folded to the narrowest part's columns for their row
+/// maximum: each wider part [M, w] as [M, w / n, n] reduced over its middle
+/// dimension (within each thread where a thread holds columns n apart, as
+/// in the MMA layouts), then the parts' maximum element by element; one
+/// row reduction (and its exchange between threads) follows instead of one
+/// a part. One part: itself.
+static Value foldedParts(OpBuilder &b, Location loc, ValueRange scores) {
+  if (scores.size() == 1)
+    return scores.front();
+  int64_t narrow = std::numeric_limits<int64_t>::max();
+  for (Value s : scores)
+    narrow = std::min(narrow, cast<RankedTensorType>(s.getType()).getShape()[1]);
+  Value folded;
+  for (Value s : scores) {
+    auto type = cast<RankedTensorType>(s.getType());
+    int64_t rows = type.getShape()[0], columns = type.getShape()[1];
+    Value part = s;
+    if (columns != narrow) {
+      Value split = ReshapeOp::create(b, loc, s, ArrayRef<int64_t>{rows, columns / narrow, narrow});
+      part = ReduceOp::create(b, loc, ReduceKind::max, split, 1);
+    }
+    folded = folded ? arith::MaximumFOp::create(b, loc, folded, part) : part;
+  }
+  return folded;
+}
+
 /// Rewrites one step. `mSafe` is m_new with -inf replaced by 0, so that a row
 /// that has seen only masked scores computes exp2(-inf - 0) = 0 for p
 /// without a select, and alpha takes the value 1 there explicitly. Where
@@ -41,8 +67,8 @@ static bool finiteRowMaxima(ValueRange scores) {
 /// monotonic, so max_j fl(s·t) = fl(max_j s · t): the row maximum is taken
 /// over the raw scores and scaled once per row, and s·t - m_new is one fused
 /// multiply-add per score (`contract`), as hand-written kernels do it. Scores
-/// in parts: the row maximum is the maximum of the parts' (one reduction
-/// each), and each part gets its own p.
+/// in parts: the row maximum over the parts folded together (foldedParts),
+/// and each part gets its own p.
 void decompose(OnlineSoftmaxOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -57,11 +83,7 @@ void decompose(OnlineSoftmaxOp op) {
   for (Value s : op.getScores())
     scaled.push_back(arith::MulFOp::create(
         b, loc, s, splatConstant(b, loc, cast<RankedTensorType>(s.getType()), scale), contract));
-  Value rawMax;
-  for (Value s : op.getScores()) {
-    Value partMax = ReduceOp::create(b, loc, ReduceKind::max, s, 1);
-    rawMax = rawMax ? arith::MaximumFOp::create(b, loc, rawMax, partMax) : partMax;
-  }
+  Value rawMax = ReduceOp::create(b, loc, ReduceKind::max, foldedParts(b, loc, op.getScores()), 1);
   Value rowMax = arith::MulFOp::create(b, loc, rawMax, splatConstant(b, loc, mType, scale));
   Value mNew = arith::MaximumFOp::create(b, loc, op.getM(), rowMax);
   const bool finite = finiteRowMaxima(op.getScores());

@@ -137,3 +137,35 @@ func.func @mask_of_broadcasts(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x32
   %s = arith.select %keep, %d, %ninf : tensor<64x32xi1>, tensor<64x32xf32>
   return %s : tensor<64x32xf32>
 }
+
+// -----
+
+// A reshape of power-of-two sizes relabels the bits of each basis through
+// the row-major index, so a wide accumulator folded to a narrow one's
+// columns ([64, 32] as [64, 2, 16], the online softmax over key parts)
+// keeps every element in its thread: its reduction over the middle
+// dimension is register-local, the result has the narrow accumulator's own
+// layout, and the two meet with no convert_layout.
+// CHECK-DAG: #[[WIDE:.+]] = #tilegpu.linear<reg = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0]]>
+// CHECK-DAG: #[[SPLIT:.+]] = #tilegpu.linear<reg = {{\[\[}}0, 0, 1], [8, 0, 0], [0, 0, 8], [0, 1, 0]], lane = {{\[\[}}0, 0, 2], [0, 0, 4], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warp = {{\[\[}}16, 0, 0], [32, 0, 0]]>
+// CHECK-DAG: #[[NARROW:.+]] = #tilegpu.linear<reg = {{\[\[}}0, 1], [8, 0], [0, 8]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0]]>
+// CHECK-LABEL: func.func @folded_parts
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.reshape %{{.*}} : tensor<64x32xf32, #[[WIDE]]> -> tensor<64x2x16xf32, #[[SPLIT]]>
+// CHECK: tile.reduce max %{{.*}} axis = 1 : tensor<64x2x16xf32, #[[SPLIT]]> -> tensor<64x16xf32, #[[NARROW]]>
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : tensor<64x16xf32, #[[NARROW]]>
+func.func @folded_parts(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x32xbf16>, %dc: !tile.desc<16x16xbf16>) -> tensor<64xf32> {
+  %c0 = arith.constant 0 : i32
+  %a = tile.load_block %da[%c0, %c0] : !tile.desc<64x16xbf16> -> tensor<64x16xbf16>
+  %b = tile.load_block %db[%c0, %c0] : !tile.desc<16x32xbf16> -> tensor<16x32xbf16>
+  %bn = tile.load_block %dc[%c0, %c0] : !tile.desc<16x16xbf16> -> tensor<16x16xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  %zn = arith.constant dense<0.0> : tensor<64x16xf32>
+  %wide = tile.dot %a, %b, %z : tensor<64x16xbf16>, tensor<16x32xbf16> -> tensor<64x32xf32>
+  %narrow = tile.dot %a, %bn, %zn : tensor<64x16xbf16>, tensor<16x16xbf16> -> tensor<64x16xf32>
+  %split = tile.reshape %wide : tensor<64x32xf32> -> tensor<64x2x16xf32>
+  %fold = tile.reduce max %split axis = 1 : tensor<64x2x16xf32> -> tensor<64x16xf32>
+  %both = arith.maximumf %fold, %narrow : tensor<64x16xf32>
+  %r = tile.reduce max %both axis = 1 : tensor<64x16xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}

@@ -44,14 +44,19 @@ func.func @unmasked(%q: tensor<16x16xbf16>, %kt: tensor<16x8xbf16>, %m: tensor<1
 }
 
 // Scores in parts (a key block of 8 + 2 keys): one row maximum of the raw
-// scores over both parts, then each part its own p.
+// scores over both parts, the wider part first folded to the narrower's
+// columns ([16, 8] as [16, 4, 2], its maximum over the 4: within threads
+// on the GPU) so that one row reduction serves both; then each part its
+// own p.
 // CHECK-LABEL: func.func @parts
 // CHECK-SAME: (%[[S0:.+]]: tensor<16x8xf32>, %[[S1:.+]]: tensor<16x2xf32>, %[[M:.+]]: tensor<16xf32>)
 // CHECK: %[[SCALED0:.+]] = arith.mulf %[[S0]], %{{.+}} fastmath<contract>
 // CHECK: %[[SCALED1:.+]] = arith.mulf %[[S1]], %{{.+}} fastmath<contract>
-// CHECK: %[[MAX0:.+]] = tile.reduce max %[[S0]] axis = 1
-// CHECK: %[[MAX1:.+]] = tile.reduce max %[[S1]] axis = 1
-// CHECK: %[[RAWMAX:.+]] = arith.maximumf %[[MAX0]], %[[MAX1]]
+// CHECK: %[[SPLIT:.+]] = tile.reshape %[[S0]] : tensor<16x8xf32> -> tensor<16x4x2xf32>
+// CHECK: %[[FOLD:.+]] = tile.reduce max %[[SPLIT]] axis = 1 : tensor<16x4x2xf32> -> tensor<16x2xf32>
+// CHECK: %[[BOTH:.+]] = arith.maximumf %[[FOLD]], %[[S1]] : tensor<16x2xf32>
+// CHECK: %[[RAWMAX:.+]] = tile.reduce max %[[BOTH]] axis = 1 : tensor<16x2xf32> -> tensor<16xf32>
+// CHECK-NOT: tile.reduce
 // CHECK: arith.mulf %[[RAWMAX]]
 // CHECK: %[[SAFE:.+]] = arith.select
 // CHECK: %[[COL:.+]] = tile.expand_dims %[[SAFE]] axis = 1
