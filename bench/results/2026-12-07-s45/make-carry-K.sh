@@ -7,7 +7,8 @@
 # causal, sliding window, GQA 3, ALiBi, a part past seq_k, f16; d = 64,
 # 128 and 256), and for bench/compare.py the dense and causal forwards:
 # d = 64 default (64-key blocks) / 176; d = 128 default / 176 / 176 on a
-# persistent grid / 128 with last_values=ring; d = 256 default (64) / 80.
+# persistent grid / 128 with last_values=ring; d = 256 default (64) / 80;
+# and make-carry-L.sh's d = 96 and 192.
 set -euo pipefail
 carry=carry-K tmp=/tmp/s45k
 rm -rf $carry $tmp && mkdir -p $carry $tmp/k
@@ -29,8 +30,8 @@ exp() { # name kernel args...
   build/bin/tilec --kernel="$kernel" --arch=sm_90a "$@" --export-case=$tmp/k/$name > /dev/null
 }
 exp fwd_n176_ragged flash_attention_fwd --set block_n=176 --size seq_q=300 --size seq_k=333
-exp fwd_n176_multi flash_attention_fwd --set block_n=176 --size batch=2 --size heads=3 \
-  --size seq_q=700 --size seq_k=520
+exp fwd_n176_multi flash_attention_fwd --set block_n=176 --size batch=2 --size heads=2 \
+  --size seq_q=400 --size seq_k=520
 exp fwd_n176_short flash_attention_fwd --set block_n=176 --size seq_q=130 --size seq_k=140
 exp fwd_n176_f16 flash_attention_fwd --set block_n=176 --set dtype=f16 --size seq_q=257 --size seq_k=450
 exp causal_n176 flash_attention_fwd_causal --set block_n=176 --size heads=2 --size seq_q=300 \
@@ -52,7 +53,7 @@ for d in 128; do
   exp d${d}_n176_gqa3 flash_attention_fwd_gqa --set head_dim=$d --set block_n=176 --set group=3 \
     --size heads=6 --size seq_q=200 --size seq_k=390
   exp d${d}_n176_persistent flash_attention_fwd --set head_dim=$d --set block_n=176 --persistent \
-    --size batch=2 --size heads=3 --size seq_q=700 --size seq_k=520
+    --size batch=2 --size heads=2 --size seq_q=400 --size seq_k=390
   exp d${d}_ring_causal flash_attention_fwd_causal --set head_dim=$d --set last_values=ring \
     --size heads=2 --size seq_q=300 --size seq_k=333
 done
@@ -60,6 +61,10 @@ exp d256_n80_ragged flash_attention_fwd --set head_dim=256 --set block_n=80 --si
   --size seq_q=300 --size seq_k=333
 exp d256_n80_causal flash_attention_fwd_causal --set head_dim=256 --set block_n=80 \
   --size seq_q=200 --size seq_k=250
+# Issue 17's head dims (make-carry-L.sh's, folded in: one call).
+bash bench/results/2026-12-07-s45/make-carry-L.sh > /dev/null
+mv carry-L/d96 carry-L/d96n176 carry-L/d192 carry-L/d192n80 carry-L/d192n112s carry-L/d192n96s $carry/
+tar xzf carry-L/cases.tgz -C $tmp && mv $tmp/l/* $tmp/k/ && rm -rf carry-L
 tar czf $carry/cases.tgz -C $tmp k
 cp /work/shared/tools/peer_sdpa.py $carry/
 du -sh $carry
