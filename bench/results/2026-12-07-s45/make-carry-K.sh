@@ -61,6 +61,9 @@ exp d256_n80_ragged flash_attention_fwd --set head_dim=256 --set block_n=80 --si
   --size seq_q=300 --size seq_k=333
 exp d256_n80_causal flash_attention_fwd_causal --set head_dim=256 --set block_n=80 \
   --size seq_q=200 --size seq_k=250
+# mma.sync (sm_80) in key parts: 48 = 32 + 16 keys.
+build/bin/tilec --kernel=flash_attention_fwd_causal --arch=sm_80 --set block_n=48 --size heads=2 \
+  --size seq_q=150 --size seq_k=201 --export-case=$tmp/k/sm80_causal_n48 > /dev/null
 # Issue 17's head dims (make-carry-L.sh's, folded in: one call).
 bash bench/results/2026-12-07-s45/make-carry-L.sh > /dev/null
 mv carry-L/d96 carry-L/d96n176 carry-L/d192 carry-L/d192n80 carry-L/d192n112s carry-L/d192n96s $carry/
