@@ -6,7 +6,7 @@
 # loops' rings, last_values=ring): GPU cases (ragged, several heads,
 # causal, sliding window, GQA 3, ALiBi, a part past seq_k, f16; d = 64,
 # 128 and 256), and for bench/compare.py the dense and causal forwards:
-# d = 64 default (64-key blocks) / 176; d = 128 default / 176 / 176 on a
+# d = 64 default (64-key blocks) / 176; d = 128 default / 176 / 192 / 176 on a
 # persistent grid / 128 with last_values=ring; d = 256 default (64) / 80;
 # and make-carry-L.sh's d = 96 and 192.
 set -euo pipefail
@@ -21,6 +21,7 @@ comp d64n176 64 "--set block_n=176"
 comp d128 128 ""
 comp d128n176 128 "--set block_n=176"
 comp d128n176p 128 "--set block_n=176 --persistent"
+comp d128n192 128 "--set block_n=192"
 comp d128ring 128 "--set last_values=ring"
 comp d256 256 ""
 comp d256n80 256 "--set block_n=80"
@@ -54,6 +55,8 @@ for d in 128; do
     --size heads=6 --size seq_q=200 --size seq_k=390
   exp d${d}_n176_persistent flash_attention_fwd --set head_dim=$d --set block_n=176 --persistent \
     --size batch=2 --size heads=2 --size seq_q=400 --size seq_k=390
+  exp d${d}_n192_ragged flash_attention_fwd --set head_dim=$d --set block_n=192 --size heads=2 \
+    --size seq_q=300 --size seq_k=450
   exp d${d}_ring_causal flash_attention_fwd_causal --set head_dim=$d --set last_values=ring \
     --size heads=2 --size seq_q=300 --size seq_k=333
 done

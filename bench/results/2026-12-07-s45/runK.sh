@@ -7,7 +7,7 @@
 #    (carry-K: d = 64, 128, 256), then session 44's (the opaque shared
 #    offsets, the four-loop bisection; carry-H).
 # 2. The forward in key parts against the defaults beside cuDNN (d = 128:
-#    176, 176 persistent; d = 256: 80), session 44's d = 128 backward
+#    176, 192, 176 persistent; d = 256: 80), session 44's d = 128 backward
 #    timings (runGH2.sh's) beside cuDNN's, then d = 192 (80, 112 and 96
 #    keys), d = 96 (176), d = 128's default with last_values=ring, d = 64
 #    (176), session 44's d = 64 backward.
@@ -30,7 +30,7 @@ compare_fwd() { # name seconds dims dirs
   echo "$1 rc $? $(( $(date +%s)-t0 ))s"
   cat $OUT/r/$1.txt
 }
-compare_fwd f128 75 128 def=$K/d128,n176=$K/d128n176,n176p=$K/d128n176p
+compare_fwd f128 95 128 def=$K/d128,n176=$K/d128n176,n192=$K/d128n192,n176p=$K/d128n176p
 timeout 70 python3 $K/peer_sdpa.py --dims 64,96,128,192,256 --seqlens 1024,4096,16384 \
   --json $OUT/r/sdpa-fwd.json > $OUT/r/sdpa-fwd.txt 2>&1
 echo "sdpa fwd rc $? $(( $(date +%s)-t0 ))s"
