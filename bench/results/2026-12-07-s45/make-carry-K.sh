@@ -6,7 +6,7 @@
 # loops' rings, last_values=ring): GPU cases (ragged, several heads,
 # causal, sliding window, GQA 3, ALiBi, a part past seq_k, f16; d = 64,
 # 128 and 256), and for bench/compare.py the dense and causal forwards:
-# d = 64 default (64-key blocks) / 176; d = 128 default / 176 / 192 / 176 on a
+# d = 64 default (64-key blocks) / 128 / 176; d = 128 default / 176 / 192 / 176 on a
 # persistent grid / 128 with last_values=ring; d = 256 default (64) / 80;
 # and make-carry-L.sh's d = 96 and 192.
 set -euo pipefail
@@ -18,6 +18,7 @@ comp() { # dir dims sets
 }
 comp d64 64 ""
 comp d64n176 64 "--set block_n=176"
+comp d64n128 64 "--set block_n=128"
 comp d128 128 ""
 comp d128n176 128 "--set block_n=176"
 comp d128n176p 128 "--set block_n=176 --persistent"
