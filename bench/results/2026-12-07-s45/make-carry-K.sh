@@ -70,7 +70,7 @@ build/bin/tilec --kernel=flash_attention_fwd_causal --arch=sm_80 --set block_n=4
   --size seq_q=150 --size seq_k=201 --export-case=$tmp/k/sm80_causal_n48 > /dev/null
 # Issue 17's head dims (make-carry-L.sh's, folded in: one call).
 bash bench/results/2026-12-07-s45/make-carry-L.sh > /dev/null
-mv carry-L/d96 carry-L/d96n176 carry-L/d192 carry-L/d192n80 carry-L/d192n112s carry-L/d192n96s $carry/
+mv carry-L/d96 carry-L/d96n176 carry-L/d96n192 carry-L/d192 carry-L/d192n80 carry-L/d192n112s carry-L/d192n96s $carry/
 tar xzf carry-L/cases.tgz -C $tmp && mv $tmp/l/* $tmp/k/ && rm -rf carry-L
 tar czf $carry/cases.tgz -C $tmp k
 cp /work/shared/tools/peer_sdpa.py $carry/

@@ -14,6 +14,7 @@ comp() { # dir dims sets
 }
 comp d96 96 ""
 comp d96n176 96 "--set block_n=176"
+comp d96n192 96 "--set block_n=192"
 comp d192 192 ""
 comp d192n80 192 "--set block_n=80"
 comp d192n112s 192 "--set block_n=112 --a-in-shared"
