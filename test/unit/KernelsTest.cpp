@@ -157,6 +157,16 @@ std::vector<Case> allCases() {
   cases.push_back({"flash_attention_fwd", {"overlap=on", "peel_first=on", "head_dim=128"}, {"seq_q=70", "seq_k=20"}});
   cases.push_back({"flash_attention_fwd_causal", {"overlap=on", "peel_first=on", "block_n=16"}, {"seq_q=150", "seq_k=40"}});
   cases.push_back({"flash_attention_fwd_gqa", {"overlap=on", "peel_first=on", "row_groups=2", "group=3"}, {"heads=3", "seq_q=100", "seq_k=290"}});
+  // Key blocks in power-of-two parts (48 = 32 + 16, 80 = 64 + 16): every
+  // variant, overlapped (its last P·V in a loop of one step) and not, a
+  // block past the keys, rows with no key; and the last P·V's loop with
+  // a power-of-two block.
+  for (const std::string &kernel : attention) {
+    cases.push_back({kernel, {"overlap=on", "block_n=48"}, {"seq_q=130", "seq_k=77"}});
+    cases.push_back({kernel, {"overlap=off", "block_n=80"}, {"seq_q=70", "seq_k=100"}});
+  }
+  cases.push_back({"flash_attention_fwd_causal", {"overlap=on", "peel_first=on", "block_n=48"}, {"seq_q=150", "seq_k=40"}});
+  cases.push_back({"flash_attention_fwd_causal", {"overlap=on", "last_values=ring", "block_n=32"}, {"seq_q=90", "seq_k=130"}});
   // ... over listed blocks (document masks): partial and full blocks, runs
   // of 32 and 64 keys in each listed block, a ragged last block, queries
   // past the keys; and without the pipeline.
