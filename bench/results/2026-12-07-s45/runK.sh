@@ -42,7 +42,7 @@ compare_bwd() { # name seconds dirs
   echo "$1 rc $? $(( $(date +%s)-t0 ))s"
   cat $OUT/r/$1.txt
 }
-compare_bwd b128 110 def=$H/b-def128,octr=$H/b-octr,octrb=$H/b-octrb
+compare_bwd b128 100 def=$H/b-def128,octr=$H/b-octr,octrb=$H/b-octrb
 timeout 45 python3 $H/peer_sdpa.py --pass bwd --dims 128 --seqlens 1024,4096,16384 \
   --json $OUT/r/sdpa-bwd.json > $OUT/r/sdpa-bwd.txt 2>&1
 echo "sdpa bwd rc $? $(( $(date +%s)-t0 ))s"
