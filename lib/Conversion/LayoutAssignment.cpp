@@ -305,6 +305,17 @@ LogicalResult LayoutAssignment::visitBlock(Block &block) {
 
 /// Removes or inserts unit dimensions: the layout of a reshape that only
 /// changes where the 1s are, or nullopt.
+/// `src` with each register, lane and warp basis mapped by `map` onto a
+/// tile of `shape`.
+static LinearLayout withBasesMapped(const LinearLayout &src, ArrayRef<int64_t> shape,
+                                    llvm::function_ref<Coords(const Coords &)> map) {
+  std::vector<Coords> regs, lanes, warps;
+  for (const Coords &b : src.regs()) regs.push_back(map(b));
+  for (const Coords &b : src.lanes()) lanes.push_back(map(b));
+  for (const Coords &b : src.warps()) warps.push_back(map(b));
+  return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()), regs, lanes, warps);
+}
+
 static std::optional<LinearLayout> reshapeUnitDims(const LinearLayout &src,
                                                    ArrayRef<int64_t> shape) {
   std::vector<int64_t> srcKept, dstKept;
@@ -319,17 +330,12 @@ static std::optional<LinearLayout> reshapeUnitDims(const LinearLayout &src,
   for (size_t i = 0; i < srcKept.size(); ++i)
     if (src.shape()[srcKept[i]] != shape[dstKept[i]])
       return std::nullopt;
-  auto remap = [&](const Coords &c) {
+  return withBasesMapped(src, shape, [&](const Coords &c) {
     Coords out(shape.size(), 0);
     for (size_t i = 0; i < srcKept.size(); ++i)
       out[dstKept[i]] = c[srcKept[i]];
     return out;
-  };
-  std::vector<Coords> regs, lanes, warps;
-  for (const Coords &b : src.regs()) regs.push_back(remap(b));
-  for (const Coords &b : src.lanes()) lanes.push_back(remap(b));
-  for (const Coords &b : src.warps()) warps.push_back(remap(b));
-  return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()), regs, lanes, warps);
+  });
 }
 
 /// `src` for a reshape of its tile to `shape` that keeps every element in
@@ -343,7 +349,7 @@ static std::optional<LinearLayout> reshapeLayout(const LinearLayout &src, ArrayR
   };
   if (!powersOfTwo(src.shape()) || !powersOfTwo(shape))
     return reshapeUnitDims(src, shape);
-  auto remap = [&](const Coords &c) {
+  return withBasesMapped(src, shape, [&](const Coords &c) {
     int64_t index = 0;
     for (int64_t d = 0; d < src.rank(); ++d)
       index = index * src.shape()[d] + c[d];
@@ -353,12 +359,7 @@ static std::optional<LinearLayout> reshapeLayout(const LinearLayout &src, ArrayR
       index /= shape[d];
     }
     return out;
-  };
-  std::vector<Coords> regs, lanes, warps;
-  for (const Coords &b : src.regs()) regs.push_back(remap(b));
-  for (const Coords &b : src.lanes()) lanes.push_back(remap(b));
-  for (const Coords &b : src.warps()) warps.push_back(remap(b));
-  return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()), regs, lanes, warps);
+  });
 }
 
 LogicalResult LayoutAssignment::visit(Operation *op) {
