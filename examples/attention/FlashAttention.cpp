@@ -5,6 +5,7 @@
 #include "../ExampleSupport.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -33,25 +34,25 @@ TensorArg headDimTensor(KernelBuilder &k, const std::string &name, DType dtype, 
   return t;
 }
 
-std::vector<int64_t> AttentionConfig::columnParts(int64_t headDim, bool split) {
-  if (!split)
-    return {tileColumns(headDim)};
+/// The powers of two that add up to `n` (positive), widest first.
+static std::vector<int64_t> powerOfTwoParts(int64_t n) {
   std::vector<int64_t> parts;
-  const int64_t columns = std::max<int64_t>(16, (headDim + 15) / 16 * 16);
-  for (int64_t width = 256; width >= 16; width /= 2)
-    if (columns & width)
-      parts.push_back(width);
+  for (uint64_t width = std::bit_floor(static_cast<uint64_t>(n)); width; width /= 2)
+    if (static_cast<uint64_t>(n) & width)
+      parts.push_back(static_cast<int64_t>(width));
   return parts;
 }
 
+std::vector<int64_t> AttentionConfig::columnParts(int64_t headDim, bool split) {
+  if (!split)
+    return {tileColumns(headDim)};
+  return powerOfTwoParts(std::max<int64_t>(16, (headDim + 15) / 16 * 16));
+}
+
 std::vector<int64_t> AttentionConfig::keyParts() const {
-  if (blockN <= 0 || (blockN & (blockN - 1)) == 0)
+  if (blockN <= 0)
     return {blockN};
-  std::vector<int64_t> parts;
-  for (int64_t width = 256; width >= 1; width /= 2)
-    if (blockN & width)
-      parts.push_back(width);
-  return parts;
+  return powerOfTwoParts(blockN);
 }
 
 KeyPartBlocks::KeyPartBlocks(const TensorArg &tensor, const std::vector<int64_t> &keyParts,
@@ -212,7 +213,8 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       // instead of holding the keys' positions through the wait for S:
       // 32 registers a thread, spilled at d = 128 beside a document mask's
       // ids); ranges keep comparing positions (their PTX as before).
-      Tile keep = list ? (k.iota(rows) < seqK - position(j)).row() : (ctx.cols < seqK).row();
+      Tile keep = list ? (k.iota(rows) < seqK - partRow(position(j), part)).row()
+                       : (ctx.cols < seqK).row();
       if (variant.mask)
         keep = keep && variant.mask(ctx);
       s = where(keep, s, -kInf);
@@ -241,13 +243,11 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   };
   auto softmaxOf = [&](const Group &r, const std::vector<Tile> &s, Tile j, int64_t g,
                        bool masked) {
+    // (The scale the softmax still applies is the same for every part.)
     std::vector<Tile> x;
     double scale = 1.0;
-    for (size_t part = 0; part < kParts; ++part) {
-      auto [xs, partScale] = scored(s[part], j, g, masked, part);
-      x.push_back(xs);
-      scale = partScale;
-    }
+    for (size_t part = 0; part < kParts; ++part)
+      std::tie(x.emplace_back(), scale) = scored(s[part], j, g, masked, part);
     SoftmaxParts sm = onlineSoftmax(x, r.m, scale);
     return Softmaxed{sm.mNew, r.l * sm.alpha + rowSum(folded(sm.p)), sm.p, sm.alpha};
   };
@@ -393,12 +393,6 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       state = k.forRange(last, last + bn, bn, state, lastPV);
     else
       state = lastPV(last, state);
-    std::vector<KeyLoopState> result;
-    for (int64_t g = 0; g < groups; ++g) {
-      Group r = group(state, g);
-      result.push_back({r.acc, r.m, r.l});
-    }
-    return result;
   }
   std::vector<KeyLoopState> result;
   for (int64_t g = 0; g < groups; ++g) {
@@ -637,9 +631,10 @@ std::vector<ParamSpec> attentionParams() {
                "while P·V is on the tensor cores (auto: by target and head_dim)",
        .choices = {"auto", "on", "off"}},
       {.name = "last_values", .type = T::Choice, .defaultValue = "auto",
-       .help = "with overlap: the last key block's P·V after the loops reads its V block "
-               "through the loops' rings (ring: it is a loop of one step) or from a buffer of "
-               "its own (own) (auto: ring where block_n is not a power of two)",
+       .help = "with overlap: the last key block's P·V after the loops is a loop of one step "
+               "(ring: with --warp-specialize its V block comes through the key loops' rings; "
+               "without, a ring of its own) or reads its V block into a buffer of its own (own) "
+               "(auto: ring where block_n is not a power of two; not over a block mask's lists)",
        .choices = {"auto", "ring", "own"}},
       {.name = "peel_first", .type = T::Choice, .defaultValue = "auto",
        .help = "with overlap: run the first key block's step on its own before the loop (no "

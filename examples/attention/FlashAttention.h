@@ -76,9 +76,10 @@ struct AttentionConfig {
   /// FlashAttention-3 peels it. Its K block takes a slot of the loops' ring.
   bool peelFirst = false;
   /// With overlap: the last block's P·V (after the loops) in a loop of one
-  /// step of its own, so that on the GPU its V block comes through the key
-  /// loops' rings (the next slot) instead of a buffer of its own (at
-  /// d = 128 and 176-key blocks that buffer would not fit).
+  /// step of its own, so that on the GPU (warp-specialized) its V block
+  /// comes through the key loops' rings (the next slot) instead of a buffer
+  /// of its own (at d = 128 and 176-key blocks that buffer would not fit).
+  /// Not over a block mask's lists.
   bool lastValuesInLoop = false;
   /// A head dim that is not a power of two becomes power-of-two column
   /// tiles side by side (96: 64 + 32) instead of one padded tile (128):
@@ -247,7 +248,7 @@ struct KernelInputs {
 struct BlockContext {
   dsl::KernelBuilder &k;
   dsl::Tile rows;  ///< [blockM] i32 query positions
-  dsl::Tile cols;  ///< [blockN] i32 key positions
+  dsl::Tile cols;  ///< i32 key positions: [blockN], or one key part's (keyParts)
   /// i32 query head (index into batch·heads_q): a scalar, or a [blockM, 1]
   /// column of one head per row where a program's rows are of several heads
   /// (the decoding kernels' packed GQA); both broadcast against scores.

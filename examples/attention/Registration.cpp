@@ -220,8 +220,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
   // parts under 16 keys).
   for (ParamSpec &spec : fwdParams)
     if (spec.name == "block_n") {
-      spec.powerOfTwo = false;
-      spec.multipleOf = 8;
+      spec.powerOfTwo = false; // (its builder asks for a power of two or a multiple of 16)
       spec.help = "keys per loop step: a power of two, or a multiple of 16 taken as "
                   "power-of-two parts (176 = 128 + 32 + 16) (0: by head_dim)";
     }

@@ -303,8 +303,6 @@ LogicalResult LayoutAssignment::visitBlock(Block &block) {
   return success();
 }
 
-/// Removes or inserts unit dimensions: the layout of a reshape that only
-/// changes where the 1s are, or nullopt.
 /// `src` with each register, lane and warp basis mapped by `map` onto a
 /// tile of `shape`.
 static LinearLayout withBasesMapped(const LinearLayout &src, ArrayRef<int64_t> shape,
@@ -316,6 +314,8 @@ static LinearLayout withBasesMapped(const LinearLayout &src, ArrayRef<int64_t> s
   return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()), regs, lanes, warps);
 }
 
+/// Removes or inserts unit dimensions: the layout of a reshape that only
+/// changes where the 1s are, or nullopt.
 static std::optional<LinearLayout> reshapeUnitDims(const LinearLayout &src,
                                                    ArrayRef<int64_t> shape) {
   std::vector<int64_t> srcKept, dstKept;

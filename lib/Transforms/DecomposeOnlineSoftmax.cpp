@@ -36,13 +36,19 @@ static bool finiteRowMaxima(ValueRange scores) {
 /// dimension (within each thread where a thread holds columns n apart, as
 /// in the MMA layouts), then the parts' maximum element by element; one
 /// row reduction (and its exchange between threads) follows instead of one
-/// a part. One part: itself.
+/// a part. One part: itself. Null where some part's width is not a multiple
+/// of the narrowest's (the verifier allows any widths): each part is then
+/// reduced on its own.
 static Value foldedParts(OpBuilder &b, Location loc, ValueRange scores) {
   if (scores.size() == 1)
     return scores.front();
   int64_t narrow = std::numeric_limits<int64_t>::max();
   for (Value s : scores)
     narrow = std::min(narrow, cast<RankedTensorType>(s.getType()).getShape()[1]);
+  if (llvm::any_of(scores, [&](Value s) {
+        return cast<RankedTensorType>(s.getType()).getShape()[1] % narrow != 0;
+      }))
+    return Value();
   Value folded;
   for (Value s : scores) {
     auto type = cast<RankedTensorType>(s.getType());
@@ -83,7 +89,15 @@ void decompose(OnlineSoftmaxOp op) {
   for (Value s : op.getScores())
     scaled.push_back(arith::MulFOp::create(
         b, loc, s, splatConstant(b, loc, cast<RankedTensorType>(s.getType()), scale), contract));
-  Value rawMax = ReduceOp::create(b, loc, ReduceKind::max, foldedParts(b, loc, op.getScores()), 1);
+  Value rawMax;
+  if (Value folded = foldedParts(b, loc, op.getScores())) {
+    rawMax = ReduceOp::create(b, loc, ReduceKind::max, folded, 1);
+  } else {
+    for (Value s : op.getScores()) {
+      Value partMax = ReduceOp::create(b, loc, ReduceKind::max, s, 1);
+      rawMax = rawMax ? arith::MaximumFOp::create(b, loc, rawMax, partMax) : partMax;
+    }
+  }
   Value rowMax = arith::MulFOp::create(b, loc, rawMax, splatConstant(b, loc, mType, scale));
   Value mNew = arith::MaximumFOp::create(b, loc, op.getM(), rowMax);
   const bool finite = finiteRowMaxima(op.getScores());

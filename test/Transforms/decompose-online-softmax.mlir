@@ -70,3 +70,19 @@ func.func @parts(%s0: tensor<16x8xf32>, %s1: tensor<16x2xf32>, %m: tensor<16xf32
   %mn, %p0, %p1, %a = tile.online_softmax %s0, %s1, %m scale = 0.125 : tensor<16x8xf32>, tensor<16x2xf32>, tensor<16xf32>
   return %mn, %p0, %p1, %a : tensor<16xf32>, tensor<16x8xf32>, tensor<16x2xf32>, tensor<16xf32>
 }
+
+// -----
+
+// Parts whose widths the narrowest does not divide (the verifier allows
+// any widths): no fold; each part's row maximum on its own, then their
+// maximum.
+// CHECK-LABEL: func.func @parts_not_dividing
+// CHECK-SAME: (%[[S0:.+]]: tensor<16x6xf32>, %[[S1:.+]]: tensor<16x4xf32>, %[[M:.+]]: tensor<16xf32>)
+// CHECK-NOT: tile.reshape
+// CHECK: %[[MAX0:.+]] = tile.reduce max %[[S0]] axis = 1
+// CHECK: %[[MAX1:.+]] = tile.reduce max %[[S1]] axis = 1
+// CHECK: arith.maximumf %[[MAX0]], %[[MAX1]]
+func.func @parts_not_dividing(%s0: tensor<16x6xf32>, %s1: tensor<16x4xf32>, %m: tensor<16xf32>) -> (tensor<16xf32>, tensor<16x6xf32>, tensor<16x4xf32>, tensor<16xf32>) {
+  %mn, %p0, %p1, %a = tile.online_softmax %s0, %s1, %m scale = 0.125 : tensor<16x6xf32>, tensor<16x4xf32>, tensor<16xf32>
+  return %mn, %p0, %p1, %a : tensor<16xf32>, tensor<16x6xf32>, tensor<16x4xf32>, tensor<16xf32>
+}

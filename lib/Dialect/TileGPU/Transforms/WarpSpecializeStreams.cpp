@@ -52,7 +52,9 @@
 // (Q; the dK/dV kernel's K and V) come from the producer on one-slot rings
 // that are never refilled (no "empty" barrier), instead of each consumer
 // thread loading and storing its share. A block read after the loops (the
-// last V block) stays the consumers' (see tileStreamsOf).
+// last V block, with last_values=own; with `ring` it is read in a loop of
+// its own that shares the key loops' rings) stays the consumers' (see
+// tileStreamsOf).
 //
 //===----------------------------------------------------------------------===//
 
@@ -258,8 +260,8 @@ std::optional<std::string> whyNot(FunctionOpInterface kernel, Block &body, scf::
         return "the persistent loop's bounds are not computed from kernel arguments by ops "
                "without memory effects";
     if (ringRuns(loops).size() > 1)
-      return "the persistent loop's streamed loops do not all stream the same blocks (or the "
-             "first blocks of the others)";
+      return "the persistent loop's streamed loops do not all stream the same blocks (or some "
+             "of them, in order)";
   }
   Block *scope = tiles ? tiles.getBody() : &body;
   for (StreamedLoop &streamed : loops) {
