@@ -117,8 +117,6 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     offset += rows;
   }
   const size_t kParts = keyParts.size();
-  if (list && kParts != 1)
-    k.error(Where::current(), "a block-mask variant's block_n must be a power of two");
   // The loops run over the keys' rows in the tensors (so the loads' offsets
   // are the induction variable, which the rings stream); the variant sees
   // positions in the sequence.
@@ -195,10 +193,9 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   auto scored = [&](Tile s, Tile j, int64_t g, bool masked,
                     size_t part) -> std::pair<Tile, double> {
     const int64_t rows = keyParts[part];
-    Tile cols = position(j) + k.iota(rows);
-    if (keyOffsets[part])
-      cols = cols + keyOffsets[part];
-    BlockContext ctx{k, queries[g].positions, cols, queries[g].head, seqQ, seqK, inputs};
+    Tile first = partRow(position(j), part); // the part's first key position
+    BlockContext ctx{k,    queries[g].positions, first + k.iota(rows), queries[g].head, seqQ,
+                     seqK, inputs};
     double scale = cfg.softmaxScale();
     if (variant.scoreMod) {
       // With fma contraction: ALiBi's s·scale + slope·d, a bias table's
@@ -213,8 +210,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       // instead of holding the keys' positions through the wait for S:
       // 32 registers a thread, spilled at d = 128 beside a document mask's
       // ids); ranges keep comparing positions (their PTX as before).
-      Tile keep = list ? (k.iota(rows) < seqK - partRow(position(j), part)).row()
-                       : (ctx.cols < seqK).row();
+      Tile keep = list ? (k.iota(rows) < seqK - first).row() : (ctx.cols < seqK).row();
       if (variant.mask)
         keep = keep && variant.mask(ctx);
       s = where(keep, s, -kInf);
