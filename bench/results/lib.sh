@@ -4,10 +4,15 @@
 # measures. Session 38 and earlier scripts repeat these lines themselves.
 
 # The card, the driver and the time, at the top of a call's output.
+# Sets t0, from which the functions below print elapsed seconds.
 call_header() {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   date -u
+  t0=$(date +%s)
 }
+
+# elapsed: seconds since call_header.
+elapsed() { echo "$(( $(date +%s) - t0 ))s"; }
 
 # Builds tilec-run-case (no MLIR needed) into build-gpu/ unless it is there.
 build_run_case() {
@@ -47,4 +52,32 @@ sanitize() {
     --cases-in="$dir" > "$out/$tool.txt" 2>&1
   echo "$tool rc $?"
   grep -E "SUMMARY" "$out/$tool.txt" | head -3
+}
+
+# compare_fwd NAME SECONDS DIMS DIRS: bench/compare.py on the dense and
+# causal forwards of DIRS (NAME=DIR,...) at 1k, 4k and 16k, two alternating
+# runs; raw outputs in $OUT/r/NAME, the table printed.
+compare_fwd() {
+  timeout "$2" python3 bench/compare.py --dirs "$4" --variants dense,causal --dims "$3" \
+    --seqlens 1024,4096,16384 --reps 2 --out "$OUT/r/$1" > "$OUT/r/$1.txt" 2>&1
+  echo "$1 rc $? $(elapsed)"
+  cat "$OUT/r/$1.txt"
+}
+
+# compare_bwd NAME SECONDS DIRS: the same for the backward sets of DIRS
+# (bench/compile-bwd.sh's), timed by build-gpu's tilec-bench.
+compare_bwd() {
+  timeout "$2" python3 bench/compare.py --pass bwd --dirs "$3" --seqlens 1024,4096,16384 \
+    --reps 2 --out "$OUT/r/$1" > "$OUT/r/$1.txt" 2>&1
+  echo "$1 rc $? $(elapsed)"
+  cat "$OUT/r/$1.txt"
+}
+
+# peers PASS DIMS SECONDS NAME: ../shared/tools/peer_sdpa.py (carried as
+# $PEER) at 1k, 4k and 16k; json in $OUT/r/NAME.json, the table printed.
+peers() {
+  timeout "$3" python3 "$PEER" --pass "$1" --dims "$2" --seqlens 1024,4096,16384 \
+    --json "$OUT/r/$4.json" > "$OUT/r/$4.txt" 2>&1
+  echo "$4 rc $? $(elapsed)"
+  grep -v "^#" "$OUT/r/$4.txt"
 }

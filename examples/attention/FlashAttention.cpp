@@ -237,6 +237,19 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     std::vector<Tile> p;
     Tile alpha;
   };
+  // With rowSumsAtEnd, l is each thread's share of its rows: P's columns
+  // [gm, w] as [gm, w / 8, 4, 2] summed over the last and the second
+  // dimension, which the MMA accumulator layouts hold in registers (a
+  // thread's column pairs, and its 8-column groups), leaving [gm, 4] (the
+  // four threads of a quad); rowSum folds those after the loops.
+  constexpr int64_t kQuad = 4;
+  const bool deferSums = cfg.rowSumsAtEnd && narrowest % (2 * kQuad) == 0;
+  auto rowSums = [&](Tile p) {
+    if (!deferSums)
+      return rowSum(p);
+    Tile pairs = reduce(Reduction::Sum, p.reshape({gm, narrowest / (2 * kQuad), kQuad, 2}), 3);
+    return reduce(Reduction::Sum, pairs, 1);
+  };
   auto softmaxOf = [&](const Group &r, const std::vector<Tile> &s, Tile j, int64_t g,
                        bool masked) {
     // (The scale the softmax still applies is the same for every part.)
@@ -245,7 +258,8 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     for (size_t part = 0; part < kParts; ++part)
       std::tie(x.emplace_back(), scale) = scored(s[part], j, g, masked, part);
     SoftmaxParts sm = onlineSoftmax(x, r.m, scale);
-    return Softmaxed{sm.mNew, r.l * sm.alpha + rowSum(folded(sm.p)), sm.p, sm.alpha};
+    Tile l = r.l * (deferSums ? sm.alpha.col() : sm.alpha) + rowSums(folded(sm.p));
+    return Softmaxed{sm.mNew, l, sm.p, sm.alpha};
   };
   auto converted = [&](std::vector<Tile> p) {
     for (Tile &part : p)
@@ -286,7 +300,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     for (int64_t width : vParts)
       start.acc.push_back(k.zeros({gm, width}, DType::F32));
     start.m = k.full({gm}, -kInf, DType::F32);
-    start.l = k.zeros({gm}, DType::F32);
+    start.l = deferSums ? k.zeros({gm, kQuad}, DType::F32) : k.zeros({gm}, DType::F32);
     if (overlap) // P of the previous block: none yet
       for (int64_t rows : keyParts)
         start.p.push_back(k.zeros({gm, rows}, cfg.dtype));
@@ -393,7 +407,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   std::vector<KeyLoopState> result;
   for (int64_t g = 0; g < groups; ++g) {
     Group r = group(state, g);
-    result.push_back({r.acc, r.m, r.l});
+    result.push_back({r.acc, r.m, deferSums ? rowSum(r.l) : r.l});
   }
   return result;
 }
@@ -637,6 +651,11 @@ std::vector<ParamSpec> attentionParams() {
                "P·V of zeros, no V block read for it), as FlashAttention-3 does (auto: by "
                "target and head_dim)",
        .choices = {"auto", "on", "off"}},
+      {.name = "row_sums", .type = T::Choice, .defaultValue = "auto",
+       .help = "the softmax's row sums added across a row's threads every key block (step) "
+               "or kept per thread and added once after the key loops (end), as "
+               "FlashAttention-3 does (auto: step)",
+       .choices = {"auto", "step", "end"}},
   };
 }
 
@@ -896,6 +915,7 @@ AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedu
   const std::string &lastValues = params.get("last_values");
   cfg.lastValuesInLoop = cfg.overlap && (lastValues == "auto" ? cfg.keyParts().size() > 1
                                                               : lastValues == "ring");
+  cfg.rowSumsAtEnd = params.get("row_sums") == "end";
   return cfg;
 }
 

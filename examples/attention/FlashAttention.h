@@ -81,6 +81,13 @@ struct AttentionConfig {
   /// of its own (at d = 128 and 176-key blocks that buffer would not fit).
   /// Not over a block mask's lists.
   bool lastValuesInLoop = false;
+  /// The row sum l kept per thread through the key loops (each thread's
+  /// share of a row, [rows, 4] in the MMA layouts: P's columns summed
+  /// within the thread) and summed across threads once after them, as
+  /// FlashAttention-3 does, instead of an exchange between threads every
+  /// step (which the row max still needs). The forward's overlapped and
+  /// plain loops (not the backward, which reads the forward's LSE).
+  bool rowSumsAtEnd = false;
   /// A head dim that is not a power of two becomes power-of-two column
   /// tiles side by side (96: 64 + 32) instead of one padded tile (128):
   /// fewer MMAs and loads, more of them (not the decode combine and

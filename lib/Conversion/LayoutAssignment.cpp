@@ -467,11 +467,22 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
         !isCheap(operand) && !tentative.contains(operand))
       if ((chosen = lookup(operand)))
         break;
+  // None decided: a tentative operand's, and then the result is tentative
+  // too (a loop-carried row sum scaled by a broadcast must not impose its
+  // first-round layout on what the body adds to it).
+  bool fromTentative = false;
   if (!chosen)
     for (Value operand : op->getOperands())
       if (isa<RankedTensorType>(operand.getType()))
-        if ((chosen = lookup(operand)))
+        if ((chosen = lookup(operand))) {
+          fromTentative = tentative.contains(operand);
           break;
+        }
+  for (Value result : op->getResults())
+    if (fromTentative)
+      tentative.insert(result);
+    else
+      tentative.erase(result);
   for (Value result : op->getResults())
     if (auto t = dyn_cast<RankedTensorType>(result.getType()))
       set(result, chosen && chosen->shape() == std::vector<int64_t>(t.getShape().begin(),

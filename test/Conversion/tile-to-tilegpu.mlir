@@ -169,3 +169,42 @@ func.func @folded_parts(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x32xbf16>
   %r = tile.reduce max %both axis = 1 : tensor<64x16xf32> -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// -----
+
+// A row sum kept per thread through a loop (FlashAttention-3's deferred
+// row sum, row_sums=end): the loop carries a constant-initialised [64, 4]
+// tile that is scaled by a broadcast and added to what the body sums
+// within threads. The carried tile takes the layout of that sum, not the
+// blocked layout of its constant start: no convert_layout in the loop,
+// only the one reduction across threads after it.
+// CHECK-DAG: #[[QUAD:.+]] = #tilegpu.linear<reg = {{\[\[}}8, 0]], lane = {{\[\[}}0, 1], [0, 2], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0]]>
+// CHECK-LABEL: func.func @row_sums_per_thread
+// CHECK: scf.for {{.*}} -> (tensor<64x4xf32, #[[QUAD]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.reduce sum %{{.*}} axis = 1 : tensor<64x4x4xf32, #{{.+}}> -> tensor<64x4xf32, #[[QUAD]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.yield
+// CHECK: tile.reduce sum %{{.*}} axis = 1 : tensor<64x4xf32, #[[QUAD]]>
+func.func @row_sums_per_thread(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x32xbf16>, %n: i32) -> tensor<64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a = tile.load_block %da[%c0, %c0] : !tile.desc<64x16xbf16> -> tensor<64x16xbf16>
+  %b = tile.load_block %db[%c0, %c0] : !tile.desc<16x32xbf16> -> tensor<16x32xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  %l0 = arith.constant dense<0.0> : tensor<64x4xf32>
+  %l = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %l0) -> (tensor<64x4xf32>) : i32 {
+    %s = tile.dot %a, %b, %z : tensor<64x16xbf16>, tensor<16x32xbf16> -> tensor<64x32xf32>
+    %m = tile.reduce max %s axis = 1 : tensor<64x32xf32> -> tensor<64xf32>
+    %mc = tile.expand_dims %m axis = 1 : tensor<64xf32> -> tensor<64x1xf32>
+    %alpha = tile.broadcast %mc : tensor<64x1xf32> -> tensor<64x4xf32>
+    %scaled = arith.mulf %acc, %alpha : tensor<64x4xf32>
+    %split = tile.reshape %s : tensor<64x32xf32> -> tensor<64x4x4x2xf32>
+    %pairs = tile.reduce sum %split axis = 3 : tensor<64x4x4x2xf32> -> tensor<64x4x4xf32>
+    %quad = tile.reduce sum %pairs axis = 1 : tensor<64x4x4xf32> -> tensor<64x4xf32>
+    %next = arith.addf %scaled, %quad : tensor<64x4xf32>
+    scf.yield %next : tensor<64x4xf32>
+  }
+  %r = tile.reduce sum %l axis = 1 : tensor<64x4xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}

@@ -167,6 +167,18 @@ std::vector<Case> allCases() {
   }
   cases.push_back({"flash_attention_fwd_causal", {"overlap=on", "peel_first=on", "block_n=48"}, {"seq_q=150", "seq_k=40"}});
   cases.push_back({"flash_attention_fwd_causal", {"overlap=on", "last_values=ring", "block_n=32"}, {"seq_q=90", "seq_k=130"}});
+  // The row sum kept per thread through the loops and added across
+  // threads after them (row_sums=end): every variant, overlapped and not,
+  // key parts, rows with no key, listed blocks, variable lengths, and a
+  // key block too narrow for it (4 keys: summed every step instead).
+  for (const std::string &kernel : attention) {
+    cases.push_back({kernel, {"row_sums=end", "overlap=on", "block_n=32"}, {"seq_q=130", "seq_k=77"}});
+    cases.push_back({kernel, {"row_sums=end", "overlap=off"}, {"batch=2", "heads=2", "seq_q=65", "seq_k=100"}});
+  }
+  cases.push_back({"flash_attention_fwd_causal", {"row_sums=end", "overlap=on", "peel_first=on", "block_n=48"}, {"seq_q=150", "seq_k=40"}});
+  cases.push_back({"flash_attention_fwd_document", {"row_sums=end", "overlap=on", "block_n=32"}, {"batch=2", "seq_q=300", "seq_k=421"}});
+  cases.push_back({"flash_attention_varlen_causal", {"row_sums=end", "overlap=on", "block_n=32"}, {"batch=4", "seq_q=150", "seq_k=290"}});
+  cases.push_back({"flash_attention_fwd", {"row_sums=end", "block_m=16", "block_n=4"}, {"seq_q=20", "seq_k=33"}});
   // ... over listed blocks (document masks): partial and full blocks, runs
   // of 32 and 64 keys in each listed block, a ragged last block, queries
   // past the keys; and without the pipeline.
