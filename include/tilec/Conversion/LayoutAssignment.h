@@ -16,7 +16,9 @@
 // * splats, constants and broadcasts take the layout of the computed value
 //   they are combined with, so they cost nothing;
 // * loop-carried values take the layout their loop body yields (iterated to a
-//   fixed point);
+//   fixed point); one that starts as a constant is tentative until then, and
+//   so is an elementwise result computed only from tentative tiles (a
+//   carried row sum scaled by a broadcast then takes what the body adds);
 // * a block load that feeds (through trans / unit-dim reshapes) a dot
 //   operand loads straight into the operand layout: no shared-memory exchange;
 // * everything else gets a blocked layout with 16-byte vectors along the last
@@ -90,8 +92,10 @@ private:
   bool warpgroupColumns;
   llvm::DenseMap<mlir::Value, LinearLayout> layouts;
   llvm::DenseMap<mlir::Value, LinearLayout> loadAnchors;
-  /// Loop-carried values that start as constants: their layout is decided by
-  /// what the loop body makes of them, so they do not impose theirs.
+  /// Loop-carried values that start as constants, and elementwise results
+  /// computed only from such values (and layout-free ones): their layout is
+  /// decided by what the loop body makes of them, so they do not impose
+  /// theirs.
   llvm::DenseSet<mlir::Value> tentative;
 };
 
