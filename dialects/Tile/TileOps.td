@@ -490,6 +490,14 @@ def Tile_OnlineSoftmaxOp : Tile_Op<"online_softmax", [Pure,
     is the maximum over every part, and there is one `p_i` per part, of its
     part's type. The last operand is always `m`.
 
+    With `rescale_threshold = τ` (τ ≥ 0, log2 units) a row keeps its old
+    maximum unless the block's exceeds it by more than τ:
+    `m_new[i] = r[i] > m[i] + τ ? r[i] : m[i]` where `r[i] = max_j s[i,j] * t`
+    (FlashAttention-4's lazy rescale). `p` is then at most `2^τ`, the final
+    `acc / l` and `lse` are the same, and `alpha` is exactly 1 in most steps,
+    which `tile.scale_rows` turns into skipped multiplies. Without it (or
+    τ = 0) `m_new` is the maximum.
+
     Example:
     ```mlir
     %m_new, %p, %alpha = tile.online_softmax %s, %m scale = 0.125 : tensor<128x64xf32>, tensor<128xf32>
@@ -497,20 +505,42 @@ def Tile_OnlineSoftmaxOp : Tile_Op<"online_softmax", [Pure,
         : tensor<128x128xf32>, tensor<128x32xf32>, tensor<128xf32>
     ```
   }];
-  let arguments = (ins Variadic<Tile_F32Tensor>:$scores, Tile_F32Tensor:$m, F32Attr:$scale);
+  let arguments = (ins Variadic<Tile_F32Tensor>:$scores, Tile_F32Tensor:$m, F32Attr:$scale,
+                       OptionalAttr<F32Attr>:$rescale_threshold);
   let results = (outs Tile_F32Tensor:$m_new, Variadic<Tile_F32Tensor>:$p,
                       Tile_F32Tensor:$alpha);
   let hasCustomAssemblyFormat = 1;
   let builders = [OpBuilder<(ins "::mlir::ValueRange":$scores, "::mlir::Value":$m,
                                  "float":$scale), [{
     build($_builder, $_state, m.getType(), scores.getTypes(), m.getType(), scores, m,
-          $_builder.getF32FloatAttr(scale));
+          $_builder.getF32FloatAttr(scale), ::mlir::FloatAttr());
   }]>];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The multiplier applied to every score: `scale * log2(e)`.
     double getLog2Scale();
   }];
+}
+
+def Tile_ScaleRowsOp : Tile_Op<"scale_rows", [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "each row of a tile times its factor";
+  let description = [{
+    `result[i, j] = x[i, j] * factor[i]`: the online softmax's rescale of
+    the running accumulator by `alpha`. The same as a broadcast multiply,
+    except on the GPU (convert-tilegpu-to-nvvm): a warp whose rows' factors
+    are all exactly 1 skips its multiplies (one vote per warp), which with
+    `tile.online_softmax`'s `rescale_threshold` is most steps. `factor` is
+    read in the slice of `x`'s layout along its columns.
+
+    Example:
+    ```mlir
+    %o = tile.scale_rows %acc, %alpha : tensor<128x128xf32>, tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_F32Tensor:$x, Tile_F32Tensor:$factor);
+  let results = (outs Tile_F32Tensor:$result);
+  let assemblyFormat = "$x `,` $factor attr-dict `:` type($x) `,` type($factor)";
+  let hasVerifier = 1;
 }
 
 #endif // TILEC_DIALECT_TILE_TILEOPS_TD

@@ -178,10 +178,15 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   };
   // acc[c] = acc[c]·alpha (where given) + Σ_parts p[part]·v[part][c],
   // chained along the keys.
+  // acc · alpha per row (lazily: scaleRows, which a warp whose alphas are
+  // all 1 skips on the GPU).
+  auto rescaled = [&](const Tile &acc, const Tile &alpha) {
+    return cfg.lazyRescale ? scaleRows(acc, alpha) : acc * alpha.col();
+  };
   auto addPV = [&](std::vector<Tile> &acc, const std::vector<Tile> &p,
                    const std::vector<std::vector<Tile>> &v, std::optional<Tile> alpha) {
     for (int64_t c = 0; c < parts; ++c) {
-      acc[c] = dot(p[0], v[0][c], alpha ? acc[c] * *alpha : acc[c]);
+      acc[c] = dot(p[0], v[0][c], alpha ? rescaled(acc[c], *alpha) : acc[c]);
       for (size_t part = 1; part < kParts; ++part)
         acc[c] = dot(p[part], v[part][c], acc[c]);
     }
@@ -257,7 +262,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     double scale = 1.0;
     for (size_t part = 0; part < kParts; ++part)
       std::tie(x.emplace_back(), scale) = scored(s[part], j, g, masked, part);
-    SoftmaxParts sm = onlineSoftmax(x, r.m, scale);
+    SoftmaxParts sm = onlineSoftmax(x, r.m, scale, cfg.lazyRescale ? kLazyRescaleThreshold : 0);
     Tile l = r.l * (deferSums ? sm.alpha.col() : sm.alpha) + rowSums(folded(sm.p));
     return Softmaxed{sm.mNew, l, sm.p, sm.alpha};
   };
@@ -283,7 +288,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
         // starts (fewer live registers; 128x64 tiles at d = 128 spill less).
         Softmaxed sm = softmaxOf(r, scores[g], j, g, masked);
         std::vector<Tile> p = converted(sm.p);
-        addPV(r.acc, p, vBlock, sm.alpha.col());
+        addPV(r.acc, p, vBlock, sm.alpha);
         append(next, {r.acc, sm.mNew, sm.l, {}});
       }
       return next;
@@ -329,11 +334,9 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     auto softmaxed = [&](Group r, const std::vector<Tile> &s, Tile j, int64_t g, bool masked,
                          bool rescale) {
       Softmaxed sm = softmaxOf(r, s, j, g, masked);
-      if (rescale) {
-        Tile alpha = sm.alpha.col();
+      if (rescale)
         for (Tile &acc : r.acc)
-          acc = acc * alpha;
-      }
+          acc = rescaled(acc, sm.alpha);
       return Group{r.acc, sm.mNew, sm.l, converted(sm.p)};
     };
     auto overlapped = [&](bool masked) -> PipelinedStep {
@@ -651,6 +654,12 @@ std::vector<ParamSpec> attentionParams() {
                "P·V of zeros, no V block read for it), as FlashAttention-3 does (auto: by "
                "target and head_dim)",
        .choices = {"auto", "on", "off"}},
+      {.name = "lazy_rescale", .type = T::Choice, .defaultValue = "auto",
+       .help = "a row's running max (log2 units) moves only when a key block's exceeds it "
+               "by more than 8 (P stays below 2^8; the output is the same), and on the GPU a "
+               "warp whose rows all kept theirs skips the rescale of O (FlashAttention-4's) "
+               "(auto: off)",
+       .choices = {"auto", "on", "off"}},
       {.name = "row_sums", .type = T::Choice, .defaultValue = "auto",
        .help = "the softmax's row sums added across a row's threads every key block (step) "
                "or kept per thread and added once after the key loops (end), as "
@@ -916,6 +925,7 @@ AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedu
   cfg.lastValuesInLoop = cfg.overlap && (lastValues == "auto" ? cfg.keyParts().size() > 1
                                                               : lastValues == "ring");
   cfg.rowSumsAtEnd = params.get("row_sums") == "end";
+  cfg.lazyRescale = params.get("lazy_rescale") == "on";
   return cfg;
 }
 

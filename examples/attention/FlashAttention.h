@@ -88,6 +88,11 @@ struct AttentionConfig {
   /// step (which the row max still needs). The forward's overlapped and
   /// plain loops (not the backward, which reads the forward's LSE).
   bool rowSumsAtEnd = false;
+  /// FlashAttention-4's lazy rescale: a row's running max moves only when a
+  /// block's exceeds it by more than kLazyRescaleThreshold (P stays below
+  /// 2^8; the output is the same), and O is rescaled with scaleRows, which
+  /// on the GPU a warp skips where every alpha is 1 (most steps).
+  bool lazyRescale = false;
   /// A head dim that is not a power of two becomes power-of-two column
   /// tiles side by side (96: 64 + 32) instead of one padded tile (128):
   /// fewer MMAs and loads, more of them (not the decode combine and
@@ -355,6 +360,9 @@ void bindInputs(RunPlan &plan, const std::vector<InputValues> &values);
 // rows for a mask that reads the head is the caller's mistake, as in Flex.
 
 constexpr int64_t kMaskBlock = 128;
+/// AttentionConfig::lazyRescale's threshold, log2 units: P stays below 2^8
+/// (FlashAttention-4's value).
+constexpr double kLazyRescaleThreshold = 8.0;
 int64_t maskBlocks(int64_t seq);
 /// flash_attention_block_mask<variant>: parameters seq_q, seq_k (i32),
 /// block_counts, blocks, then the variant's inputs. Grid:

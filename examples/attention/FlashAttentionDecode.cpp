@@ -428,7 +428,8 @@ std::vector<ParamSpec> attentionDecodeParams() {
   using T = ParamSpec::Type;
   std::vector<ParamSpec> params =
       withoutParams(attentionParams(),
-                    {"row_groups", "overlap", "peel_first", "last_values", "row_sums"});
+                    {"row_groups", "overlap", "peel_first", "last_values", "row_sums",
+                     "lazy_rescale"});
   for (ParamSpec &spec : params)
     if (spec.name == "block_m")
       spec.help = "packed query rows (query heads x query tokens) per program (0: by head_dim)";

@@ -460,6 +460,16 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
     set(load.getResult(), *lookup(load.getPtr()));
     return success();
   }
+  if (auto scale = dyn_cast<tile::ScaleRowsOp>(op)) {
+    // The scaled tile's layout (the factors are read in its rows' slice),
+    // tentative while it is.
+    set(scale.getResult(), *lookup(scale.getX()));
+    if (tentative.contains(scale.getX()))
+      tentative.insert(scale.getResult());
+    else
+      tentative.erase(scale.getResult());
+    return success();
+  }
   // Elementwise ops and casts: the layout of the first computed tile operand.
   const LinearLayout *chosen = nullptr;
   for (Value operand : op->getOperands())

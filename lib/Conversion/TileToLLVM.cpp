@@ -691,6 +691,26 @@ using namespace tilec::lowering;
 struct TileToLLVM : tilec::impl::TileToLLVMBase<TileToLLVM> {
   using TileToLLVMBase::TileToLLVMBase;
 
+  /// tile.scale_rows as a multiply by its factors broadcast along the rows
+  /// (in the layouts the types carry, if any): this lowering multiplies
+  /// every step (convert-tilegpu-to-nvvm's skips where a warp's factors
+  /// are all 1).
+  static void expandScaleRows(func::FuncOp kernel) {
+    SmallVector<tile::ScaleRowsOp> ops;
+    kernel.walk([&](tile::ScaleRowsOp op) { ops.push_back(op); });
+    for (tile::ScaleRowsOp op : ops) {
+      OpBuilder b(op);
+      RankedTensorType factor = op.getFactor().getType();
+      auto column = RankedTensorType::get({factor.getDimSize(0), 1}, factor.getElementType());
+      if (FailureOr<tilec::LinearLayout> rows = tilegpu::getLinearLayout(factor); succeeded(rows))
+        column = tilegpu::withLayout(column, rows->expandDims(1));
+      Value expanded = tile::ExpandDimsOp::create(b, op.getLoc(), column, op.getFactor(), 1);
+      Value wide = tile::BroadcastOp::create(b, op.getLoc(), op.getType(), expanded);
+      op.replaceAllUsesWith(arith::MulFOp::create(b, op.getLoc(), op.getX(), wide).getResult());
+      op.erase();
+    }
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> kernels(module.getOps<func::FuncOp>());
@@ -720,6 +740,7 @@ struct TileToLLVM : tilec::impl::TileToLLVMBase<TileToLLVM> {
         kernel.emitError("'") << kernel.getName() << "' is a declaration; a kernel needs a body";
         return signalPassFailure();
       }
+      expandScaleRows(kernel);
       tilec::LayoutAssignment layouts(kernel, numWarps);
       if (failed(layouts.run()))
         return signalPassFailure();

@@ -130,6 +130,14 @@ static void insertConversions(func::FuncOp kernel) {
         readInLayoutOf(init, arg.getType());
       return;
     }
+    if (auto scale = dyn_cast<tile::ScaleRowsOp>(op)) {
+      // x in the result's layout, the factors in its rows' slice.
+      readInLayoutOf(scale.getXMutable(), scale.getType());
+      FailureOr<tilec::LinearLayout> rows = getLinearLayout(scale.getType());
+      if (succeeded(rows))
+        readAs(scale.getFactorMutable(), withLayout(scale.getFactor().getType(), rows->slice(1)));
+      return;
+    }
     bool elementwise = op->getNumResults() == 1 && op->getNumRegions() == 0 &&
                        (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
                         isa<tile::CastOp, tile::AddPtrOp>(op));

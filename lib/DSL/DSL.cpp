@@ -737,7 +737,7 @@ namespace {
 /// One step of the streaming softmax over `scores` (one tile, or the parts
 /// of one block side by side), errors reported at `where`.
 SoftmaxParts softmaxStep(const std::vector<Tile> &scores, const Tile &runningMax, double scale,
-                         const Where &where) {
+                         double rescaleThreshold, const Where &where) {
   SoftmaxParts fallback{runningMax, scores, runningMax};
   KernelBuilder *kb = runningMax.valid() ? runningMax.builder() : nullptr;
   for (const Tile &s : scores)
@@ -767,8 +767,16 @@ SoftmaxParts softmaxStep(const std::vector<Tile> &scores, const Tile &runningMax
     l.fail(fmt::format("onlineSoftmax() needs a positive finite scale, got {}", scale), Tile());
     return fallback;
   }
+  if (!(rescaleThreshold >= 0) || !std::isfinite(rescaleThreshold)) {
+    l.fail(fmt::format("onlineSoftmax() needs a finite rescale threshold of at least 0, got {}",
+                       rescaleThreshold),
+           Tile());
+    return fallback;
+  }
   auto op = tile::OnlineSoftmaxOp::create(l.b(), l.loc, values, runningMax.value(),
                                           static_cast<float>(scale));
+  if (rescaleThreshold > 0)
+    op.setRescaleThresholdAttr(l.b().getF32FloatAttr(static_cast<float>(rescaleThreshold)));
   SoftmaxParts step{l.wrap(op.getMNew()), {}, l.wrap(op.getAlpha())};
   for (Value p : op.getP())
     step.p.push_back(l.wrap(p));
@@ -777,13 +785,29 @@ SoftmaxParts softmaxStep(const std::vector<Tile> &scores, const Tile &runningMax
 
 } // namespace
 
-SoftmaxParts onlineSoftmax(const std::vector<Tile> &scores, Operand runningMax, double scale) {
-  return softmaxStep(scores, runningMax.tile, scale, runningMax.where);
+SoftmaxParts onlineSoftmax(const std::vector<Tile> &scores, Operand runningMax, double scale,
+                           double rescaleThreshold) {
+  return softmaxStep(scores, runningMax.tile, scale, rescaleThreshold, runningMax.where);
 }
 
 SoftmaxStep onlineSoftmax(Operand scores, Operand runningMax, double scale) {
-  SoftmaxParts step = softmaxStep({scores.tile}, runningMax.tile, scale, scores.where);
+  SoftmaxParts step = softmaxStep({scores.tile}, runningMax.tile, scale, 0, scores.where);
   return {step.mNew, step.p.front(), step.alpha};
+}
+
+Tile scaleRows(Operand x, Operand factor) {
+  if (!x.tile.valid() || !factor.tile.valid())
+    return Tile();
+  Lowerer l(*x.tile.builder(), x.where);
+  if (x.tile.rank() != 2 || factor.tile.rank() != 1 || x.tile.shape()[0] != factor.tile.shape()[0])
+    return l.fail("scaleRows() takes a 2-D tile and one factor per row (a 1-D tile of its rows), "
+                  "got " + typeString(x.tile.value().getType()) + " and " +
+                      typeString(factor.tile.value().getType()),
+                  Tile());
+  if (x.tile.dtype() != DType::F32 || factor.tile.dtype() != DType::F32)
+    return l.fail("scaleRows() works on f32 tiles; convert with .to(DType::F32)", Tile());
+  return l.wrap(tile::ScaleRowsOp::create(l.b(), l.loc, x.tile.value().getType(), x.tile.value(),
+                                          factor.tile.value()));
 }
 
 //===----------------------------------------------------------------------===//

@@ -149,6 +149,7 @@ private:
   LogicalResult dot(tile::DotOp op);
   LogicalResult reduce(tile::ReduceOp op);
   LogicalResult onlineSoftmax(tile::OnlineSoftmaxOp op);
+  LogicalResult scaleRows(tile::ScaleRowsOp op);
   LogicalResult cast(Operation *op);
   LogicalResult constant(arith::ConstantOp op);
   LogicalResult forLoop(scf::ForOp op);
@@ -353,11 +354,20 @@ LogicalResult Machine::onlineSoftmax(tile::OnlineSoftmaxOp op) {
   std::vector<RtValue> ps;
   for (const RtValue *s : parts)
     ps.push_back(*s);
+  // With a rescale threshold τ the old maximum stays unless the block's
+  // exceeds it by more than τ.
+  std::optional<float> tau;
+  if (std::optional<APFloat> threshold = op.getRescaleThreshold())
+    tau = threshold->convertToFloat();
   for (int64_t i = 0; i < rows; ++i) {
-    float rowMax = static_cast<float>(m.num[i]);
+    const float old = static_cast<float>(m.num[i]);
+    float blockMax = -std::numeric_limits<float>::infinity();
     for (const RtValue *s : parts)
       for (int64_t j = 0, cols = s->shape[1]; j < cols; ++j)
-        rowMax = std::max(rowMax, static_cast<float>(s->num[i * cols + j]) * t);
+        blockMax = std::max(blockMax, static_cast<float>(s->num[i * cols + j]) * t);
+    float rowMax = std::max(old, blockMax);
+    if (tau && !(blockMax > old + *tau))
+      rowMax = old;
     bool empty = std::isinf(rowMax) && rowMax < 0;
     mNew.num[i] = rowMax;
     alpha.num[i] = empty ? 1.0f : std::exp2(static_cast<float>(m.num[i]) - rowMax);
@@ -371,6 +381,18 @@ LogicalResult Machine::onlineSoftmax(tile::OnlineSoftmaxOp op) {
   for (auto [result, p] : llvm::zip(op.getP(), ps))
     set(result, std::move(p));
   set(op.getAlpha(), std::move(alpha));
+  return success();
+}
+
+LogicalResult Machine::scaleRows(tile::ScaleRowsOp op) {
+  RtValue result = get(op.getX());
+  const RtValue &factor = get(op.getFactor());
+  const int64_t rows = result.shape[0], cols = result.shape[1];
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      result.num[i * cols + j] = static_cast<float>(result.num[i * cols + j]) *
+                                 static_cast<float>(factor.num[i]);
+  set(op.getResult(), std::move(result));
   return success();
 }
 
@@ -686,6 +708,7 @@ LogicalResult Machine::run(Operation *op) {
       .Case([&](tile::DotOp d) { return dot(d); })
       .Case([&](tile::ReduceOp r) { return reduce(r); })
       .Case([&](tile::OnlineSoftmaxOp s) { return onlineSoftmax(s); })
+      .Case([&](tile::ScaleRowsOp s) { return scaleRows(s); })
       .Default([](Operation *other) {
         return other->emitError("the CPU interpreter does not support this operation");
       });

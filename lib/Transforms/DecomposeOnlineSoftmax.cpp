@@ -63,7 +63,9 @@ static Value foldedParts(OpBuilder &b, Location loc, ValueRange scores) {
   return folded;
 }
 
-/// Rewrites one step. `mSafe` is m_new with -inf replaced by 0, so that a row
+/// Rewrites one step (with `rescale_threshold`, m_new keeps m unless the
+/// block's maximum exceeds it by more than the threshold). `mSafe` is m_new
+/// with -inf replaced by 0, so that a row
 /// that has seen only masked scores computes exp2(-inf - 0) = 0 for p
 /// without a select, and alpha takes the value 1 there explicitly. Where
 /// the scores are a dot's (an unmasked step) m_new is finite and needs
@@ -100,6 +102,15 @@ void decompose(OnlineSoftmaxOp op) {
   }
   Value rowMax = arith::MulFOp::create(b, loc, rawMax, splatConstant(b, loc, mType, scale));
   Value mNew = arith::MaximumFOp::create(b, loc, op.getM(), rowMax);
+  if (std::optional<APFloat> threshold = op.getRescaleThreshold();
+      threshold && !threshold->isZero()) {
+    // The old maximum stays unless the block's exceeds it by more than τ
+    // (m = -inf: -inf + τ is -inf, so any finite maximum replaces it).
+    Value bound = arith::AddFOp::create(
+        b, loc, op.getM(), splatConstant(b, loc, mType, threshold->convertToDouble()));
+    Value grows = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, rowMax, bound);
+    mNew = arith::SelectOp::create(b, loc, grows, mNew, op.getM());
+  }
   const bool finite = finiteRowMaxima(op.getScores());
   Value empty;
   Value mSafe = mNew;

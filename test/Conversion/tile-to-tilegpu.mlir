@@ -208,3 +208,25 @@ func.func @row_sums_per_thread(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x3
   %r = tile.reduce sum %l axis = 1 : tensor<64x4xf32> -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// -----
+
+// tile.scale_rows keeps the scaled tile's layout (the dot's accumulator);
+// its factors, made in a blocked layout, are read in the accumulator's
+// rows' slice.
+// CHECK-DAG: #[[ACC:.+]] = #tilegpu.linear<reg = {{\[\[}}0, 1], [8, 0], [0, 8], [0, 16]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0]]>
+// CHECK-DAG: #[[ROWS:.+]] = #tilegpu.linear<reg = {{\[\[}}8]], lane = {{\[\[}}0], [0], [1], [2], [4]], warp = {{\[\[}}16], [32]]>
+// CHECK-LABEL: func.func @scale_rows
+// CHECK: %[[D:.+]] = tile.dot {{.*}} -> tensor<64x32xf32, #[[ACC]]>
+// CHECK: %[[F:.+]] = tilegpu.convert_layout %{{.+}} : tensor<64xf32, #{{.+}}> -> tensor<64xf32, #[[ROWS]]>
+// CHECK: tile.scale_rows %[[D]], %[[F]] : tensor<64x32xf32, #[[ACC]]>, tensor<64xf32, #[[ROWS]]>
+func.func @scale_rows(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x32xbf16>, %df: !tile.desc<64xf32>) -> tensor<64x32xf32> {
+  %c0 = arith.constant 0 : i32
+  %a = tile.load_block %da[%c0, %c0] : !tile.desc<64x16xbf16> -> tensor<64x16xbf16>
+  %b = tile.load_block %db[%c0, %c0] : !tile.desc<16x32xbf16> -> tensor<16x32xbf16>
+  %f = tile.load_block %df[%c0] : !tile.desc<64xf32> -> tensor<64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  %d = tile.dot %a, %b, %z : tensor<64x16xbf16>, tensor<16x32xbf16> -> tensor<64x32xf32>
+  %r = tile.scale_rows %d, %f : tensor<64x32xf32>, tensor<64xf32>
+  return %r : tensor<64x32xf32>
+}

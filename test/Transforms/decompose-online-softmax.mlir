@@ -27,6 +27,23 @@ func.func @step(%s: tensor<16x8xf32>, %m: tensor<16xf32>) -> (tensor<16xf32>, te
   return %mn, %p, %a : tensor<16xf32>, tensor<16x8xf32>, tensor<16xf32>
 }
 
+// With a rescale threshold the row keeps its old maximum unless the
+// block's exceeds it by more than the threshold (the lazy rescale).
+// CHECK-LABEL: func.func @lazy
+// CHECK-SAME: (%[[S:.+]]: tensor<16x8xf32>, %[[M:.+]]: tensor<16xf32>)
+// CHECK: %[[ROWMAX:.+]] = arith.mulf %{{.+}}, %{{.+}} : tensor<16xf32>
+// CHECK: %[[MAX:.+]] = arith.maximumf %[[M]], %[[ROWMAX]]
+// CHECK: %[[TAU:.+]] = arith.constant dense<8.000000e+00> : tensor<16xf32>
+// CHECK: %[[BOUND:.+]] = arith.addf %[[M]], %[[TAU]]
+// CHECK: %[[GROWS:.+]] = arith.cmpf ogt, %[[ROWMAX]], %[[BOUND]]
+// CHECK: %[[MNEW:.+]] = arith.select %[[GROWS]], %[[MAX]], %[[M]]
+// CHECK: arith.cmpf oeq, %[[MNEW]]
+// CHECK: return %[[MNEW]]
+func.func @lazy(%s: tensor<16x8xf32>, %m: tensor<16xf32>) -> (tensor<16xf32>, tensor<16x8xf32>, tensor<16xf32>) {
+  %mn, %p, %a = tile.online_softmax %s, %m scale = 0.125 {rescale_threshold = 8.0 : f32} : tensor<16x8xf32>, tensor<16xf32>
+  return %mn, %p, %a : tensor<16xf32>, tensor<16x8xf32>, tensor<16xf32>
+}
+
 // Scores straight from a dot (an unmasked step) have a finite maximum in
 // every row, so m_new is finite and neither select is needed.
 // CHECK-LABEL: func.func @unmasked

@@ -101,6 +101,40 @@ TEST_F(InterpreterTest, BlockLoadsPadAndBlockStoresDropOutsideTheShape) {
   EXPECT_EQ(result[8], 7.0) << "x[1][2]";
 }
 
+// The lazy rescale: with a threshold of 8 (log2 units) a row keeps its old
+// max (alpha exactly 1, p up to 2^8) unless the block's exceeds it by more
+// than 8; scaleRows multiplies each row by its factor.
+TEST_F(InterpreterTest, OnlineSoftmaxKeepsTheMaxWithinItsRescaleThreshold) {
+  KernelBuilder k(context, "lazy_step");
+  TensorArg s = k.tensor("s", DType::F32, 2), out = k.tensor("out", DType::F32, 2);
+  TensorDesc sBlocks = s.desc({2, 4}), outBlocks = out.desc({2, 4});
+  SoftmaxParts step = onlineSoftmax({sBlocks.load({0, 0})}, k.zeros({2}, DType::F32), M_LN2, 8.0);
+  // Column 0: mNew, column 1: alpha, columns 2-3: p[:, 2:4] scaled by alpha.
+  Tile scaled = scaleRows(step.p[0], step.alpha);
+  Tile packed = where(k.iota(4).row() == 0, step.mNew.col(),
+                      where(k.iota(4).row() == 1, step.alpha.col(), scaled));
+  outBlocks.store({0, 0}, packed);
+  KernelSignature sig = k.signature();
+  auto module = k.finish();
+  ASSERT_TRUE(module);
+  // scale ln 2: the scores are in log2 units. Row 0's block max 7 stays
+  // within 8 of the running max 0; row 1's 9 does not.
+  std::vector<HostBuffer> memory = {{"s", DType::F32, {0, 0, 7, 1, 0, 0, 9, 1}},
+                                    {"out", DType::F32, std::vector<double>(8, -1)}};
+  ASSERT_TRUE(interpret(*module, "lazy_step", sig,
+                        {TensorBinding{0, {2, 4}, {4, 1}}, TensorBinding{1, {2, 4}, {4, 1}}},
+                        {1, 1, 1}, memory));
+  const std::vector<double> &o = memory[1].data;
+  EXPECT_NEAR(o[0], 0.0, 1e-6) << "row 0 keeps its max";
+  EXPECT_EQ(o[1], 1.0) << "alpha exactly 1";
+  EXPECT_NEAR(o[2], 128.0, 1e-3) << "p = 2^(7 - 0), above 1";
+  EXPECT_NEAR(o[3], 2.0, 1e-5);
+  EXPECT_NEAR(o[4], 9.0, 1e-5) << "row 1 moves its max";
+  EXPECT_NEAR(o[5], std::exp2(-9.0), 1e-9);
+  EXPECT_NEAR(o[6], std::exp2(-9.0), 1e-9) << "p = 1 scaled by alpha";
+  EXPECT_NEAR(o[7], std::exp2(-17.0), 1e-10);
+}
+
 TEST_F(InterpreterTest, OnlineSoftmaxHandlesFullyMaskedRows) {
   KernelBuilder k(context, "softmax_step");
   TensorArg s = k.tensor("s", DType::F32, 2), out = k.tensor("out", DType::F32, 2);

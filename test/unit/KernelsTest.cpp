@@ -179,6 +179,18 @@ std::vector<Case> allCases() {
   cases.push_back({"flash_attention_fwd_document", {"row_sums=end", "overlap=on", "block_n=32"}, {"batch=2", "seq_q=300", "seq_k=421"}});
   cases.push_back({"flash_attention_varlen_causal", {"row_sums=end", "overlap=on", "block_n=32"}, {"batch=4", "seq_q=150", "seq_k=290"}});
   cases.push_back({"flash_attention_fwd", {"row_sums=end", "block_m=16", "block_n=4"}, {"seq_q=20", "seq_k=33"}});
+  // The lazy rescale (lazy_rescale=on: the running max moves only by more
+  // than 8, O rescaled by tile.scale_rows): every variant, overlapped and
+  // not, peaked scores (amplitude 8: the max moves, P reaches 2^8), rows
+  // with no key, key parts, listed blocks, variable lengths, with
+  // row_sums=end.
+  for (const std::string &kernel : attention) {
+    cases.push_back({kernel, {"lazy_rescale=on", "overlap=on", "block_n=32"}, {"seq_q=130", "seq_k=177", "amplitude=8"}});
+    cases.push_back({kernel, {"lazy_rescale=on", "overlap=off"}, {"batch=2", "heads=2", "seq_q=65", "seq_k=100", "amplitude=4"}});
+  }
+  cases.push_back({"flash_attention_fwd_causal", {"lazy_rescale=on", "overlap=on", "peel_first=on", "block_n=48"}, {"seq_q=150", "seq_k=40", "amplitude=8"}});
+  cases.push_back({"flash_attention_fwd_document", {"lazy_rescale=on", "overlap=on", "block_n=32"}, {"batch=2", "seq_q=300", "seq_k=421", "amplitude=8"}});
+  cases.push_back({"flash_attention_varlen_causal", {"lazy_rescale=on", "row_sums=end", "overlap=on", "block_n=32"}, {"batch=4", "seq_q=150", "seq_k=290", "amplitude=8"}});
   // ... over listed blocks (document masks): partial and full blocks, runs
   // of 32 and 64 keys in each listed block, a ragged last block, queries
   // past the keys; and without the pipeline.

@@ -169,7 +169,15 @@ struct SoftmaxParts {
   std::vector<Tile> p;
   Tile alpha;
 };
-SoftmaxParts onlineSoftmax(const std::vector<Tile> &scores, Operand runningMax, double scale);
+/// With `rescaleThreshold` τ > 0 a row keeps its old maximum unless the
+/// block's exceeds it by more than τ (log2 units; FlashAttention-4's lazy
+/// rescale): alpha is then exactly 1 in most steps, and scaleRows skips them.
+SoftmaxParts onlineSoftmax(const std::vector<Tile> &scores, Operand runningMax, double scale,
+                           double rescaleThreshold = 0);
+/// Each row of a 2-D f32 tile times its factor (x · factor.col()): the
+/// online softmax's rescale of the accumulator. On the GPU a warp whose
+/// factors are all exactly 1 skips the multiplies (tile.scale_rows).
+Tile scaleRows(Operand x, Operand factor);
 
 /// Loads and stores through a tile of pointers; masked-off lanes are not
 /// touched and read `other` (0 without it). load() of a single pointer

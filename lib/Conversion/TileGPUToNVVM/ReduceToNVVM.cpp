@@ -6,11 +6,14 @@
 // several warps meet in shared memory, which this pattern does not allocate:
 // such a reduction is reported. The way back, tile.expand_dims and
 // tile.broadcast (a row statistic onto the rows), by register picks when
-// every thread already holds what it needs.
+// every thread already holds what it needs. tile.scale_rows (the online
+// softmax's rescale) the same way, skipped by a warp whose factors are all 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tilec::tilegpu;
@@ -127,10 +130,61 @@ struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
   }
 };
 
+/// Each register of x times its row's factor (a register of the same
+/// thread: the factors are in the slice of x's layout), under a branch
+/// that a warp whose factors are all exactly 1 skips: each thread asks
+/// whether one of its factors is not 1, and one vote.sync answers for the
+/// warp, so the branch is uniform within it. With the online softmax's
+/// rescale threshold most steps of the key loop skip the multiplies (at
+/// d = 128, 64 a thread).
+struct ScaleRowsLowering : OpConversionPattern<tile::ScaleRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile::ScaleRowsOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<tilec::LinearLayout> rows = getLinearLayout(op.getFactor().getType());
+    FailureOr<tilec::LinearLayout> layout = getLinearLayout(op.getType());
+    if (failed(rows) || failed(layout))
+      return rewriter.notifyMatchFailure(op, "not a distributed tile");
+    std::optional<std::vector<int64_t>> factorOf =
+        tilec::registerLocalMove(rows->expandDims(1), *layout, [](tilec::Coords c) {
+          c[1] = 0;
+          return c;
+        });
+    if (!factorOf)
+      return op.emitOpError("expected the factors in the slice of the scaled tile's layout");
+    Location loc = op.getLoc();
+    Type type = getTypeConverter()->convertType(op.getType());
+    SmallVector<Value> factors = unpackRegisters(rewriter, loc, adaptor.getFactor());
+    Value one = LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
+                                         rewriter.getF32FloatAttr(1.0f));
+    Value notOne;
+    for (Value factor : factors) {
+      Value differs = LLVM::FCmpOp::create(rewriter, loc, LLVM::FCmpPredicate::une, factor, one);
+      notOne = notOne ? LLVM::OrOp::create(rewriter, loc, notOne, differs) : differs;
+    }
+    Value warpNeeds =
+        NVVM::VoteSyncOp::create(rewriter, loc, rewriter.getI1Type(), constI32(rewriter, loc, -1),
+                                 notOne, NVVM::VoteSyncKind::any);
+    auto branch = scf::IfOp::create(rewriter, loc, TypeRange{type}, warpNeeds, /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(branch.thenBlock());
+      SmallVector<Value> values = unpackRegisters(rewriter, loc, adaptor.getX());
+      for (auto [i, value] : llvm::enumerate(values))
+        value = LLVM::FMulOp::create(rewriter, loc, value, factors[(*factorOf)[i]]);
+      scf::YieldOp::create(rewriter, loc, packRegisters(rewriter, loc, type, values));
+      rewriter.setInsertionPointToStart(branch.elseBlock());
+      scf::YieldOp::create(rewriter, loc, adaptor.getX());
+    }
+    rewriter.replaceOp(op, branch.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void tilec::tilegpu::populateTileGPUReduceToNVVMPatterns(const TileGPUTypeConverter &converter,
                                                          RewritePatternSet &patterns) {
-  patterns.add<ReduceLowering, ExpandDimsLowering, BroadcastLowering>(converter,
-                                                                    patterns.getContext());
+  patterns.add<ReduceLowering, ExpandDimsLowering, BroadcastLowering, ScaleRowsLowering>(
+      converter, patterns.getContext());
 }

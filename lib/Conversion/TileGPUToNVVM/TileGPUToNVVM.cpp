@@ -87,7 +87,7 @@ struct UnsupportedTileOp : ConversionPattern {
                           tilec::tile::SplatOp, tilec::tile::IotaOp,
                           tilec::tile::CastOp, tilec::tile::ReshapeOp, tilec::tile::TransOp,
                           tilec::tile::AddPtrOp, tilec::tile::LoadOp, tilec::tile::LoadScalarOp,
-                          tilec::tile::StoreOp>(op);
+                          tilec::tile::StoreOp, tilec::tile::ScaleRowsOp>(op);
     if (!touchesTiles(op) || hasPattern || op->hasTrait<OpTrait::IsTerminator>() ||
         op->getNumRegions())
       return failure();

@@ -460,6 +460,21 @@ LogicalResult OnlineSoftmaxOp::verify() {
   double scale = getScale().convertToDouble();
   if (!std::isfinite(scale) || scale <= 0)
     return emitOpError("expected a positive finite scale, got ") << scale;
+  if (std::optional<APFloat> threshold = getRescaleThreshold()) {
+    double tau = threshold->convertToDouble();
+    if (!std::isfinite(tau) || tau < 0)
+      return emitOpError("expected a finite rescale_threshold of at least 0, got ") << tau;
+  }
+  return success();
+}
+
+LogicalResult ScaleRowsOp::verify() {
+  RankedTensorType x = getX().getType(), factor = getFactor().getType();
+  if (x.getRank() != 2)
+    return emitOpError("expected a 2-D tile to scale, got rank ") << x.getRank();
+  if (factor.getRank() != 1 || factor.getDimSize(0) != x.getDimSize(0))
+    return emitOpError("expected one factor per row (shape ")
+           << x.getDimSize(0) << "), got " << shapeString(factor.getShape());
   return success();
 }
 

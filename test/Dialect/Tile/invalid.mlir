@@ -317,6 +317,22 @@ func.func @online_softmax_max(%s: tensor<4x8xf32>, %m: tensor<8xf32>) {
 
 // -----
 
+func.func @online_softmax_threshold(%s: tensor<4x8xf32>, %m: tensor<4xf32>) {
+  // expected-error @+1 {{'tile.online_softmax' op expected a finite rescale_threshold of at least 0, got -1}}
+  %a, %b, %c = tile.online_softmax %s, %m scale = 1.0 {rescale_threshold = -1.0 : f32} : tensor<4x8xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @scale_rows_factors(%x: tensor<4x8xf32>, %f: tensor<8xf32>) {
+  // expected-error @+1 {{'tile.scale_rows' op expected one factor per row (shape 4), got 8}}
+  %r = tile.scale_rows %x, %f : tensor<4x8xf32>, tensor<8xf32>
+  return
+}
+
+// -----
+
 func.func @online_softmax_scale(%s: tensor<4x8xf32>, %m: tensor<4xf32>) {
   // expected-error @+1 {{'tile.online_softmax' op expected a positive finite scale, got 0}}
   %a, %b, %c = tile.online_softmax %s, %m scale = 0.0 : tensor<4x8xf32>, tensor<4xf32>

@@ -121,6 +121,11 @@ func.func @compute(%q: tensor<128x64xbf16>, %kt: tensor<64x64xbf16>, %a32: tenso
   // A key block in parts (64 + 16 keys): one p per part, of its part's type.
   // CHECK: %{{.+}}, %{{.+}}:2, %{{.+}} = tile.online_softmax %{{.+}}, %{{.+}}, %{{.+}} scale = 1.250000e-01 : tensor<128x64xf32>, tensor<128x16xf32>, tensor<128xf32>
   %parts:4 = tile.online_softmax %s, %s16, %m scale = 0.125 : tensor<128x64xf32>, tensor<128x16xf32>, tensor<128xf32>
+  // The lazy rescale's threshold, and the rescale of the accumulator.
+  // CHECK: tile.online_softmax %{{.+}}, %{{.+}} scale = 1.250000e-01 {rescale_threshold = 8.000000e+00 : f32} : tensor<128x64xf32>, tensor<128xf32>
+  %lazy:3 = tile.online_softmax %s, %m scale = 0.125 {rescale_threshold = 8.0 : f32} : tensor<128x64xf32>, tensor<128xf32>
+  // CHECK: tile.scale_rows %{{.+}}, %{{.+}} : tensor<128x64xf32>, tensor<128xf32>
+  %scaled = tile.scale_rows %s, %lazy#2 : tensor<128x64xf32>, tensor<128xf32>
   return %total : f32
 }
 
