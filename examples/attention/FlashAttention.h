@@ -536,6 +536,8 @@ struct AttentionSchedule {
   DqOrder dqOrder = DqOrder::AfterDK; ///< AttentionConfig::dqOrder
   bool lseByFma = true;         ///< AttentionConfig::lseByFma
   bool splitColumns = false;    ///< AttentionConfig::splitColumns
+  bool rowSumsAtEnd = false;    ///< AttentionConfig::rowSumsAtEnd
+  bool lazyRescale = false;     ///< AttentionConfig::lazyRescale
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.

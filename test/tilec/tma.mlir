@@ -23,11 +23,16 @@
 // RUN: FileCheck %s --check-prefix=DEFAULT256 < %t.d256.ptx
 // d = 256 (as d = 128) issues each step's Q·Kᵀ beside the previous block's
 // P·V: the key loops hand that block's P (bf16, 128x64) to the next step.
+// They carry each thread's share of the row sums (row_sums=end: 128x4),
+// and rescale O lazily (lazy_rescale: the max moves by more than 8 only,
+// tile.scale_rows).
 // RUN: tilec --kernel=flash_attention_fwd_causal --set head_dim=256 --arch=sm_90a --emit=tile | FileCheck %s --check-prefix=OVERLAP256
-// OVERLAP256-COUNT-3: scf.for {{.+}} -> (tensor<128x256xf32>, tensor<128xf32>, tensor<128xf32>, tensor<128x64xbf16>)
+// OVERLAP256-COUNT-3: scf.for {{.+}} -> (tensor<128x256xf32>, tensor<128xf32>, tensor<128x4xf32>, tensor<128x64xbf16>)
+// OVERLAP256: tile.online_softmax {{.+}} {rescale_threshold = 8.000000e+00 : f32}
+// OVERLAP256: tile.scale_rows {{.+}} : tensor<128x256xf32>, tensor<128xf32>
 // Not over a block mask's lists (document masks): one dot a step, no P handed on.
 // RUN: tilec --kernel=flash_attention_fwd_document --set head_dim=256 --arch=sm_90a --emit=tile | FileCheck %s --check-prefix=LISTS256
-// LISTS256-COUNT-2: scf.for {{.+}} -> (tensor<128x256xf32>, tensor<128xf32>, tensor<128xf32>)  : i32
+// LISTS256-COUNT-2: scf.for {{.+}} -> (tensor<128x256xf32>, tensor<128xf32>, tensor<128x4xf32>)  : i32
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --lowering=tile-to-llvm --emit=ptx -o %t.old.ptx
 // RUN: FileCheck %s --check-prefix=NOTDEFAULT < %t.old.ptx
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=256 --arch=sm_90a --tma=false --emit=ptx -o %t.old256.ptx
