@@ -176,13 +176,13 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       v.push_back(keys.v(partRow(j, part), part));
     return v;
   };
-  // acc[c] = acc[c]·alpha (where given) + Σ_parts p[part]·v[part][c],
-  // chained along the keys.
   // acc · alpha per row (lazily: scaleRows, which a warp whose alphas are
   // all 1 skips on the GPU).
   auto rescaled = [&](const Tile &acc, const Tile &alpha) {
     return cfg.lazyRescale ? scaleRows(acc, alpha) : acc * alpha.col();
   };
+  // acc[c] = acc[c]·alpha (where given) + Σ_parts p[part]·v[part][c],
+  // chained along the keys.
   auto addPV = [&](std::vector<Tile> &acc, const std::vector<Tile> &p,
                    const std::vector<std::vector<Tile>> &v, std::optional<Tile> alpha) {
     for (int64_t c = 0; c < parts; ++c) {
@@ -656,15 +656,15 @@ std::vector<ParamSpec> attentionParams() {
        .choices = {"auto", "on", "off"}},
       {.name = "lazy_rescale", .type = T::Choice, .defaultValue = "auto",
        .help = "a row's running max (log2 units) moves only when a key block's exceeds it "
-               "by more than 8 (P stays below 2^8; the output is the same), and on the GPU a "
-               "warp whose rows all kept theirs skips the rescale of O (FlashAttention-4's) "
+               "by more than 8 (P stays below 2^8; the same output up to rounding), and on the "
+               "GPU a warp whose rows all kept theirs skips the rescale of O (FlashAttention-4's) "
                "(auto: on with the sm_90a schedule for d > 128, measured up to 10 % faster)",
        .choices = {"auto", "on", "off"}},
       {.name = "row_sums", .type = T::Choice, .defaultValue = "auto",
        .help = "the softmax's row sums added across a row's threads every key block (step) "
                "or kept per thread and added once after the key loops (end), as "
-               "FlashAttention-3 does (auto: end on the sm_90a TMA schedules, measured up to "
-               "3 % faster)",
+               "FlashAttention-3 does (auto: end on the sm_90a TMA schedules, measured -2 to "
+               "+5 %)",
        .choices = {"auto", "step", "end"}},
   };
 }
@@ -686,8 +686,8 @@ AttentionSchedule defaultSchedule(int64_t headDim, bool heavyScores, const Targe
   // rings filled by TMA from the consumers: +2-9 % over 4 warps on every
   // row of the grid (bench/RESULTS.md, session 8).
   // On these sm_90a schedules the row sums are added across threads once
-  // after the key loops (row_sums=end): +0-3 % at d = 64, 128 and 256 on
-  // an H100 (bench/RESULTS.md, session 46).
+  // after the key loops (row_sums=end): -2 to +5 % at d = 64 to 256 on an
+  // H100 (bench/RESULTS.md, session 46).
   if (headDim <= 64 && target.tma && !heavyScores) {
     AttentionSchedule s{128, 64, 8, false, 2, /*rowGroups=*/1, Sm90Pipeline::TMA};
     s.rowSumsAtEnd = true;

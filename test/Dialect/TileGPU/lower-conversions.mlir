@@ -69,6 +69,24 @@ func.func @cross_warp_sum(%x: tensor<32x32xf32, #m>) -> tensor<32xf32, #row> {
 
 // -----
 
+// The same for a middle axis (the row sums kept per thread, row_sums=end,
+// on 64 rows of 8 warps: the warps split the columns' 8-column groups).
+#split = #tilegpu.linear<reg = [[8, 0, 0], [0, 2, 0]], lane = [[0, 0, 1], [0, 0, 2], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warp = [[16, 0, 0], [32, 0, 0], [0, 1, 0]]>
+#quads = #tilegpu.linear<reg = [[8, 0]], lane = [[0, 1], [0, 2], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [0, 0]]>
+// CHECK-LABEL: func.func @cross_warp_middle_sum
+// CHECK: tilegpu.local_store %arg0
+// CHECK: %[[IN:.*]] = tilegpu.local_load {{.*}} -> tensor<64x4x4xf32, #linear
+// CHECK: %[[SUM:.*]] = tile.reduce sum %[[IN]] axis = 1
+// CHECK: tilegpu.local_store %[[SUM]]
+// CHECK: %[[BACK:.*]] = tilegpu.local_load {{.*}} -> tensor<64x4xf32, #linear
+// CHECK: return %[[BACK]]
+func.func @cross_warp_middle_sum(%x: tensor<64x4x4xf32, #split>) -> tensor<64x4xf32, #quads> {
+  %s = tile.reduce sum %x axis = 1 : tensor<64x4x4xf32, #split> -> tensor<64x4xf32, #quads>
+  return %s : tensor<64x4xf32, #quads>
+}
+
+// -----
+
 #one = #tilegpu.blocked<size_per_thread = [1], threads = [32], warps = [4], order = [0]>
 #both = #tilegpu.blocked<size_per_thread = [2], threads = [32], warps = [4], order = [0]>
 func.func @narrow_rows(%x: tensor<2xi32, #one>) -> tensor<2xi32, #both> {

@@ -163,8 +163,10 @@ static void keepReductionInWarps(tile::ReduceOp op) {
   if (plan && plan->warpBits.empty())
     return;
   std::vector<int64_t> shape(srcType.getShape().begin(), srcType.getShape().end());
-  // Warps go along dimension 0 first: reduce along the last one.
-  if (axis != srcType.getRank() - 1 || srcType.getRank() < 2)
+  // Warps go along dimension 0 first: any other axis may stay in the warps
+  // (the row sums kept per thread, row_sums=end, reduce [rows, w / 8, 4]
+  // over its middle dimension), which the plan below says.
+  if (axis == 0 || srcType.getRank() < 2)
     return;
   tilec::LinearLayout blocked =
       tilec::LinearLayout::defaultBlocked(shape, layout->numWarps(), /*vector=*/1);
