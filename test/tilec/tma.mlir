@@ -30,6 +30,16 @@
 // OVERLAP256-COUNT-3: scf.for {{.+}} -> (tensor<128x256xf32>, tensor<128xf32>, tensor<128x4xf32>, tensor<128x64xbf16>)
 // OVERLAP256: tile.online_softmax {{.+}} {rescale_threshold = 8.000000e+00 : f32}
 // OVERLAP256: tile.scale_rows {{.+}} : tensor<128x256xf32>, tensor<128xf32>
+// The row sums kept per thread (128x4) are the sm_90a TMA schedules'
+// default (d = 64 and 128 too), the lazy rescale only from d = 192; sm_80
+// sums every step.
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --emit=tile | FileCheck %s --check-prefix=SUMS64
+// SUMS64: scf.for {{.+}} -> (tensor<128x64xf32>, tensor<128xf32>, tensor<128x4xf32>)
+// RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --emit=tile | FileCheck %s --check-prefix=SUMS128
+// SUMS128: scf.for {{.+}} -> (tensor<128x128xf32>, tensor<128xf32>, tensor<128x4xf32>, tensor<128x128xbf16>)
+// SUMS128-NOT: tile.scale_rows
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_80 --emit=tile | FileCheck %s --check-prefix=SUMS80
+// SUMS80: scf.for {{.+}} -> (tensor<128x64xf32>, tensor<128xf32>, tensor<128xf32>)
 // Not over a block mask's lists (document masks): one dot a step, no P handed on.
 // RUN: tilec --kernel=flash_attention_fwd_document --set head_dim=256 --arch=sm_90a --emit=tile | FileCheck %s --check-prefix=LISTS256
 // LISTS256-COUNT-2: scf.for {{.+}} -> (tensor<128x256xf32>, tensor<128xf32>, tensor<128x4xf32>)  : i32
