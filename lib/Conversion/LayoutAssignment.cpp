@@ -464,10 +464,7 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
     // The scaled tile's layout (the factors are read in its rows' slice),
     // tentative while it is.
     set(scale.getResult(), *lookup(scale.getX()));
-    if (tentative.contains(scale.getX()))
-      tentative.insert(scale.getResult());
-    else
-      tentative.erase(scale.getResult());
+    markTentative(scale.getResult(), tentative.contains(scale.getX()));
     return success();
   }
   // Elementwise ops and casts: the layout of the first computed tile operand.
@@ -477,28 +474,26 @@ LogicalResult LayoutAssignment::visit(Operation *op) {
         !isCheap(operand) && !tentative.contains(operand))
       if ((chosen = lookup(operand)))
         break;
-  // None decided: a tentative operand's, and then the result is tentative
-  // too (a loop-carried row sum scaled by a broadcast must not impose its
-  // first-round layout on what the body adds to it).
+  // None decided: the first operand's with a layout, and the result is
+  // tentative where an operand is (a loop-carried row sum scaled by a
+  // broadcast must not impose its first-round layout on what the body adds
+  // to it, whichever operand comes first).
   bool fromTentative = false;
   if (!chosen)
     for (Value operand : op->getOperands())
-      if (isa<RankedTensorType>(operand.getType()))
-        if ((chosen = lookup(operand))) {
-          fromTentative = tentative.contains(operand);
-          break;
-        }
-  for (Value result : op->getResults())
-    if (fromTentative)
-      tentative.insert(result);
-    else
-      tentative.erase(result);
-  for (Value result : op->getResults())
+      if (isa<RankedTensorType>(operand.getType())) {
+        fromTentative |= tentative.contains(operand);
+        if (!chosen)
+          chosen = lookup(operand);
+      }
+  for (Value result : op->getResults()) {
+    markTentative(result, fromTentative);
     if (auto t = dyn_cast<RankedTensorType>(result.getType()))
       set(result, chosen && chosen->shape() == std::vector<int64_t>(t.getShape().begin(),
                                                                     t.getShape().end())
                       ? *chosen
                       : defaultLayout(t));
+  }
   return success();
 }
 

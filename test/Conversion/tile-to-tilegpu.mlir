@@ -211,6 +211,38 @@ func.func @row_sums_per_thread(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x3
 
 // -----
 
+// The same with the broadcast as the multiply's first operand: the product
+// is still tentative (an operand is), whichever operand comes first.
+// CHECK-DAG: #[[QUAD:.+]] = #tilegpu.linear<reg = {{\[\[}}8, 0]], lane = {{\[\[}}0, 1], [0, 2], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}16, 0], [32, 0]]>
+// CHECK-LABEL: func.func @row_sums_broadcast_first
+// CHECK: scf.for {{.*}} -> (tensor<64x4xf32, #[[QUAD]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.yield
+func.func @row_sums_broadcast_first(%da: !tile.desc<64x16xbf16>, %db: !tile.desc<16x32xbf16>, %n: i32) -> tensor<64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a = tile.load_block %da[%c0, %c0] : !tile.desc<64x16xbf16> -> tensor<64x16xbf16>
+  %b = tile.load_block %db[%c0, %c0] : !tile.desc<16x32xbf16> -> tensor<16x32xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  %l0 = arith.constant dense<0.0> : tensor<64x4xf32>
+  %l = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %l0) -> (tensor<64x4xf32>) : i32 {
+    %s = tile.dot %a, %b, %z : tensor<64x16xbf16>, tensor<16x32xbf16> -> tensor<64x32xf32>
+    %m = tile.reduce max %s axis = 1 : tensor<64x32xf32> -> tensor<64xf32>
+    %mc = tile.expand_dims %m axis = 1 : tensor<64xf32> -> tensor<64x1xf32>
+    %alpha = tile.broadcast %mc : tensor<64x1xf32> -> tensor<64x4xf32>
+    %scaled = arith.mulf %alpha, %acc : tensor<64x4xf32>
+    %split = tile.reshape %s : tensor<64x32xf32> -> tensor<64x4x4x2xf32>
+    %pairs = tile.reduce sum %split axis = 3 : tensor<64x4x4x2xf32> -> tensor<64x4x4xf32>
+    %quad = tile.reduce sum %pairs axis = 1 : tensor<64x4x4xf32> -> tensor<64x4xf32>
+    %next = arith.addf %scaled, %quad : tensor<64x4xf32>
+    scf.yield %next : tensor<64x4xf32>
+  }
+  %r = tile.reduce sum %l axis = 1 : tensor<64x4xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
 // tile.scale_rows keeps the scaled tile's layout (the dot's accumulator);
 // its factors, made in a blocked layout, are read in the accumulator's
 // rows' slice.

@@ -80,6 +80,13 @@ private:
   /// broadcast compared with another, what decides for the comparison.
   std::optional<LinearLayout> hintFromUsers(mlir::Value value, int depth = 0) const;
   void set(mlir::Value value, LinearLayout layout) { layouts[value] = std::move(layout); }
+  /// Records whether `value`'s layout is still tentative (see `tentative`).
+  void markTentative(mlir::Value value, bool isTentative) {
+    if (isTentative)
+      tentative.insert(value);
+    else
+      tentative.erase(value);
+  }
   /// Walks back from a dot operand through trans and unit-dim reshapes to the
   /// block load that produces it, and asks that load to produce `layout`
   /// directly, so the operand needs no exchange through shared memory.
