@@ -106,7 +106,14 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
                                      const KeyBlocks &keys, Tile seqQ, Tile seqK,
                                      const KeyRange &relative, const KernelInputs *inputs,
                                      const BlockList *list) {
-  const std::vector<int64_t> vParts = cfg.vParts(), keyParts = cfg.keyParts();
+  const std::vector<int64_t> keyParts = cfg.keyParts();
+  // O's column parts, and with rowSumsByDot the row sums' 8 columns after
+  // them (V's are ones there: P·1).
+  std::vector<int64_t> vParts = cfg.vParts();
+  constexpr int64_t kSumColumns = 8;
+  const bool sumsByDot = cfg.rowSumsByDot;
+  if (sumsByDot)
+    vParts.push_back(kSumColumns);
   const int64_t bn = cfg.blockN, groups = static_cast<int64_t>(queries.size());
   const bool overlap = cfg.overlap;
   const int64_t gm = queries.empty() ? 0 : queries[0].q[0].shape()[0];
@@ -169,11 +176,20 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     }
     return s;
   };
+  // With sumsByDot, per key part the ones that stand for V's last column
+  // part (made once, before the loops: on the GPU one shared buffer).
+  std::vector<Tile> ones;
+  if (sumsByDot)
+    for (int64_t rows : keyParts)
+      ones.push_back(k.full({rows, kSumColumns}, 1.0, cfg.dtype));
   // V of block j: per key part, its column parts.
   auto valuesOf = [&](Tile j) {
     std::vector<std::vector<Tile>> v;
-    for (size_t part = 0; part < kParts; ++part)
+    for (size_t part = 0; part < kParts; ++part) {
       v.push_back(keys.v(partRow(j, part), part));
+      if (sumsByDot)
+        v.back().push_back(ones[part]);
+    }
     return v;
   };
   // acc · alpha per row (lazily: scaleRows, which a warp whose alphas are
@@ -248,7 +264,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   // thread's column pairs, and its 8-column groups), leaving [gm, 4] (the
   // four threads of a quad); rowSum folds those after the loops.
   constexpr int64_t kQuad = 4;
-  const bool deferSums = cfg.rowSumsAtEnd && narrowest % (2 * kQuad) == 0;
+  const bool deferSums = !sumsByDot && cfg.rowSumsAtEnd && narrowest % (2 * kQuad) == 0;
   auto rowSums = [&](Tile p) {
     if (!deferSums)
       return rowSum(p);
@@ -263,7 +279,8 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     for (size_t part = 0; part < kParts; ++part)
       std::tie(x.emplace_back(), scale) = scored(s[part], j, g, masked, part);
     SoftmaxParts sm = onlineSoftmax(x, r.m, scale, cfg.lazyRescale ? kLazyRescaleThreshold : 0);
-    Tile l = r.l * (deferSums ? sm.alpha.col() : sm.alpha) + rowSums(folded(sm.p));
+    // (With sumsByDot l is O's last column part; r.l is carried unchanged.)
+    Tile l = sumsByDot ? r.l : r.l * (deferSums ? sm.alpha.col() : sm.alpha) + rowSums(folded(sm.p));
     return Softmaxed{sm.mNew, l, sm.p, sm.alpha};
   };
   auto converted = [&](std::vector<Tile> p) {
@@ -410,7 +427,15 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   std::vector<KeyLoopState> result;
   for (int64_t g = 0; g < groups; ++g) {
     Group r = group(state, g);
-    result.push_back({r.acc, r.m, deferSums ? rowSum(r.l) : r.l});
+    if (sumsByDot) {
+      // Every column of P·1 is the row sum: their max is it exactly.
+      Tile sums = r.acc.back();
+      r.acc.pop_back();
+      r.l = rowMax(sums);
+    } else if (deferSums) {
+      r.l = rowSum(r.l);
+    }
+    result.push_back({r.acc, r.m, r.l});
   }
   return result;
 }
@@ -663,9 +688,10 @@ std::vector<ParamSpec> attentionParams() {
       {.name = "row_sums", .type = T::Choice, .defaultValue = "auto",
        .help = "the softmax's row sums added across a row's threads every key block (step) "
                "or kept per thread and added once after the key loops (end), as "
-               "FlashAttention-3 does (auto: end on the sm_90a TMA schedules, measured -2 to "
-               "+5 %)",
-       .choices = {"auto", "step", "end"}},
+               "FlashAttention-3 does, or on the tensor cores as P times a ones column "
+               "block beside P·V (dot; key blocks of 64 keys or more) (auto: end on the sm_90a "
+               "TMA schedules, measured -2 to +5 %)",
+       .choices = {"auto", "step", "end", "dot"}},
   };
 }
 
@@ -939,6 +965,7 @@ AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedu
                                                               : lastValues == "ring");
   const std::string &rowSums = params.get("row_sums"), &lazy = params.get("lazy_rescale");
   cfg.rowSumsAtEnd = rowSums == "auto" ? schedule.rowSumsAtEnd : rowSums == "end";
+  cfg.rowSumsByDot = rowSums == "dot";
   cfg.lazyRescale = lazy == "auto" ? schedule.lazyRescale : lazy == "on";
   return cfg;
 }

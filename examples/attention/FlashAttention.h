@@ -88,6 +88,12 @@ struct AttentionConfig {
   /// step (which the row max still needs). The forward's overlapped and
   /// plain loops (not the backward, which reads the forward's LSE).
   bool rowSumsAtEnd = false;
+  /// The row sum l as one more column part of O: P·1 (8 columns of ones in
+  /// V's place, kSumColumns) on the tensor cores beside P·V, rescaled with
+  /// O, so the softmax adds no P up (the forward's loops over key parts of
+  /// 64 keys or more; the sum is of P as rounded for P·V, the same P as
+  /// O's). Replaces rowSumsAtEnd where both are asked for.
+  bool rowSumsByDot = false;
   /// FlashAttention-4's lazy rescale: a row's running max moves only when a
   /// block's exceeds it by more than kLazyRescaleThreshold (P stays below
   /// 2^8; the output is the same), and O is rescaled with scaleRows, which

@@ -179,6 +179,19 @@ std::vector<Case> allCases() {
   cases.push_back({"flash_attention_fwd_document", {"row_sums=end", "overlap=on", "block_n=32"}, {"batch=2", "seq_q=300", "seq_k=421"}});
   cases.push_back({"flash_attention_varlen_causal", {"row_sums=end", "overlap=on", "block_n=32"}, {"batch=4", "seq_q=150", "seq_k=290"}});
   cases.push_back({"flash_attention_fwd", {"row_sums=end", "block_m=16", "block_n=4"}, {"seq_q=20", "seq_k=33"}});
+  // The row sums as P·1 beside P·V (row_sums=dot: O's last column part,
+  // rescaled with it): every variant, overlapped and not, the first step
+  // peeled, key parts, rows with no key, listed blocks, variable lengths,
+  // the lazy rescale (peaked scores), a value head dim of its own.
+  for (const std::string &kernel : attention) {
+    cases.push_back({kernel, {"row_sums=dot", "overlap=on", "block_n=32"}, {"seq_q=130", "seq_k=77"}});
+    cases.push_back({kernel, {"row_sums=dot", "overlap=off"}, {"batch=2", "heads=2", "seq_q=65", "seq_k=100"}});
+  }
+  cases.push_back({"flash_attention_fwd_causal", {"row_sums=dot", "overlap=on", "peel_first=on", "block_n=48"}, {"seq_q=150", "seq_k=40"}});
+  cases.push_back({"flash_attention_fwd_document", {"row_sums=dot", "overlap=on", "block_n=32"}, {"batch=2", "seq_q=300", "seq_k=421"}});
+  cases.push_back({"flash_attention_varlen_causal", {"row_sums=dot", "overlap=on", "block_n=32"}, {"batch=4", "seq_q=150", "seq_k=290"}});
+  cases.push_back({"flash_attention_fwd", {"row_sums=dot", "lazy_rescale=on", "overlap=on", "block_n=32"}, {"seq_q=130", "seq_k=177", "amplitude=8"}});
+  cases.push_back({"flash_attention_fwd", {"row_sums=dot", "head_dim=96", "head_dim_v=32"}, {"seq_q=70", "seq_k=90"}});
   // The lazy rescale (lazy_rescale=on: the running max moves only by more
   // than 8, O rescaled by tile.scale_rows): every variant, overlapped and
   // not, peaked scores (amplitude 8: the max moves, P reaches 2^8), rows

@@ -73,6 +73,35 @@ func.func @narrow_b(%a: tensor<64x16xbf16, #a>, %db: !tile.desc<16x32xbf16>, %c:
 
 #acc = #tilegpu.mma<warps = [4, 1]>
 #a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
+#bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [8, 4], warps = [4, 1], order = [1, 0]>
+// A splat B whose rows are too narrow for a swizzle (the forward's ones,
+// row_sums=dot: 8 columns, 16 bytes): wgmma reads the same splat as Bᵀ,
+// 8 rows of 128 keys (256 bytes, 128-byte swizzle), made once for both
+// dots. A splat whose transposed rows are narrow too stays on mma.sync.
+// SM90-LABEL: func.func @splat_b
+// SM90: %[[T:.*]] = arith.constant dense<1.000000e+00> : tensor<8x128xbf16
+// SM90-NEXT: %[[BUF:.*]] = tilegpu.alloc : !tilegpu.smem<8x128xbf16, #tilegpu.swizzled<128>>
+// SM90-NEXT: tilegpu.local_store %[[T]], %[[BUF]]
+// SM90-NOT: tilegpu.alloc
+// SM90: tilegpu.warpgroup_dot %{{.*}}, %[[BUF]], %{{.*}} transpose_b
+// SM90: tilegpu.warpgroup_dot %{{.*}}, %[[BUF]], %{{.*}} transpose_b
+// SM90: tilegpu.mma
+// SM80-LABEL: func.func @splat_b
+// SM80-NOT: warpgroup_dot
+// SM80-COUNT-3: tilegpu.mma
+func.func @splat_b(%p: tensor<64x128xbf16, #a>, %p2: tensor<64x128xbf16, #a>, %p3: tensor<64x16xbf16, #a>, %c: tensor<64x8xf32, #acc>) -> (tensor<64x8xf32, #acc>, tensor<64x8xf32, #acc>, tensor<64x8xf32, #acc>) {
+  %ones = arith.constant dense<1.0> : tensor<128x8xbf16, #bl>
+  %narrow = arith.constant dense<1.0> : tensor<16x8xbf16, #bl>
+  %d = tile.dot %p, %ones, %c : tensor<64x128xbf16, #a>, tensor<128x8xbf16, #bl> -> tensor<64x8xf32, #acc>
+  %d2 = tile.dot %p2, %ones, %d : tensor<64x128xbf16, #a>, tensor<128x8xbf16, #bl> -> tensor<64x8xf32, #acc>
+  %d3 = tile.dot %p3, %narrow, %d2 : tensor<64x16xbf16, #a>, tensor<16x8xbf16, #bl> -> tensor<64x8xf32, #acc>
+  return %d, %d2, %d3 : tensor<64x8xf32, #acc>, tensor<64x8xf32, #acc>, tensor<64x8xf32, #acc>
+}
+
+// -----
+
+#acc = #tilegpu.mma<warps = [4, 1]>
+#a = #tilegpu.mma_operand<index = 0, warps = [4, 1]>
 #bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [4, 1], order = [1, 0]>
 // Two dots read one transposed block (two row groups, S = Q Kᵀ): wgmma
 // stages the untransposed block once, and both read it with transpose_b;

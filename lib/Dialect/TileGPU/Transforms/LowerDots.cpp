@@ -13,6 +13,8 @@
 #include "tilec/Dialect/TileGPU/TileGPU.h"
 #include "tilec/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace tilec::tilegpu {
@@ -193,6 +195,8 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
 
   /// The staging buffer of each value some wgmma reads from shared memory.
   StagingBuffers stagedBuffers;
+  /// transposedSplat's constants, by the splat they stand for.
+  llvm::DenseMap<Value, Value> transposedSplats;
   /// Loop-invariant wgmma A operands go to shared memory.
   bool aInSharedMemory = false;
   /// Kernels whose wgmma B operands may have rows of 32 or 64 bytes.
@@ -232,22 +236,51 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
   }
 
   /// `dot` as `warpgroup_dot` of `a` (registers or a buffer) and the B
-  /// buffer, waited for at once (tilegpu-sink-dot-waits moves the wait);
-  /// the transposes peeled off A (`transposedA`: A's buffer holds Aᵀ) and
-  /// B go once nothing reads them.
+  /// buffer (holding Bᵀ where `transposeB`), waited for at once
+  /// (tilegpu-sink-dot-waits moves the wait); the transposes peeled off A
+  /// (`transposedA`: A's buffer holds Aᵀ) and B go once nothing reads them.
   static LogicalResult replaceByWarpgroupDot(OpBuilder &b, tile::DotOp dot, Value a, Value bBuffer,
-                                             tile::TransOp transposedB,
+                                             bool transposeB, tile::TransOp peeledB,
                                              tile::TransOp transposedA = {}) {
     auto token = WarpgroupDotOp::create(b, dot.getLoc(), a, bBuffer, dot.getC(),
                                         transposedA ? b.getUnitAttr() : UnitAttr(),
-                                        transposedB ? b.getUnitAttr() : UnitAttr());
+                                        transposeB ? b.getUnitAttr() : UnitAttr());
     auto wait = DotWaitOp::create(b, dot.getLoc(), ValueRange{token.getToken()}, 0);
     dot.replaceAllUsesWith(wait.getResult(0));
     dot.erase();
-    for (tile::TransOp transposed : {transposedA, transposedB})
+    for (tile::TransOp transposed : {transposedA, peeledB})
       if (transposed && transposed->use_empty())
         transposed.erase();
     return success();
+  }
+
+  /// A splat constant B (K×N) whose rows are too narrow for a swizzle (the
+  /// forward's ones, row_sums=dot: N = 8) as the same splat N×K, which
+  /// wgmma reads as Bᵀ (transpose_b) with K's rows swizzled: made once, next
+  /// to the constant. Null where B is no such constant.
+  Value transposedSplat(tile::DotOp dot, Value bValue) {
+    auto type = cast<RankedTensorType>(bValue.getType());
+    SplatElementsAttr splat;
+    if (type.getRank() != 2 || !matchPattern(bValue, m_Constant(&splat)))
+      return {};
+    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    if (bSwizzle(dot, type.getDimSize(1) * elementBytes) ||
+        !bSwizzle(dot, type.getDimSize(0) * elementBytes))
+      return {};
+    if (Value made = transposedSplats.lookup(bValue))
+      return made;
+    FailureOr<tilec::LinearLayout> layout = getLinearLayout(type);
+    if (failed(layout))
+      return {};
+    auto transposed = withLayout(
+        RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)}, type.getElementType()),
+        layout->transpose({1, 0}));
+    OpBuilder b(dot.getContext());
+    b.setInsertionPointAfterValue(bValue);
+    Value made = arith::ConstantOp::create(
+        b, bValue.getLoc(), SplatElementsAttr::get(transposed, splat.getSplatValue<Attribute>()));
+    transposedSplats[bValue] = made;
+    return made;
   }
 
   /// A transposed tile that only dots read as A and that registers would
@@ -314,8 +347,13 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     auto trans = staged.getDefiningOp<tile::TransOp>();
     bool transposeB = trans && trans.getOrder() == ArrayRef<int64_t>{1, 0} &&
                       onlyDotsRead(staged, 1);
-    if (transposeB)
+    tile::TransOp peeled = transposeB ? trans : tile::TransOp();
+    if (transposeB) {
       staged = trans.getSrc();
+    } else if (Value splatT = transposedSplat(dot, staged)) {
+      staged = splatT;
+      transposeB = true;
+    }
     auto stagedType = cast<RankedTensorType>(staged.getType());
     int64_t elementBytes = bType.getElementTypeBitWidth() / 8;
     int64_t bRowBytes = stagedType.getDimSize(1) * elementBytes;
@@ -346,7 +384,7 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
       // block).
       return replaceByWarpgroupDot(b, dot, stagingBuffer(dot.getA(), stagedBuffers),
                                    stagingBuffer(staged, stagedBuffers, swizzle),
-                                   transposeB ? trans : tile::TransOp());
+                                   transposeB, peeled);
     }
     if (tile::TransOp transA = fitsWgmma ? transposedComputedA(dot) : tile::TransOp()) {
       // Aᵀ's rows are M long: whole 128-byte blocks (m a multiple of 64).
@@ -354,14 +392,14 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
                                    stagingBuffer(transA.getSrc(), stagedBuffers, 128,
                                                  /*byMatrix=*/true),
                                    stagingBuffer(staged, stagedBuffers, swizzle),
-                                   transposeB ? trans : tile::TransOp(), transA);
+                                   transposeB, peeled, transA);
     }
     if (fitsWgmma) {
       // A in registers, B through a swizzled buffer (the streams pass turns
       // a loop's block load stored there into a ring of cp.async slots).
       Value a = inLayout(b, dot.getA(), MmaOperandLayoutAttr::get(context, 0, warpsM, warpsN), 0);
       return replaceByWarpgroupDot(b, dot, a, stagingBuffer(staged, stagedBuffers, swizzle),
-                                   transposeB ? trans : tile::TransOp());
+                                   transposeB, peeled);
     }
     replaceByMma(b, dot, *grid);
     return success();
