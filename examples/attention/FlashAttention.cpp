@@ -199,9 +199,17 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   };
   // acc[c] = acc[c]·alpha (where given) + Σ_parts p[part]·v[part][c],
   // chained along the keys.
+  // The row sums' P·1 (sumsByDot) is issued first: its wgmma group, tiny,
+  // is then waited for with S's, ahead of P·V's (which ptxas waits for
+  // where the first of the later waits stands).
+  std::vector<int64_t> pvOrder;
+  if (sumsByDot)
+    pvOrder.push_back(parts - 1);
+  for (int64_t c = 0; c < parts - (sumsByDot ? 1 : 0); ++c)
+    pvOrder.push_back(c);
   auto addPV = [&](std::vector<Tile> &acc, const std::vector<Tile> &p,
                    const std::vector<std::vector<Tile>> &v, std::optional<Tile> alpha) {
-    for (int64_t c = 0; c < parts; ++c) {
+    for (int64_t c : pvOrder) {
       acc[c] = dot(p[0], v[0][c], alpha ? rescaled(acc[c], *alpha) : acc[c]);
       for (size_t part = 1; part < kParts; ++part)
         acc[c] = dot(p[part], v[part][c], acc[c]);
