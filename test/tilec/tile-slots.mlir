@@ -28,11 +28,14 @@
 // RUN: cat %t.d128/*/*_tilegpu-pipeline-streams.mlir | tilec-opt --tilegpu-tma-stores | FileCheck %s --check-prefix=STAGEINV
 // RUN: cat %t.d128/*/*_tilegpu-pipeline-streams.mlir | tilec-opt --tilegpu-tma-stores | tilec-opt --canonicalize --cse --tilegpu-lower-conversions --cse --tilegpu-sink-dot-waits --tilegpu-insert-barriers --tilegpu-ping-pong --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm -o /dev/null
 // RUN: FileCheck %s --check-prefix=STAGING < %t.d128.ptx
-// Not in a one-slot ring that the producer refills at the tile's start
-// (Q at d = 256, persistent: its next tile's copies would wait for O):
-// O stays in registers there.
-// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=256 --persistent --emit=ptx -o %t.d256.ptx
-// RUN: FileCheck %s --check-prefix=NOSTAGING < %t.d256.ptx
+// Where no ring is refilled late and nothing else has O's size (the
+// persistent d = 256 forward), in the one-slot ring the producer refills
+// at the tile's start, Q's: the next tile's Q then waits for O's copy
+// (rather than O leaving from registers, 64 stores a thread).
+// RUN: rm -rf %t.d256
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=256 --persistent --emit=ptx -o %t.d256.ptx --dump-ir-dir=%t.d256
+// RUN: cat %t.d256/*/*_tilegpu-tma-stores.mlir | FileCheck %s --check-prefix=QSTAGE
+// RUN: FileCheck %s --check-prefix=QSTAGEPTX < %t.d256.ptx
 // Errors:
 // RUN: not tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=96 --tile-slots=3 --emit=ptx -o %t.no.ptx 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: not tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=96 --tile-slots=2 --persistent=false --emit=ptx -o %t.no.ptx 2>&1 | FileCheck %s --check-prefix=NOTPERSISTENT
@@ -76,8 +79,20 @@
 // STAGEINV-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
 // STAGEINV-NEXT: tilegpu.mbarrier_arrive %[[VEMPTY]][%[[VAT]]]
 // STAGING: cp.async.bulk.tensor.3d.global.shared::cta
-// NOSTAGING: .entry flash_attention_fwd
-// NOSTAGING-NOT: cp.async.bulk.tensor.3d.global.shared::cta
+// Q's ring (one slot) and its "empty" barrier, which now counts the warp
+// that stores O; that warp arrives once the copy has read the slot.
+// QSTAGE: %[[QRING:.*]] = tilegpu.alloc : !tilegpu.smem<1x128x256xbf16, #tilegpu.swizzled<128>>
+// QSTAGE-NEXT: %[[QFULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32}
+// QSTAGE-NEXT: %[[QEMPTY:.*]] = tilegpu.mbarrier_create {arrivals = 32 : i32}
+// QSTAGE: role warps = 8 registers = 240 {
+// QSTAGE: %[[QSLOT:.*]] = tilegpu.slot %[[QRING]][%[[QAT:.*]]] :
+// QSTAGE: tilegpu.local_store matrix %{{.*}}, %[[QSLOT]]
+// QSTAGE: tilegpu.tma_store %[[QSLOT]]
+// QSTAGE-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
+// QSTAGE-NEXT: tilegpu.mbarrier_arrive %[[QEMPTY]][%[[QAT]]]
+// QSTAGEPTX: .entry flash_attention_fwd
+// QSTAGEPTX: stmatrix
+// QSTAGEPTX: cp.async.bulk.tensor.3d.global.shared::cta
 
 // RANGE: tilec: error: --tile-slots must be 1 or 2, got 3
 // NOTPERSISTENT: tilec: error: --tile-slots=2 needs --persistent and --warp-specialize

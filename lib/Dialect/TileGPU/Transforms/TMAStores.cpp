@@ -19,10 +19,10 @@
 // reduction a step instead of one `red.global.add` per element and thread).
 //
 // In a warp-specialized persistent kernel whose shared memory has no room
-// left for the buffer (Q on two slots at d = 128), the tile's store may
-// stage in a slot of one of the tile's own rings instead (the last V
-// block's, or Q's): one the consumers are done with before the store and
-// the producer refills only after it. That slot's "empty" arrival then
+// left for the buffer (Q on two slots at d = 128; d = 256), the tile's
+// store may stage in a slot of one of the tile's own rings instead (the
+// last V block's, or Q's): one the consumers are done with before the
+// store and the producer refills only after it. That slot's "empty" arrival then
 // moves behind the copy: the storing warp waits until the copy has read the
 // slot and arrives (the barrier now counts that warp's threads), so the
 // producer cannot overwrite O before it left.
@@ -119,30 +119,40 @@ static bool refilledLate(TMALoadOp refill, SlotOp slot) {
 /// A slot of a tile ring of the warp-specialized persistent kernel that
 /// `write` (in the consumers' tile loop `loop`) can stage `type` in: a slot
 /// view of that type made in the loop's body from a ring the producer
-/// refills late (refilledLate) after waiting on a barrier, on which the
-/// body arrives ("empty", the ring's readers done) before `write`. The
-/// latest such arrival wins (the last V block's ring: the producer refills
-/// it only at the end of the next tile's copies).
+/// refills after waiting on a barrier, on which the body arrives ("empty",
+/// the ring's readers done) before `write`. Of those, the latest arrival
+/// on a ring refilled late (refilledLate) wins (the last V block's ring:
+/// the producer refills it only at the end of the next tile's copies);
+/// else the latest of the others (Q's one slot at d = 256, where nothing
+/// else has O's size: the next tile's Q then waits for O's copy, which
+/// still beats storing O from registers and ending the program there:
+/// session 47).
 static std::optional<std::pair<Value, MBarrierArriveOp>>
 ringSlotFor(Operation *write, scf::ForOp loop, SharedMemoryType type) {
   auto roles = dyn_cast<WarpSpecializeOp>(loop->getParentOp());
   if (!roles || roles.getRoles().size() != 2 || loop->getParentRegion() != &roles.getRoles()[1])
     return std::nullopt;
   Block *body = loop.getBody();
+  std::optional<std::pair<Value, MBarrierArriveOp>> early;
   for (Operation *op = write->getPrevNode(); op; op = op->getPrevNode()) {
     auto arrive = dyn_cast<MBarrierArriveOp>(op);
     if (!arrive || arrive.getExpectTx() || !arrive.getBarriers().getDefiningOp<MBarrierCreateOp>())
       continue;
     TMALoadOp refill = refillAfter(roles, arrive.getBarriers());
     auto refilled = refill ? refill.getDst().getDefiningOp<SlotOp>() : SlotOp();
-    if (!refilled || !refilledLate(refill, refilled))
+    if (!refilled)
       continue;
-    for (auto slot : body->getOps<SlotOp>())
-      if (slot.getBuffer() == refilled.getBuffer() && slot.getIndex() == arrive.getIndex() &&
-          slot.getType() == type)
+    for (auto slot : body->getOps<SlotOp>()) {
+      if (slot.getBuffer() != refilled.getBuffer() || slot.getIndex() != arrive.getIndex() ||
+          slot.getType() != type)
+        continue;
+      if (refilledLate(refill, refilled))
         return std::pair{slot.getResult(), arrive};
+      if (!early)
+        early = std::pair{slot.getResult(), arrive};
+    }
   }
-  return std::nullopt;
+  return early;
 }
 
 /// Whether a buffer of `bytes` surely fits beside every buffer the kernel
