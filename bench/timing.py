@@ -1,10 +1,16 @@
 """The benchmark convention every bench script here times with (BENCHMARKS.md):
 CUDA events, the median over `repeats` of the mean of `iters` back-to-back
 calls, after warm-up: at least `warmup` calls and `warmup_ms` of them (as
-Triton's do_bench), the first timing of a process at least `first_warmup_ms`
-(the GPU may have idled while Python started; two runs of the same kernel
-in one call came out up to 25 % apart at N = 1k: bench/RESULTS.md,
-session 31)."""
+Triton's do_bench), the first timing of a process at least `first_warmup_ms`.
+The GPU idles while Python starts, and for about half a second after it
+starts working again its SM clock dips (an H100: 1980 -> 1665-1710 MHz for
+0.5-0.55 s under a 1k attention forward, nvidia-smi every 50 ms; the d = 256
+forward took 246 us a launch inside the dip and 221 us after it, cuDNN's
+221 us: bench/RESULTS.md, session 47), so the first timing of a process
+waits 1.5 s (0.3 s until session 47: every compare.py process times its
+first shape, N = 1k, inside the dip; two runs of one kernel came out up to
+25 % apart there, session 31). bench/peer_warm.py gives the peers' script
+the same start."""
 import time
 
 import torch
@@ -12,7 +18,7 @@ import torch
 _warmed = False
 
 
-def bench_ms(fn, warmup=5, iters=20, repeats=7, warmup_ms=25.0, first_warmup_ms=300.0):
+def bench_ms(fn, warmup=5, iters=20, repeats=7, warmup_ms=25.0, first_warmup_ms=1500.0):
     global _warmed
     least_ms = warmup_ms if _warmed else first_warmup_ms
     _warmed = True

@@ -74,9 +74,10 @@ compare_bwd() {
 }
 
 # peers PASS DIMS SECONDS NAME: ../shared/tools/peer_sdpa.py (carried as
-# $PEER) at 1k, 4k and 16k; json in $OUT/r/NAME.json, the table printed.
+# $PEER) at 1k, 4k and 16k, after bench/peer_warm.py's 1.5 s of warm-up
+# (from session 47 on); json in $OUT/r/NAME.json, the table printed.
 peers() {
-  timeout "$3" python3 "$PEER" --pass "$1" --dims "$2" --seqlens 1024,4096,16384 \
+  timeout "$3" python3 bench/peer_warm.py "$PEER" --pass "$1" --dims "$2" --seqlens 1024,4096,16384 \
     --json "$OUT/r/$4.json" > "$OUT/r/$4.txt" 2>&1
   echo "$4 rc $? $(elapsed)"
   grep -v "^#" "$OUT/r/$4.txt"
