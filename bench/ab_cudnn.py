@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""tilec's forward against cuDNN's (torch SDPA) at the same shapes, timed
+alternately in one process: per shape cuDNN, tilec, cuDNN, tilec (each
+bench/timing.py's median of 7 means of 20 launches), so that both run at
+the clock the GPU holds then. Under sustained load an H100 sits at its
+700 W power limit and its SM clock moves between 1.1 and 1.98 GHz with the
+load's history (bench/RESULTS.md, session 47): timings taken in separate
+processes, or one kernel after another for long, are not taken at the same
+clock. The problem sizes are peer_sdpa.py's (B = 16k / N, H = 2048 / d).
+  python3 bench/ab_cudnn.py --ptx-dir DIR --dims 64,128 --seqlens 1024,4096
+DIR holds bench/compile-variants.sh's flash_attention_fwd{,_causal}-dD.ptx.
+Prints per shape both TFLOP/s (mean of the two timings) and tilec/cuDNN."""
+import argparse
+import json
+import os
+import sys
+
+import torch
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+sys.path.insert(0, os.path.dirname(__file__))
+from timing import bench_ms  # noqa: E402
+from tilec.attention import tensor_arg  # noqa: E402
+from tilec.driver import Kernel  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ptx-dir", required=True)
+    ap.add_argument("--dims", default="128")
+    ap.add_argument("--seqlens", default="1024,4096,16384")
+    ap.add_argument("--variants", default="dense,causal")
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    rows = []
+    print(f"# {torch.cuda.get_device_name()}: tilec and cuDNN alternately, bf16, TFLOP/s")
+    print("variant\td\tN\tcudnn\ttilec\ttilec/cudnn")
+    for d in (int(x) for x in args.dims.split(",")):
+        h = 2048 // d
+        for n in (int(x) for x in args.seqlens.split(",")):
+            b = max(1, 16384 // n)
+            for variant in args.variants.split(","):
+                causal = variant == "causal"
+                name = "flash_attention_fwd" + ("_causal" if causal else "")
+                kernel = Kernel(os.path.join(args.ptx_dir, f"{name}-d{d}.ptx"))
+                q, k, v = (torch.randn(b * h, n, d, device="cuda", dtype=torch.bfloat16)
+                           for _ in range(3))
+                o = torch.empty_like(q)
+                lse = torch.empty(b * h, n, device="cuda", dtype=torch.float32)
+                a = [tensor_arg(t) for t in (q, k, v, o, lse)]
+                stream = torch.cuda.current_stream().cuda_stream
+                qq, kk, vv = (t.view(b, h, n, d) for t in (q, k, v))
+
+                def ours():
+                    kernel(*a, stream=stream)
+
+                def theirs():
+                    with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+                        return torch.nn.functional.scaled_dot_product_attention(
+                            qq, kk, vv, is_causal=causal)
+
+                ours()
+                ref = theirs()
+                torch.cuda.synchronize()
+                err = ((o.view(b, h, n, d).float() - ref.float()).norm() / ref.float().norm()).item()
+                if not err < 2e-2:
+                    sys.exit(f"ab_cudnn: {variant} d={d} N={n}: relative error {err:.3g}")
+                times = {"cudnn": [], "tilec": []}
+                for _ in range(2):
+                    times["cudnn"].append(bench_ms(theirs))
+                    times["tilec"].append(bench_ms(ours))
+                flops = 4.0 * b * h * n * n * d * (0.5 if causal else 1.0)
+                tf = {k: flops / (sum(v) / len(v)) * 1e-9 for k, v in times.items()}
+                rows.append({"variant": variant, "d": d, "N": n, "ms": times, "tflops": tf,
+                             "relerr": err})
+                print(f"{variant}\t{d}\t{n}\t{tf['cudnn']:.0f}\t{tf['tilec']:.0f}\t"
+                      f"{tf['tilec'] / tf['cudnn']:.3f}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"gpu": torch.cuda.get_device_name(), "tool": "bench/ab_cudnn.py",
+                       "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
