@@ -133,28 +133,34 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
   auto partRow = [&](Tile j, size_t part) { return keyOffsets[part] ? j + keyOffsets[part] : j; };
 
   // The loop state: per row group, the output's column parts, the running
-  // max m, the row sum l and (overlapped) the previous block's P (one tile
-  // a key part).
+  // max m, the row sum l, (overlapped) the previous block's P (one tile a
+  // key part) and, with the rescale before the next P·V (rescaleBeforePV),
+  // the alpha O still owes.
   struct Group {
     std::vector<Tile> acc;
     Tile m, l;
     std::vector<Tile> p;
+    Tile alpha;
   };
+  const bool rescaleBeforePV = overlap && cfg.rescaleBeforePV;
   const int64_t parts = static_cast<int64_t>(vParts.size());
   const int64_t pParts = overlap ? static_cast<int64_t>(kParts) : 0;
-  const int64_t perGroup = parts + 2 + pParts;
+  const int64_t perGroup = parts + 2 + pParts + (rescaleBeforePV ? 1 : 0);
   auto group = [&](const std::vector<Tile> &state, int64_t g) {
     auto first = state.begin() + g * perGroup;
     return Group{{first, first + parts},
                  first[parts],
                  first[parts + 1],
-                 {first + parts + 2, first + parts + 2 + pParts}};
+                 {first + parts + 2, first + parts + 2 + pParts},
+                 rescaleBeforePV ? first[parts + 2 + pParts] : Tile()};
   };
   auto append = [&](std::vector<Tile> &state, const Group &r) {
     state.insert(state.end(), r.acc.begin(), r.acc.end());
     state.insert(state.end(), {r.m, r.l});
     if (overlap)
       state.insert(state.end(), r.p.begin(), r.p.end());
+    if (rescaleBeforePV)
+      state.push_back(r.alpha);
   };
   // Kᵀ of block j: per key part, its head-dim column parts.
   auto transposedKeys = [&](Tile j) {
@@ -334,6 +340,8 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
     if (overlap) // P of the previous block: none yet
       for (int64_t rows : keyParts)
         start.p.push_back(k.zeros({gm, rows}, cfg.dtype));
+    if (rescaleBeforePV) // nothing owed yet
+      start.alpha = k.full({gm}, 1.0, DType::F32);
     append(state, start);
   }
   Tile from = range.lo; // where the three loops start
@@ -349,34 +357,47 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       loops(step);
   } else {
     // Software-pipelined: each step issues Q·Kᵀ of its block beside P·V of
-    // the block visited before it (the first step's P is 0).
+    // the block visited before it (the first step's P is 0). With
+    // rescaleBeforePV (FlashAttention-3's order) O takes the alpha it owes
+    // just before that P·V is issued, so no instruction of the softmax
+    // that follows touches O while the P·V runs.
+    // (The alpha O owes is paid before the step's Q·Kᵀ is issued, so that
+    // a wgmma wait ptxas puts before the multiplies, C7517, waits for
+    // nothing in flight: between Q·Kᵀ and P·V it waited for Q·Kᵀ.)
+    auto payAlpha = [&](Group &r) {
+      if (rescaleBeforePV)
+        for (Tile &acc : r.acc)
+          acc = rescaled(acc, r.alpha);
+    };
     auto addPreviousPV = [&](Group &r, const std::vector<std::vector<Tile>> &v) {
       addPV(r.acc, r.p, v, std::nullopt);
     };
     // Block j's online softmax for row group r from its scores `s`: the
-    // running max and sum, O rescaled (`rescale`), P for the next step's
-    // P·V.
+    // running max and sum, O rescaled (`rescale`; or its alpha kept for
+    // the next P·V), P for the next step's P·V.
     auto softmaxed = [&](Group r, const std::vector<Tile> &s, Tile j, int64_t g, bool masked,
                          bool rescale) {
       Softmaxed sm = softmaxOf(r, s, j, g, masked);
-      if (rescale)
+      if (rescale && !rescaleBeforePV)
         for (Tile &acc : r.acc)
           acc = rescaled(acc, sm.alpha);
-      return Group{r.acc, sm.mNew, sm.l, converted(sm.p)};
+      return Group{r.acc, sm.mNew, sm.l, converted(sm.p), sm.alpha};
     };
     auto overlapped = [&](bool masked) -> PipelinedStep {
       return [&, masked](Tile j, Tile previous, std::vector<Tile> st) -> std::vector<Tile> {
+        std::vector<Group> rows;
+        for (int64_t g = 0; g < groups; ++g) {
+          rows.push_back(group(st, g));
+          payAlpha(rows[g]);
+        }
         std::vector<std::vector<Tile>> kT = transposedKeys(j);
         std::vector<std::vector<Tile>> scores;
         std::vector<Tile> next;
         for (int64_t g = 0; g < groups; ++g)
           scores.push_back(scoresOf(g, kT));
         std::vector<std::vector<Tile>> vPrev = valuesOf(previous);
-        std::vector<Group> rows;
-        for (int64_t g = 0; g < groups; ++g) {
-          rows.push_back(group(st, g));
+        for (int64_t g = 0; g < groups; ++g)
           addPreviousPV(rows[g], vPrev);
-        }
         for (int64_t g = 0; g < groups; ++g)
           append(next, softmaxed(rows[g], scores[g], j, g, masked, /*rescale=*/true));
         return next;
@@ -422,6 +443,7 @@ std::vector<KeyLoopState> attendKeys(KernelBuilder &k, const AttentionConfig &cf
       std::vector<Tile> next;
       for (int64_t g = 0; g < groups; ++g) {
         Group r = group(st, g);
+        payAlpha(r);
         addPreviousPV(r, vLast);
         append(next, r);
       }
@@ -700,6 +722,12 @@ std::vector<ParamSpec> attentionParams() {
                "block beside P·V (dot; key blocks of 64 keys or more) (auto: end on the sm_90a "
                "TMA schedules, measured -2 to +5 %)",
        .choices = {"auto", "step", "end", "dot"}},
+      {.name = "rescale_at", .type = T::Choice, .defaultValue = "auto",
+       .help = "with overlap, when O takes a key block's alpha: right after the softmax that "
+               "makes it (softmax), or just before the next block's P·V is issued (next_pv, "
+               "FlashAttention-3's order: the softmax then runs beside that P·V without "
+               "touching O) (auto: softmax)",
+       .choices = {"auto", "softmax", "next_pv"}},
   };
 }
 
@@ -961,6 +989,11 @@ std::vector<ParamSpec> withoutParams(std::vector<ParamSpec> params,
   return params;
 }
 
+std::vector<ParamSpec> withoutForwardLoopParams(std::vector<ParamSpec> params) {
+  return withoutParams(std::move(params), {"row_groups", "overlap", "peel_first", "last_values",
+                                           "row_sums", "lazy_rescale", "rescale_at"});
+}
+
 AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedule) {
   AttentionConfig cfg = tileConfigFrom(params, schedule);
   cfg.rowGroups = params.getInt("row_groups") ? params.getInt("row_groups") : schedule.rowGroups;
@@ -974,6 +1007,7 @@ AttentionConfig configFrom(const Params &params, const AttentionSchedule &schedu
   const std::string &rowSums = params.get("row_sums"), &lazy = params.get("lazy_rescale");
   cfg.rowSumsAtEnd = rowSums == "auto" ? schedule.rowSumsAtEnd : rowSums == "end";
   cfg.rowSumsByDot = rowSums == "dot";
+  cfg.rescaleBeforePV = cfg.overlap && params.get("rescale_at") == "next_pv";
   cfg.lazyRescale = lazy == "auto" ? schedule.lazyRescale : lazy == "on";
   return cfg;
 }

@@ -99,6 +99,11 @@ struct AttentionConfig {
   /// 2^8; the output is the same), and O is rescaled with scaleRows, which
   /// on the GPU a warp skips where every alpha is 1 (most steps).
   bool lazyRescale = false;
+  /// With overlap: O is rescaled by a block's alpha just before the next
+  /// block's P·V is issued (FlashAttention-3's order; the alpha is carried
+  /// in the loop state), not right after the softmax that makes it, so no
+  /// instruction of the softmax touches O while the previous P·V runs.
+  bool rescaleBeforePV = false;
   /// A head dim that is not a power of two becomes power-of-two column
   /// tiles side by side (96: 64 + 32) instead of one padded tile (128):
   /// fewer MMAs and loads, more of them (not the decode combine and
@@ -612,6 +617,10 @@ int64_t scheduleHeadDim(const Params &params);
 /// `params` without the parameters named `names`.
 std::vector<ParamSpec> withoutParams(std::vector<ParamSpec> params,
                                      std::initializer_list<std::string_view> names);
+/// `params` without those of the forward's key loops alone (row_groups,
+/// overlap, peel_first, last_values, row_sums, lazy_rescale, rescale_at),
+/// which the backward and decoding kernels refuse by name.
+std::vector<ParamSpec> withoutForwardLoopParams(std::vector<ParamSpec> params);
 
 //===----------------------------------------------------------------------===//
 // Backward

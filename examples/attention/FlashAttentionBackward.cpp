@@ -595,9 +595,7 @@ void buildAttentionBackwardQ(KernelBuilder &k, const AttentionConfig &cfg,
 
 std::vector<ParamSpec> attentionBackwardParams() {
   std::vector<ParamSpec> params =
-      withoutParams(attentionParams(),
-                    {"row_groups", "overlap", "peel_first", "last_values", "row_sums",
-                     "lazy_rescale"});
+      withoutForwardLoopParams(attentionParams());
   for (ParamSpec &p : params) {
     if (p.name == "block_m")
       p.help = "query rows per program (dQ) and per loop step (dK, dV); 0: by head_dim";

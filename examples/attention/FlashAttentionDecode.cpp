@@ -427,9 +427,7 @@ RunPlan planAttentionDecodeCombine(const AttentionConfig &cfg, const Params &siz
 std::vector<ParamSpec> attentionDecodeParams() {
   using T = ParamSpec::Type;
   std::vector<ParamSpec> params =
-      withoutParams(attentionParams(),
-                    {"row_groups", "overlap", "peel_first", "last_values", "row_sums",
-                     "lazy_rescale"});
+      withoutForwardLoopParams(attentionParams());
   for (ParamSpec &spec : params)
     if (spec.name == "block_m")
       spec.help = "packed query rows (query heads x query tokens) per program (0: by head_dim)";

@@ -192,6 +192,21 @@ std::vector<Case> allCases() {
   cases.push_back({"flash_attention_varlen_causal", {"row_sums=dot", "overlap=on", "block_n=32"}, {"batch=4", "seq_q=150", "seq_k=290"}});
   cases.push_back({"flash_attention_fwd", {"row_sums=dot", "lazy_rescale=on", "overlap=on", "block_n=32"}, {"seq_q=130", "seq_k=177", "amplitude=8"}});
   cases.push_back({"flash_attention_fwd", {"row_sums=dot", "head_dim=96", "head_dim_v=32"}, {"seq_q=70", "seq_k=90"}});
+  // O rescaled just before the next block's P·V (rescale_at=next_pv,
+  // FlashAttention-3's order: the alpha carried in the loop state): every
+  // variant, the first step peeled or not, key parts, rows with no key,
+  // listed blocks, variable lengths, with the lazy rescale (peaked scores),
+  // row_sums=end and =dot, two row groups.
+  for (const std::string &kernel : attention) {
+    cases.push_back({kernel, {"rescale_at=next_pv", "overlap=on", "block_n=32"}, {"seq_q=130", "seq_k=77"}});
+    cases.push_back({kernel, {"rescale_at=next_pv", "overlap=on", "peel_first=on", "block_n=16"}, {"batch=2", "heads=2", "seq_q=65", "seq_k=100"}});
+  }
+  cases.push_back({"flash_attention_fwd_causal", {"rescale_at=next_pv", "overlap=on", "peel_first=on", "block_n=48"}, {"seq_q=150", "seq_k=40"}});
+  cases.push_back({"flash_attention_fwd_document", {"rescale_at=next_pv", "overlap=on", "block_n=32"}, {"batch=2", "seq_q=300", "seq_k=421"}});
+  cases.push_back({"flash_attention_varlen_causal", {"rescale_at=next_pv", "overlap=on", "block_n=32"}, {"batch=4", "seq_q=150", "seq_k=290"}});
+  cases.push_back({"flash_attention_fwd", {"rescale_at=next_pv", "lazy_rescale=on", "row_sums=end", "overlap=on", "block_n=32"}, {"seq_q=130", "seq_k=177", "amplitude=8"}});
+  cases.push_back({"flash_attention_fwd_causal", {"rescale_at=next_pv", "row_sums=dot", "overlap=on", "block_n=32"}, {"seq_q=130", "seq_k=177", "amplitude=4"}});
+  cases.push_back({"flash_attention_fwd_gqa", {"rescale_at=next_pv", "overlap=on", "row_groups=2", "group=3"}, {"heads=3", "seq_q=100", "seq_k=290"}});
   // The lazy rescale (lazy_rescale=on: the running max moves only by more
   // than 8, O rescaled by tile.scale_rows): every variant, overlapped and
   // not, peaked scores (amplitude 8: the max moves, P reaches 2^8), rows
