@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs ../shared/tools/peer_sdpa.py (or the peer script given as the first
+"""Runs a peer's script (../shared/tools/peer_sdpa.py: its path is the first
 argument) unchanged, after keeping the GPU busy for 1.5 s, so that its first
 shapes are timed at the clock the later ones see, as bench/timing.py's first
 warm-up does for tilec's (the SM clock dips for about half a second once an
@@ -7,6 +7,7 @@ idle GPU starts working: bench/RESULTS.md, session 47). The peer's own
 arguments follow its path:
   python3 bench/peer_warm.py ../shared/tools/peer_sdpa.py --dims 128 --json out.json
 """
+import os
 import runpy
 import sys
 import time
@@ -31,5 +32,7 @@ if __name__ == "__main__":
         sys.exit(__doc__)
     peer = sys.argv[1]
     keep_busy(WARM_S)
+    # As `python3 PEER ARGS` would: its own argv and its folder first on the path.
     sys.argv = sys.argv[1:]
+    sys.path[0] = os.path.dirname(os.path.abspath(peer))
     runpy.run_path(peer, run_name="__main__")

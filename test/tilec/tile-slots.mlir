@@ -80,13 +80,20 @@
 // STAGEINV-NEXT: tilegpu.mbarrier_arrive %[[VEMPTY]][%[[VAT]]]
 // STAGING: cp.async.bulk.tensor.3d.global.shared::cta
 // Q's ring (one slot) and its "empty" barrier, which now counts the warp
-// that stores O; that warp arrives once the copy has read the slot.
+// that stores O (the consumers' only arrival on it, tilegpu-tma-stores
+// checks); that warp arrives once the copy has read the slot.
 // QSTAGE: %[[QRING:.*]] = tilegpu.alloc : !tilegpu.smem<1x128x256xbf16, #tilegpu.swizzled<128>>
 // QSTAGE-NEXT: %[[QFULL:.*]] = tilegpu.mbarrier_create {arrivals = 1 : i32}
 // QSTAGE-NEXT: %[[QEMPTY:.*]] = tilegpu.mbarrier_create {arrivals = 32 : i32}
 // QSTAGE: role warps = 8 registers = 240 {
+// The consumers' own arrival on it after their key loops is gone (it moved
+// behind the copy), and a barrier of the consumers precedes O's store into
+// the slot (all of them are done reading Q).
 // QSTAGE: %[[QSLOT:.*]] = tilegpu.slot %[[QRING]][%[[QAT:.*]]] :
-// QSTAGE: tilegpu.local_store matrix %{{.*}}, %[[QSLOT]]
+// QSTAGE-NOT: tilegpu.mbarrier_arrive %[[QEMPTY]]
+// QSTAGE: tilegpu.barrier_sync %{{.*}}, 256
+// QSTAGE-NEXT: tilegpu.local_store matrix %{{.*}}, %[[QSLOT]]
+// QSTAGE-NOT: tilegpu.mbarrier_arrive %[[QEMPTY]]
 // QSTAGE: tilegpu.tma_store %[[QSLOT]]
 // QSTAGE-NEXT: tilegpu.tma_store_wait {pending = 0 : i32}
 // QSTAGE-NEXT: tilegpu.mbarrier_arrive %[[QEMPTY]][%[[QAT]]]

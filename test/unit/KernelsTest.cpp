@@ -192,6 +192,7 @@ std::vector<Case> allCases() {
   cases.push_back({"flash_attention_varlen_causal", {"row_sums=dot", "overlap=on", "block_n=32"}, {"batch=4", "seq_q=150", "seq_k=290"}});
   cases.push_back({"flash_attention_fwd", {"row_sums=dot", "lazy_rescale=on", "overlap=on", "block_n=32"}, {"seq_q=130", "seq_k=177", "amplitude=8"}});
   cases.push_back({"flash_attention_fwd", {"row_sums=dot", "head_dim=96", "head_dim_v=32"}, {"seq_q=70", "seq_k=90"}});
+  cases.push_back({"flash_attention_fwd_gqa", {"row_sums=dot", "overlap=on", "row_groups=2", "group=3"}, {"heads=3", "seq_q=100", "seq_k=290"}});
   // O rescaled just before the next block's P·V (rescale_at=next_pv,
   // FlashAttention-3's order: the alpha carried in the loop state): every
   // variant, the first step peeled or not, key parts, rows with no key,

@@ -29,7 +29,8 @@ exp d128_counter_causal flash_attention_fwd_causal --set head_dim=128 --persiste
 exp d96_causal flash_attention_fwd_causal --set head_dim=96 --size heads=2 --size seq_q=300 --size seq_k=333
 exp d192v128_causal flash_attention_fwd_causal --set head_dim=192 --set head_dim_v=128 --size seq_q=200 \
   --size seq_k=250
-exp d64_document flash_attention_fwd_document --size batch=2 --size seq_q=300 --size seq_k=421
+exp d128_document flash_attention_fwd_document --set head_dim=128 --size batch=2 --size seq_q=300 \
+  --size seq_k=421
 exp d128_f16 flash_attention_fwd --set head_dim=128 --set dtype=f16 --size seq_q=130 --size seq_k=140
 tar czf $carry/cases.tgz -C $(dirname $cases) j
 du -sh $carry

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 47's call I (carry-H47 from make-carry-H.sh): the forward
 # defaults against cuDNN timed alternately in one process
-# (bench/ab_cudnn.py), nvidia-smi logging the SM clock and power beside it.
+# (bench/ab_cudnn.py as it was then: cuDNN first in both rounds), nvidia-smi logging the SM clock and power beside it.
 . bench/results/lib.sh
 call_header
 mkdir -p $OUT/r

@@ -5,6 +5,7 @@
 # (bench/ab_cudnn.py): d = 128, 192, 256 default against next_pv, and
 # d = 192's forms, at N = 1k, 4k and 16k.
 . bench/results/lib.sh
+set -o pipefail # the timings' rc, not tee's
 call_header
 mkdir -p $OUT/r && tar xzf carry-J/cases.tgz -C /tmp
 build_run_case; echo "build $(elapsed)"

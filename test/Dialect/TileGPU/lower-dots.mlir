@@ -87,6 +87,7 @@ func.func @narrow_b(%a: tensor<64x16xbf16, #a>, %db: !tile.desc<16x32xbf16>, %c:
 // SM90: tilegpu.warpgroup_dot %{{.*}}, %[[BUF]], %{{.*}} transpose_b
 // SM90: tilegpu.mma
 // SM80-LABEL: func.func @splat_b
+// SM80-NOT: tensor<8x128
 // SM80-NOT: warpgroup_dot
 // SM80-COUNT-3: tilegpu.mma
 func.func @splat_b(%p: tensor<64x128xbf16, #a>, %p2: tensor<64x128xbf16, #a>, %p3: tensor<64x16xbf16, #a>, %c: tensor<64x8xf32, #acc>) -> (tensor<64x8xf32, #acc>, tensor<64x8xf32, #acc>, tensor<64x8xf32, #acc>) {

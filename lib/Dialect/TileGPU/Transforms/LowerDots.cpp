@@ -163,6 +163,9 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    stagedBuffers.clear();
+    transposedSplats.clear();
+    narrowKernels.clear();
     std::string arch = this->arch;
     bool useWgmma = wgmma;
     aInSharedMemory = aInShared;
@@ -350,7 +353,7 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     tile::TransOp peeled = transposeB ? trans : tile::TransOp();
     if (transposeB) {
       staged = trans.getSrc();
-    } else if (Value splatT = transposedSplat(dot, staged)) {
+    } else if (Value splatT = useWgmma ? transposedSplat(dot, staged) : Value()) {
       staged = splatT;
       transposeB = true;
     }

@@ -116,6 +116,17 @@ static bool refilledLate(TMALoadOp refill, SlotOp slot) {
   return false;
 }
 
+/// `arrive` is the consumers' only arrival on its barrier: once it moves
+/// behind the store's copy (its count then the storing warp's), no other
+/// arrival can complete the barrier's phase while the copy reads the slot.
+static bool onlyConsumerArrival(WarpSpecializeOp roles, MBarrierArriveOp arrive) {
+  int arrivals = 0;
+  roles.getRoles()[1].walk([&](MBarrierArriveOp other) {
+    arrivals += other.getBarriers() == arrive.getBarriers();
+  });
+  return arrivals == 1;
+}
+
 /// A slot of a tile ring of the warp-specialized persistent kernel that
 /// `write` (in the consumers' tile loop `loop`) can stage `type` in: a slot
 /// view of that type made in the loop's body from a ring the producer
@@ -136,7 +147,8 @@ ringSlotFor(Operation *write, scf::ForOp loop, SharedMemoryType type) {
   std::optional<std::pair<Value, MBarrierArriveOp>> early;
   for (Operation *op = write->getPrevNode(); op; op = op->getPrevNode()) {
     auto arrive = dyn_cast<MBarrierArriveOp>(op);
-    if (!arrive || arrive.getExpectTx() || !arrive.getBarriers().getDefiningOp<MBarrierCreateOp>())
+    if (!arrive || arrive.getExpectTx() || !arrive.getBarriers().getDefiningOp<MBarrierCreateOp>() ||
+        !onlyConsumerArrival(roles, arrive))
       continue;
     TMALoadOp refill = refillAfter(roles, arrive.getBarriers());
     auto refilled = refill ? refill.getDst().getDefiningOp<SlotOp>() : SlotOp();
