@@ -35,6 +35,10 @@
 // RUN: rm -rf %t.d256
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=256 --persistent --emit=ptx -o %t.d256.ptx --dump-ir-dir=%t.d256
 // RUN: cat %t.d256/*/*_tilegpu-tma-stores.mlir | FileCheck %s --check-prefix=QSTAGE
+// The pass alone on its input (the streams pass's output), which prints,
+// parses and goes on to NVVM:
+// RUN: cat %t.d256/*/*_tilegpu-pipeline-streams.mlir | tilec-opt --tilegpu-tma-stores | FileCheck %s --check-prefix=QSTAGE
+// RUN: cat %t.d256/*/*_tilegpu-pipeline-streams.mlir | tilec-opt --tilegpu-tma-stores | tilec-opt --canonicalize --cse --tilegpu-lower-conversions --cse --tilegpu-sink-dot-waits --tilegpu-insert-barriers --tilegpu-ping-pong --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm -o /dev/null
 // RUN: FileCheck %s --check-prefix=QSTAGEPTX < %t.d256.ptx
 // Errors:
 // RUN: not tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=96 --tile-slots=3 --emit=ptx -o %t.no.ptx 2>&1 | FileCheck %s --check-prefix=RANGE
