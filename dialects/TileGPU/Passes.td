@@ -263,10 +263,21 @@ def TileGPUSinkDotWaits : Pass<"tilegpu-sink-dot-waits", "::mlir::ModuleOp"> {
     between that dot and its own wait (the softmax) before the wait —
     otherwise its latency model puts the second wait right after the first
     and the softmax after both (session 33, in SASS).
+
+    With `keep-work-above-waits`, last, each wait whose dot is in its block
+    takes as `after` values the small f32 tiles (8 registers a thread in
+    all) computed between the dot and the wait that the block's scf.yield
+    carries to the next iteration, unless an earlier wait of the block has
+    them: the overlapped loop's row sums and maxima, which every exp2 of the
+    softmax feeds. Its lowering keeps their computation above the
+    `wgmma.wait_group` in ptxas's schedule as well (session 48, in SASS).
   }];
   let options = [
     Option<"waitBeforeNextDot", "wait-before-next-dot", "bool", /*default=*/"false",
            "Keep each wait before the next warpgroup_dot's issue">,
+    Option<"keepWorkAboveWaits", "keep-work-above-waits", "bool", /*default=*/"false",
+           "Give each wait the small f32 tiles computed between its dot and it that "
+           "the loop yields as `after` values">,
   ];
 }
 

@@ -503,22 +503,43 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [MemoryEffects<[MemRead
   let hasVerifier = 1;
 }
 
-def TileGPU_DotWaitOp : TileGPU_Op<"dot_wait", [InferTypeOpAdaptor]> {
+def TileGPU_DotWaitOp : TileGPU_Op<"dot_wait", [InferTypeOpAdaptor, AttrSizedOperandSegments]> {
   let summary = "wait for warpgroup_dot groups and take their accumulators";
   let description = [{
     `wgmma.wait_group pending`: all but the `pending` most recently committed
     wgmma groups are complete; returns the accumulators of `tokens`, which
     must be among the completed ones (the pass that places waits ensures it).
 
+    `after`: f32 tiles whose computation stays above the wait in the
+    machine code, not only in the IR. ptxas schedules `wgmma.wait_group`
+    as early as the registers allow, so a softmax placed between a P·V's
+    issue and its wait may still run after the wait, with the tensor cores
+    idle for this warpgroup. The lowering hands each `after` register to a
+    shared-memory store, under a predicate no launch makes true, just
+    before the wait: ptxas keeps stores and the wait in order, so
+    everything the values are computed from runs before the wait
+    (tilegpu-sink-dot-waits sets them: the loop-carried row sums).
+
     Example:
     ```mlir
     %s = tilegpu.dot_wait %tok {pending = 0 : i32}
         : !tilegpu.dot_token<tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>>
+    %o = tilegpu.dot_wait %pv after(%l : tensor<64x4xf32, #layout>) {pending = 0 : i32}
+        : !tilegpu.dot_token<tensor<64x128xf32, #tilegpu.wgmma<warpgroups = 1>>>
     ```
   }];
-  let arguments = (ins Variadic<TileGPU_DotTokenType>:$tokens, I32Attr:$pending);
+  let arguments = (ins Variadic<TileGPU_DotTokenType>:$tokens, Variadic<TileGPU_F32Tile>:$after,
+                       I32Attr:$pending);
   let results = (outs Variadic<TileGPU_F32Tile>:$results);
-  let assemblyFormat = "$tokens attr-dict `:` qualified(type($tokens))";
+  let assemblyFormat = [{
+    $tokens (`after` `(` $after^ `:` qualified(type($after)) `)`)? attr-dict `:`
+    qualified(type($tokens))
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::ValueRange":$tokens, "int32_t":$pending), [{
+      build($_builder, $_state, tokens, ::mlir::ValueRange{}, pending);
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

@@ -182,6 +182,14 @@ cl::opt<bool> waitBeforeNextDot(
              "without it ptxas moves that wait above the softmax). Default: off (2-14 % "
              "slower on the H100: bench/RESULTS.md, session 34)"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> keepWorkAboveWaits(
+    "keep-work-above-waits",
+    cl::desc("With --lowering=tilegpu: each wgmma wait keeps the softmax's row sums that the "
+             "loop carries computed before it in ptxas's schedule as well (a store of them "
+             "under a predicate no launch makes true), so the overlapped softmax runs beside "
+             "P·V instead of after its wait; ptxas otherwise schedules the wait as early as "
+             "its registers allow. Default: off"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> lowering(
     "lowering",
     cl::desc("How tilegpu IR becomes per-thread code: tile-to-llvm or tilegpu "
@@ -470,6 +478,7 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   target.tileSlots = resolved(tileSlots, slotsByDefault);
   target.exp2OnFma = resolved(exp2OnFma, recorded->exp2OnFma);
   target.waitBeforeNextDot = resolved(waitBeforeNextDot, recorded->waitBeforeNextDot);
+  target.keepWorkAboveWaits = resolved(keepWorkAboveWaits, recorded->keepWorkAboveWaits);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
     printError(error);
     return std::nullopt;

@@ -49,6 +49,7 @@ static void forEachTargetField(Target &target, Visit &&visit) {
   visit("tile_slots", target.tileSlots);
   visit("exp2_on_fma", target.exp2OnFma);
   visit("wait_before_next_dot", target.waitBeforeNextDot);
+  visit("keep_work_above_waits", target.keepWorkAboveWaits);
   visit("prefetch_loads", target.prefetchLoads);
   visit("lowering", target.lowering);
 }
@@ -143,6 +144,7 @@ void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.tileSlots = target.tileSlots;
   options.exp2OnFma = target.exp2OnFma;
   options.waitBeforeNextDot = target.waitBeforeNextDot;
+  options.keepWorkAboveWaits = target.keepWorkAboveWaits;
   options.prefetchLoads = target.prefetchLoads;
   options.lowering = target.lowering;
 }
@@ -164,6 +166,7 @@ GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
   target.tileSlots = options.tileSlots;
   target.exp2OnFma = options.exp2OnFma;
   target.waitBeforeNextDot = options.waitBeforeNextDot;
+  target.keepWorkAboveWaits = options.keepWorkAboveWaits;
   target.prefetchLoads = options.prefetchLoads;
   target.lowering = options.lowering;
   return target;
@@ -216,6 +219,8 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
        << "persistent and " << optionPrefix << "warp-specialize";
   else if (target.waitBeforeNextDot && target.lowering != "tilegpu")
     os << optionPrefix << "wait-before-next-dot needs " << optionPrefix << "lowering=tilegpu";
+  else if (target.keepWorkAboveWaits && target.lowering != "tilegpu")
+    os << optionPrefix << "keep-work-above-waits needs " << optionPrefix << "lowering=tilegpu";
   else if (target.lowering == "tilegpu" && target.minBlocksPerSM)
     os << optionPrefix << "lowering=tilegpu does not take " << optionPrefix
        << "min-blocks-per-sm yet";
@@ -269,7 +274,8 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
   pm.addPass(tilegpu::createTileGPULowerConversions());
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPUSinkDotWaits(
-      tilegpu::TileGPUSinkDotWaitsOptions{options.waitBeforeNextDot}));
+      tilegpu::TileGPUSinkDotWaitsOptions{options.waitBeforeNextDot,
+                                          options.keepWorkAboveWaits}));
   pm.addPass(tilegpu::createTileGPUInsertBarriers());
   if (options.pingPong)
     pm.addPass(tilegpu::createTileGPUPingPong());
@@ -345,6 +351,8 @@ static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target
     target.exp2OnFma = explicitTarget.exp2OnFma;
   if (given.waitBeforeNextDot.hasValue())
     target.waitBeforeNextDot = explicitTarget.waitBeforeNextDot;
+  if (given.keepWorkAboveWaits.hasValue())
+    target.keepWorkAboveWaits = explicitTarget.keepWorkAboveWaits;
   if (given.lowering.hasValue())
     target.lowering = explicitTarget.lowering;
 }

@@ -44,6 +44,7 @@ GpuTarget unusualTarget() {
   target.tileSlots = 2;
   target.exp2OnFma = 4;
   target.waitBeforeNextDot = true;
+  target.keepWorkAboveWaits = true;
   target.lowering = "tilegpu";
   return target;
 }
@@ -65,6 +66,7 @@ void expectSameTarget(const GpuTarget &a, const GpuTarget &b) {
   EXPECT_EQ(a.tileSlots, b.tileSlots);
   EXPECT_EQ(a.exp2OnFma, b.exp2OnFma);
   EXPECT_EQ(a.waitBeforeNextDot, b.waitBeforeNextDot);
+  EXPECT_EQ(a.keepWorkAboveWaits, b.keepWorkAboveWaits);
   EXPECT_EQ(a.lowering, b.lowering);
 }
 
@@ -72,7 +74,8 @@ TEST(PipelineOptions, ThePrintedFlagSpellsOutAndReadsBackEveryField) {
   GpuTarget target = unusualTarget();
   std::string flag = pipelineFlag(kGpuPipelineName, target);
   EXPECT_EQ(flag, "--tilec-gpu-pipeline=\"a-in-shared=true arch=sm_90a assume-aligned=true "
-                  "exp2-on-fma=4 lowering=tilegpu min-blocks-per-sm=2 num-warps=8 persistent=true "
+                  "exp2-on-fma=4 keep-work-above-waits=true lowering=tilegpu min-blocks-per-sm=2 "
+                  "num-warps=8 persistent=true "
                   "ping-pong=true "
                   "pipeline-stages=3 "
                   "prefetch-loads=true tile-counter=true tile-slots=2 "
@@ -145,6 +148,9 @@ TEST(PipelineOptions, VerifyNamesTheOptionWithItsPrefix) {
   target.exp2OnFma = 0;
   target.waitBeforeNextDot = true;
   EXPECT_EQ(verifyGpuTarget(target, "--"), "--wait-before-next-dot needs --lowering=tilegpu");
+  target.waitBeforeNextDot = false;
+  target.keepWorkAboveWaits = true;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "--keep-work-above-waits needs --lowering=tilegpu");
 }
 
 class TargetRecord : public ::testing::Test {

@@ -69,6 +69,11 @@ struct GpuTarget {
   /// issues once Q·Kᵀ is done and ptxas keeps the softmax before P·V's wait
   /// (measured slower: bench/RESULTS.md, session 34).
   bool waitBeforeNextDot = false;
+  /// Lowering=tilegpu: each wgmma wait takes the loop-carried row sums and
+  /// maxima computed between its dot and it as `after` values
+  /// (tilegpu-sink-dot-waits' keep-work-above-waits), so that ptxas runs
+  /// the softmax before P·V's wait rather than after it.
+  bool keepWorkAboveWaits = false;
   /// How tilegpu IR becomes per-thread code: "tile-to-llvm" (the kernel
   /// lowering that runs every registered kernel) or "tilegpu" (the passes
   /// on tilegpu IR and its op-by-op conversion to NVVM: dots, block loads

@@ -103,6 +103,11 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
       llvm::cl::desc("lowering=tilegpu: each wgmma wait stays before the next wgmma's issue "
                      "(tilegpu-sink-dot-waits)"),
       llvm::cl::init(GpuTarget().waitBeforeNextDot)};
+  Option<bool> keepWorkAboveWaits{
+      *this, "keep-work-above-waits",
+      llvm::cl::desc("lowering=tilegpu: each wgmma wait keeps the loop's row sums computed "
+                     "before it in ptxas's schedule too (tilegpu-sink-dot-waits)"),
+      llvm::cl::init(GpuTarget().keepWorkAboveWaits)};
   Option<bool> prefetchLoads{
       *this, "prefetch-loads",
       llvm::cl::desc("Issue loop block loads one iteration ahead (tile-prefetch-loads)"),

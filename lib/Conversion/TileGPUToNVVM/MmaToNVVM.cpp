@@ -4,7 +4,8 @@
 // NVVM op says it; docs/tilegpu.md lists every case): wgmma.mma_async with
 // A in registers (NVVM's op takes A by descriptor only), and the empty asm
 // with side effects that pins accumulators after `wgmma.wait_group`, so
-// that LLVM cannot move their reads above the wait.
+// that LLVM cannot move their reads above the wait, and the never-taken
+// stores that keep a wait's `after` values computed above it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -356,13 +357,41 @@ static Value pinRegisters(OpBuilder &b, Location loc, Value registers) {
   return sideEffectAsm(b, loc, type, values, "", outputs + inputs);
 }
 
-/// `wgmma.wait_group pending`, then the accumulators of the awaited tokens,
-/// pinned after the wait.
+/// Every register of the `after` tiles (LLVM structs of f32) stored to
+/// shared memory under a predicate no launch makes true (the dynamic
+/// shared memory is below 2^31 bytes): ptxas keeps a store before the
+/// `wgmma.wait_group` that follows, and with it the computation of the
+/// values, which it would otherwise schedule after the wait.
+static void keepAboveWait(OpBuilder &b, Location loc, ValueRange after) {
+  SmallVector<Value> values;
+  for (Value registers : after)
+    for (int64_t i = 0, e = cast<LLVM::LLVMStructType>(registers.getType()).getBody().size();
+         i < e; ++i)
+      values.push_back(LLVM::ExtractValueOp::create(b, loc, registers, i));
+  if (values.empty())
+    return;
+  std::string text = "{\n\t.reg .pred never;\n\t.reg .b32 bytes;\n\t"
+                     "mov.u32 bytes, %dynamic_smem_size;\n\t"
+                     "setp.gt.u32 never, bytes, 0x7fffffff;\n\t";
+  std::string constraints;
+  for (size_t i = 0; i < values.size(); ++i) {
+    text += "@never st.shared.f32 [bytes], $" + std::to_string(i) + ";\n\t";
+    constraints += i ? ",f" : "f";
+  }
+  text += "}";
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, values, b.getStringAttr(text),
+                            b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
+                            LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+/// `wgmma.wait_group pending` (after the `after` values' stores), then the
+/// accumulators of the awaited tokens, pinned after the wait.
 struct DotWaitLowering : OpConversionPattern<DotWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(DotWaitOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    keepAboveWait(rewriter, loc, adaptor.getAfter());
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getPending());
     SmallVector<Value> results;
     for (Value registers : adaptor.getTokens())

@@ -113,6 +113,19 @@ func.func @dot_wait(%t: !tilegpu.dot_token<tensor<64x16xf32, #wgmma>>) -> tensor
   return %acc : tensor<64x16xf32, #wgmma>
 }
 
+// CHECK-LABEL: func.func @dot_wait_after
+func.func @dot_wait_after(%t: !tilegpu.dot_token<tensor<64x16xf32, #wgmma>>,
+                          %l: tensor<64x4xf32, #tilegpu.blocked<size_per_thread = [1, 1], threads = [16, 2], warps = [4, 1], order = [1, 0]>>) -> tensor<64x16xf32, #wgmma> {
+  // The row sums' registers (2 per thread) go to stores under a predicate
+  // no launch makes true, right before the wait.
+  // CHECK: %[[L0:.+]] = llvm.extractvalue %{{.+}}[0] : !llvm.struct<(f32, f32)>
+  // CHECK: %[[L1:.+]] = llvm.extractvalue %{{.+}}[1] : !llvm.struct<(f32, f32)>
+  // CHECK: llvm.inline_asm has_side_effects "{{.*}}mov.u32 bytes, %dynamic_smem_size;{{.*}}setp.gt.u32 never, bytes, 0x7fffffff;{{.*}}@never st.shared.f32 [bytes], $0;{{.*}}@never st.shared.f32 [bytes], $1;{{.*}}", "f,f" %[[L0]], %[[L1]]
+  // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+  %acc = tilegpu.dot_wait %t after(%l : tensor<64x4xf32, #tilegpu.blocked<size_per_thread = [1, 1], threads = [16, 2], warps = [4, 1], order = [1, 0]>>) {pending = 0 : i32} : !tilegpu.dot_token<tensor<64x16xf32, #wgmma>>
+  return %acc : tensor<64x16xf32, #wgmma>
+}
+
 // -----
 
 func.func @unplaced() {

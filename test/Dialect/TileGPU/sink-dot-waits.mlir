@@ -3,6 +3,8 @@
 // RUN: tilec-opt %s -split-input-file --tilegpu-sink-dot-waits | FileCheck %s
 // RUN: tilec-opt %s -split-input-file --tilegpu-sink-dot-waits=wait-before-next-dot \
 // RUN:   | FileCheck %s --check-prefix=BEFORE
+// RUN: tilec-opt %s -split-input-file --tilegpu-sink-dot-waits=keep-work-above-waits \
+// RUN:   | FileCheck %s --check-prefix=KEEP
 
 #acc = #tilegpu.wgmma<warpgroups = 1>
 #a = #tilegpu.wgmma_operand<warpgroups = 1>
@@ -175,4 +177,53 @@ func.func @joined(%p: tensor<64x64xbf16, #a>, %ds: tensor<64x64xbf16, #a>, %do: 
   %kk = tilegpu.dot_wait %tk {pending = 0 : i32} : !tok
   %x = arith.mulf %dq, %dq : tensor<64x64xf32, #acc>
   return %v, %x, %kk : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>
+}
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#a = #tilegpu.wgmma_operand<warpgroups = 1>
+#row = #tilegpu.blocked<size_per_thread = [1, 1], threads = [16, 2], warps = [4, 1], order = [1, 0]>
+!buf = !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+!tok = !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+// The overlapped key loop: S_j and the previous block's P·V (in two
+// column parts) issue together, S's wait sinks past the P·V issue, and
+// both P·V waits sink past the softmax to O's rescale. With
+// keep-work-above-waits the first P·V wait takes the row sums the loop
+// carries (2 registers a thread) as `after` values: not the exp2s (a
+// yielded 64x64 tile, 32 registers), not a value the loop does not carry,
+// and not again at the second part's wait.
+// CHECK-LABEL: func.func @overlapped
+// CHECK-NOT: after
+// CHECK: return
+// KEEP-LABEL: func.func @overlapped
+// KEEP: %[[TS:.*]] = tilegpu.warpgroup_dot
+// KEEP-NEXT: %[[PV0:.*]] = tilegpu.warpgroup_dot
+// KEEP-NEXT: %[[PV1:.*]] = tilegpu.warpgroup_dot
+// KEEP-NEXT: tilegpu.dot_wait %[[TS]] {pending = 2 : i32}
+// KEEP-NEXT: %[[E:.*]] = math.exp2
+// KEEP-NEXT: %[[L:.*]] = arith.addf
+// KEEP-NEXT: arith.mulf
+// KEEP-NEXT: tilegpu.dot_wait %[[PV0]] after(%[[L]] : tensor<64x4xf32, #{{.*}}>) {pending = 1 : i32}
+// KEEP-NEXT: arith.mulf
+// KEEP-NEXT: tilegpu.dot_wait %[[PV1]] {pending = 0 : i32}
+// KEEP: scf.yield %{{.*}}, %{{.*}}, %[[L]], %[[E]] :
+func.func @overlapped(%q: tensor<64x64xbf16, #a>, %k: !buf, %v0: !buf, %v1: !buf, %p: tensor<64x64xbf16, #a>, %z: tensor<64x64xf32, #acc>, %l0: tensor<64x4xf32, #row>, %n: index) -> (tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:4 = scf.for %i = %c0 to %n step %c1 iter_args(%o0 = %z, %o1 = %z, %l = %l0, %x = %z) -> (tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>, tensor<64x64xf32, #acc>) {
+    %ts = tilegpu.warpgroup_dot %q, %k, %z transpose_b : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+    %s = tilegpu.dot_wait %ts {pending = 0 : i32} : !tok
+    %tv0 = tilegpu.warpgroup_dot %p, %v0, %o0 : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+    %pv0 = tilegpu.dot_wait %tv0 {pending = 0 : i32} : !tok
+    %tv1 = tilegpu.warpgroup_dot %p, %v1, %o1 : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+    %pv1 = tilegpu.dot_wait %tv1 {pending = 0 : i32} : !tok
+    %e = math.exp2 %s : tensor<64x64xf32, #acc>
+    %l1 = arith.addf %l, %l : tensor<64x4xf32, #row>
+    %unused = arith.mulf %l1, %l1 : tensor<64x4xf32, #row>
+    %n0 = arith.mulf %pv0, %pv0 : tensor<64x64xf32, #acc>
+    %n1 = arith.mulf %pv1, %pv1 : tensor<64x64xf32, #acc>
+    scf.yield %n0, %n1, %l1, %e : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>, tensor<64x64xf32, #acc>
+  }
+  return %r#0, %r#2 : tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>
 }

@@ -23,6 +23,8 @@
 #include "tilec/Dialect/TileGPU/Passes.h"
 #include "tilec/Dialect/TileGPU/TileGPU.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 namespace tilec::tilegpu {
 #define GEN_PASS_DEF_TILEGPUSINKDOTWAITS
 #include "tilec/Dialect/TileGPU/Passes.h.inc"
@@ -145,14 +147,61 @@ static void joinEarlierWait(DotWaitOp wait) {
       continue;
     SmallVector<Value> tokens(earlier.getTokens());
     tokens.push_back(token);
+    SmallVector<Value> after(earlier.getAfter());
+    llvm::append_range(after, wait.getAfter());
     OpBuilder builder(earlier);
-    auto joined = DotWaitOp::create(builder, earlier.getLoc(), tokens, earlier.getPending());
+    auto joined =
+        DotWaitOp::create(builder, earlier.getLoc(), tokens, after, earlier.getPending());
     earlier.replaceAllUsesWith(joined.getResults().drop_back());
     wait.replaceAllUsesWith(joined.getResults().take_back());
     earlier.erase();
     wait.erase();
     return;
   }
+}
+
+/// Registers a thread holds of `value`'s tile (0 where its type is no
+/// distributed f32 tile).
+static int64_t f32Registers(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.getElementType().isF32())
+    return 0;
+  FailureOr<tilec::LinearLayout> layout = getLinearLayout(type);
+  return succeeded(layout) ? layout->numRegs() : 0;
+}
+
+/// At most this many registers a thread go to one wait's `after` (each
+/// costs an instruction in the loop).
+constexpr int64_t kMaxAfterRegisters = 8;
+
+/// Keeps the work between `wait`'s dot and `wait` above the wait in the
+/// machine code too: the small f32 tiles computed there that the block's
+/// terminator yields (a softmax's loop-carried row sums and maxima, which
+/// every exp2 of the step feeds) become its `after` values, unless an
+/// earlier wait of the block already has them (`pinned`). ptxas otherwise
+/// schedules the wait as early as its registers allow, and the softmax
+/// that sank below it in the IR waits for the P·V it should run beside.
+static void keepWorkAbove(DotWaitOp wait, DenseSet<Value> &pinned) {
+  if (wait.getTokens().size() != 1)
+    return;
+  auto dot = wait.getTokens().front().getDefiningOp<WarpgroupDotOp>();
+  Operation *terminator = wait->getBlock()->getTerminator();
+  if (!dot || dot->getBlock() != wait->getBlock() || !isa<scf::YieldOp>(terminator))
+    return;
+  SmallVector<Value> after(wait.getAfter());
+  int64_t registers = 0;
+  for (Operation *op = dot->getNextNode(); op != wait.getOperation(); op = op->getNextNode())
+    for (Value result : op->getResults()) {
+      int64_t count = f32Registers(result);
+      bool yielded = llvm::is_contained(terminator->getOperands(), result);
+      if (!yielded || !count || pinned.contains(result) ||
+          registers + count > kMaxAfterRegisters)
+        continue;
+      after.push_back(result);
+      pinned.insert(result);
+      registers += count;
+    }
+  wait.getAfterMutable().assign(after);
 }
 
 struct TileGPUSinkDotWaits
@@ -172,6 +221,10 @@ struct TileGPUSinkDotWaits
     getOperation().walk([&](DotWaitOp wait) { waits.push_back(wait); });
     for (DotWaitOp wait : waits)
       joinEarlierWait(wait);
+    if (!keepWorkAboveWaits)
+      return;
+    DenseMap<Block *, DenseSet<Value>> pinned;
+    getOperation().walk([&](DotWaitOp wait) { keepWorkAbove(wait, pinned[wait->getBlock()]); });
   }
 };
 
