@@ -170,7 +170,10 @@ RegisterAttention windowSoftcapKernels({
     .params = {intParam("window", 4096, "keys visible behind the diagonal"),
                floatParam("cap", 50, "logit cap")},
     .variant = windowSoftcap,
-    .heavyScores = true,
+    // The fast sm_90a schedules, as the window and soft-capping each have:
+    // spill-free at d = 64-256 and 1.23-1.26x the heavier tiles it had at
+    // d = 64 and 128, 2.3-2.4x at d = 256 (H100, bench/RESULTS.md, session
+    // 48, call M).
 });
 RegisterAttention documentKernels({
     .name = "document",

@@ -550,6 +550,7 @@ struct AttentionSchedule {
   bool splitColumns = false;    ///< AttentionConfig::splitColumns
   bool rowSumsAtEnd = false;    ///< AttentionConfig::rowSumsAtEnd
   bool lazyRescale = false;     ///< AttentionConfig::lazyRescale
+  bool rescaleBeforePV = false; ///< AttentionConfig::rescaleBeforePV
 };
 /// `heavyScores`: the variant adds per-score work that needs registers (a
 /// window's two-sided mask, ALiBi's bias), so it keeps smaller score tiles.
