@@ -14,7 +14,8 @@ N, H = 2048 / d).
 DIR holds bench/compile-variants.sh's flash_attention_fwd{,_causal}-dD.ptx;
 several sets are named NAME=DIR (names unique, not "cudnn"). Prints per
 shape each TFLOP/s (mean of its two timings) and its ratio to cuDNN's,
-and with --json every timing."""
+and with --json every timing. A --dims entry "192v128" is Q, K at d = 192
+with V, O at 128 (H = 2048 / 128, as bench/peer_heads.py times cuDNN)."""
 import argparse
 import json
 import os
@@ -75,18 +76,20 @@ def main():
     print(f"# {torch.cuda.get_device_name()}: tilec and cuDNN in turn (ABBA), bf16, TFLOP/s")
     print("variant\td\tN\tcudnn\t" + "\t".join(f"{n}\t{n}/cudnn" for n in names))
     try:
-        for d in (int(x) for x in args.dims.split(",")):
-            h = 2048 // d
+        for spec in args.dims.split(","):
+            d, _, dv = spec.partition("v")
+            d, dv = int(d), int(dv or d)
+            h = 2048 // dv
             for variant in args.variants.split(","):
                 causal = variant == "causal"
                 name = "flash_attention_fwd" + ("_causal" if causal else "")
-                kernels = {kname: Kernel(os.path.join(path, f"{name}-d{d}.ptx"))
+                kernels = {kname: Kernel(os.path.join(path, f"{name}-d{spec}.ptx"))
                            for kname, path in dirs}
                 for n in (int(x) for x in args.seqlens.split(",")):
-                    rows.append(measure(kernels, variant, causal, d, h, n))
+                    rows.append(measure(kernels, variant, causal, d, dv, h, n))
                     tf = rows[-1]["tflops"]
                     cells = "\t".join(f"{tf[k]:.0f}\t{tf[k] / tf['cudnn']:.3f}" for k in names)
-                    print(f"{variant}\t{d}\t{n}\t{tf['cudnn']:.0f}\t{cells}", flush=True)
+                    print(f"{variant}\t{spec}\t{n}\t{tf['cudnn']:.0f}\t{cells}", flush=True)
     finally:
         if args.json:
             with open(args.json, "w") as f:
@@ -94,15 +97,16 @@ def main():
                            "rows": rows}, f, indent=1)
 
 
-def measure(kernels, variant, causal, d, h, n):
+def measure(kernels, variant, causal, d, dv, h, n):
     """One shape: every set checked against cuDNN's output, then timed."""
     b = max(1, 16384 // n)
-    q, k, v = (torch.randn(b * h, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
-    o = torch.empty_like(q)
+    q, k = (torch.randn(b * h, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    v = torch.randn(b * h, n, dv, device="cuda", dtype=torch.bfloat16)
+    o = torch.empty_like(v)
     lse = torch.empty(b * h, n, device="cuda", dtype=torch.float32)
     a = [tensor_arg(t) for t in (q, k, v, o, lse)]
     stream = torch.cuda.current_stream().cuda_stream
-    qq, kk, vv = (t.view(b, h, n, d) for t in (q, k, v))
+    qq, kk, vv = (t.view(b, h, n, t.shape[-1]) for t in (q, k, v))
 
     def theirs():
         with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
@@ -116,14 +120,14 @@ def measure(kernels, variant, causal, d, h, n):
         o.fill_(float("nan"))
         runs[kname]()
         torch.cuda.synchronize()
-        errors[kname] = ((o.view(b, h, n, d).float() - ref).norm() / ref.norm()).item()
+        errors[kname] = ((o.view(b, h, n, dv).float() - ref).norm() / ref.norm()).item()
         if not errors[kname] < 2e-2:
             raise SystemExit(f"ab_cudnn: {kname} {variant} d={d} N={n}: relative error "
                              f"{errors[kname]:.3g}")
     times = time_shape(runs)
-    flops = 4.0 * b * h * n * n * d * (0.5 if causal else 1.0)
+    flops = 2.0 * b * h * n * n * (d + dv) * (0.5 if causal else 1.0)
     tflops = {key: flops / (sum(ms) / len(ms)) * 1e-9 for key, ms in times.items()}
-    return {"variant": variant, "d": d, "N": n, "B": b, "H": h, "ms": times, "tflops": tflops,
+    return {"variant": variant, "d": d, "dv": dv, "N": n, "B": b, "H": h, "ms": times, "tflops": tflops,
             "relerr": errors}
 
 
