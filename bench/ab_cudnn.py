@@ -122,7 +122,7 @@ def measure(kernels, variant, causal, d, dv, h, n):
         torch.cuda.synchronize()
         errors[kname] = ((o.view(b, h, n, dv).float() - ref).norm() / ref.norm()).item()
         if not errors[kname] < 2e-2:
-            raise SystemExit(f"ab_cudnn: {kname} {variant} d={d} N={n}: relative error "
+            raise SystemExit(f"ab_cudnn: {kname} {variant} d={d} d_v={dv} N={n}: relative error "
                              f"{errors[kname]:.3g}")
     times = time_shape(runs)
     flops = 2.0 * b * h * n * n * (d + dv) * (0.5 if causal else 1.0)

@@ -171,9 +171,11 @@ RegisterAttention windowSoftcapKernels({
                floatParam("cap", 50, "logit cap")},
     .variant = windowSoftcap,
     // The fast sm_90a schedules, as the window and soft-capping each have:
-    // spill-free at d = 64-256 and 1.23-1.26x the heavier tiles it had at
+    // spill-free at d = 64-256 and 1.22-1.28x the heavier tiles it had at
     // d = 64 and 128, 2.3-2.4x at d = 256 (H100, bench/RESULTS.md, session
-    // 48, call M).
+    // 48, call M). mma.sync keeps the smaller tiles, as the window does
+    // (not measured there).
+    .heavyOnMmaSync = true,
 });
 RegisterAttention documentKernels({
     .name = "document",

@@ -265,9 +265,10 @@ def TileGPUSinkDotWaits : Pass<"tilegpu-sink-dot-waits", "::mlir::ModuleOp"> {
     and the softmax after both (session 33, in SASS).
 
     With `keep-work-above-waits`, last, each wait whose dot is in its block
-    takes as `after` values the small f32 tiles (8 registers a thread in
-    all) computed between the dot and the wait that the block's scf.yield
-    carries to the next iteration, unless an earlier wait of the block has
+    takes as `after` values the small f32 tiles (at most 8 registers a
+    thread per wait) computed between the dot and the wait that the loop
+    body's scf.yield (of an scf.for or scf.while) carries to the next
+    iteration, unless an earlier wait of the block has
     them: the overlapped loop's row sums and maxima, which every exp2 of the
     softmax feeds. Its lowering keeps their computation above the
     `wgmma.wait_group` in ptxas's schedule as well (session 48, in SASS).

@@ -728,8 +728,8 @@ std::vector<ParamSpec> attentionParams() {
        .help = "with overlap, when O takes a key block's alpha: right after the softmax that "
                "makes it (softmax), or just before the next block's P·V is issued (next_pv, "
                "FlashAttention-3's order: the softmax then runs beside that P·V without "
-               "touching O) (auto: next_pv at d = 192 on sm_90a, measured +1 to +11 %; "
-               "softmax elsewhere)",
+               "touching O) (auto: next_pv where head_dim = head_dim_v = 192 takes column "
+               "tiles on sm_90a, measured +1 to +11 %; softmax elsewhere)",
        .choices = {"auto", "softmax", "next_pv"}},
   };
 }

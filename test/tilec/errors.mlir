@@ -13,6 +13,8 @@
 // FMARANGE: tilec: error: --exp2-on-fma must be in [0, 64], got 100
 // RUN: not tilec --kernel=flash_attention_fwd --arch=sm_80 --wait-before-next-dot --emit=ptx -o %t.ptx 2>&1 | FileCheck %s --check-prefix=WAIT80
 // WAIT80: tilec: error: --wait-before-next-dot needs --lowering=tilegpu
+// RUN: not tilec --kernel=flash_attention_fwd --arch=sm_80 --keep-work-above-waits --emit=ptx -o %t.ptx 2>&1 | FileCheck %s --check-prefix=KEEP80
+// KEEP80: tilec: error: --keep-work-above-waits needs --lowering=tilegpu
 // RUN: not tilec --kernel=flash_attention_bwd_dq --set head_dim=264 2>&1 | FileCheck %s --check-prefix=HEADDIM2
 // RUN: not tilec --kernel=flash_attention_decode --set head_dim_v=4 2>&1 | FileCheck %s --check-prefix=HEADDIMV
 // RUN: not tilec --kernel=matmul --set block_m 2>&1 | FileCheck %s --check-prefix=ASSIGN

@@ -227,3 +227,62 @@ func.func @overlapped(%q: tensor<64x64xbf16, #a>, %k: !buf, %v0: !buf, %v1: !buf
   }
   return %r#0, %r#2 : tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>
 }
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#a = #tilegpu.wgmma_operand<warpgroups = 1>
+#row = #tilegpu.blocked<size_per_thread = [1, 1], threads = [16, 2], warps = [4, 1], order = [1, 0]>
+!buf = !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+!tok = !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+// A wait joined to an earlier one keeps only the `after` values computed
+// before that one (a value computed between could not be its operand).
+// CHECK-LABEL: func.func @joined_after
+// CHECK-SAME: %[[L:[^:]*]]: tensor<64x4xf32
+// CHECK: %[[TV:.*]] = tilegpu.warpgroup_dot
+// CHECK-NEXT: %[[TQ:.*]] = tilegpu.warpgroup_dot
+// CHECK-NEXT: %[[TK:.*]] = tilegpu.warpgroup_dot
+// CHECK-NEXT: %{{.*}}:2 = tilegpu.dot_wait %[[TQ]], %[[TV]] after(%[[L]] : tensor<64x4xf32, #{{.*}}>) {pending = 1 : i32}
+func.func @joined_after(%p: tensor<64x64xbf16, #a>, %ds: tensor<64x64xbf16, #a>, %do: !buf, %k: !buf, %q: !buf, %dv: tensor<64x64xf32, #acc>, %dk: tensor<64x64xf32, #acc>, %z: tensor<64x64xf32, #acc>, %l: tensor<64x4xf32, #row>) -> (tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>) {
+  %tv = tilegpu.warpgroup_dot %p, %do, %dv : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %tq = tilegpu.warpgroup_dot %ds, %k, %z : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %tk = tilegpu.warpgroup_dot %ds, %q, %dk : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+  %dq = tilegpu.dot_wait %tq {pending = 0 : i32} : !tok
+  %x = arith.mulf %dq, %dq : tensor<64x64xf32, #acc>
+  %lx = arith.addf %l, %l : tensor<64x4xf32, #row>
+  %v = tilegpu.dot_wait %tv after(%l, %lx : tensor<64x4xf32, #row>, tensor<64x4xf32, #row>) {pending = 0 : i32} : !tok
+  %kk = tilegpu.dot_wait %tk {pending = 0 : i32} : !tok
+  return %v, %x, %kk, %lx : tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>
+}
+
+// -----
+
+#acc = #tilegpu.wgmma<warpgroups = 1>
+#a = #tilegpu.wgmma_operand<warpgroups = 1>
+#row = #tilegpu.blocked<size_per_thread = [1, 1], threads = [16, 2], warps = [4, 1], order = [1, 0]>
+!buf = !tilegpu.smem<64x64xbf16, #tilegpu.swizzled<128>>
+!tok = !tilegpu.dot_token<tensor<64x64xf32, #acc>>
+// Only a loop body's yield carries values to a next step: an scf.if's does
+// not, and a warp role's region has no terminator at all.
+// KEEP-LABEL: func.func @not_a_loop
+// KEEP-NOT: after
+// KEEP: return
+func.func @not_a_loop(%p: tensor<64x64xbf16, #a>, %v: !buf, %z: tensor<64x64xf32, #acc>, %l: tensor<64x4xf32, #row>, %c: i1) -> (tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>) {
+  %r:2 = scf.if %c -> (tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>) {
+    %t = tilegpu.warpgroup_dot %p, %v, %z : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+    %o = tilegpu.dot_wait %t {pending = 0 : i32} : !tok
+    %l1 = arith.addf %l, %l : tensor<64x4xf32, #row>
+    %o1 = arith.mulf %o, %o : tensor<64x64xf32, #acc>
+    scf.yield %o1, %l1 : tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>
+  } else {
+    scf.yield %z, %l : tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>
+  }
+  tilegpu.warp_specialize
+    role warps = 4 registers = 240 {
+      %t = tilegpu.warpgroup_dot %p, %v, %z : tensor<64x64xbf16, #a>, !buf, tensor<64x64xf32, #acc>
+      %o = tilegpu.dot_wait %t {pending = 0 : i32} : !tok
+      %l1 = arith.addf %l, %l : tensor<64x4xf32, #row>
+      %o1 = arith.mulf %o, %o : tensor<64x64xf32, #acc>
+    }
+  return %r#0, %r#1 : tensor<64x64xf32, #acc>, tensor<64x4xf32, #row>
+}

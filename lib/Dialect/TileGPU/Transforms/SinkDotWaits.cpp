@@ -16,7 +16,10 @@
 // (an mbarrier's or a named one), which may hand the dot's buffers to
 // other threads. Last, a wait whose dot an earlier wait of the block
 // already completes joins that wait (one wgmma.wait_group, the
-// accumulators taken there).
+// accumulators taken there). With keep-work-above-waits, at the very end, a
+// loop body's wait takes the small f32 tiles computed between its dot and
+// it that the loop carries (the softmax's row sums) as `after` values, so
+// that ptxas keeps their computation above the wait too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,8 +150,14 @@ static void joinEarlierWait(DotWaitOp wait) {
       continue;
     SmallVector<Value> tokens(earlier.getTokens());
     tokens.push_back(token);
+    // The later wait's `after` values computed before the earlier one
+    // (the others' work no longer sits above any wait).
     SmallVector<Value> after(earlier.getAfter());
-    llvm::append_range(after, wait.getAfter());
+    for (Value value : wait.getAfter()) {
+      Operation *def = value.getDefiningOp();
+      if (!def || def->getBlock() != earlier->getBlock() || def->isBeforeInBlock(earlier))
+        after.push_back(value);
+    }
     OpBuilder builder(earlier);
     auto joined =
         DotWaitOp::create(builder, earlier.getLoc(), tokens, after, earlier.getPending());
@@ -185,8 +194,12 @@ static void keepWorkAbove(DotWaitOp wait, DenseSet<Value> &pinned) {
   if (wait.getTokens().size() != 1)
     return;
   auto dot = wait.getTokens().front().getDefiningOp<WarpgroupDotOp>();
-  Operation *terminator = wait->getBlock()->getTerminator();
-  if (!dot || dot->getBlock() != wait->getBlock() || !isa<scf::YieldOp>(terminator))
+  if (!dot || dot->getBlock() != wait->getBlock())
+    return;
+  // A loop body's yield (a warp role's region has no terminator; an
+  // scf.if's yield carries nothing to a next iteration).
+  auto terminator = dyn_cast<scf::YieldOp>(&wait->getBlock()->back());
+  if (!terminator || !isa<scf::ForOp, scf::WhileOp>(terminator->getParentOp()))
     return;
   SmallVector<Value> after(wait.getAfter());
   int64_t registers = 0;
