@@ -107,13 +107,19 @@ inline Value pickRegisters(OpBuilder &b, Location loc, Type type, Value register
 }
 
 /// Inline PTX with side effects (where no NVVM op says it) returning
-/// `type` (a struct for several outputs).
+/// `types` (none, or a struct for several outputs).
+inline LLVM::InlineAsmOp sideEffectAsmOp(OpBuilder &b, Location loc, TypeRange types,
+                                         ValueRange operands, StringRef text,
+                                         StringRef constraints) {
+  return LLVM::InlineAsmOp::create(b, loc, types, operands, b.getStringAttr(text),
+                                   b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
+                                   LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+/// sideEffectAsmOp's one result, of `type`.
 inline Value sideEffectAsm(OpBuilder &b, Location loc, Type type, ValueRange operands,
                            StringRef text, StringRef constraints) {
-  return LLVM::InlineAsmOp::create(b, loc, type, operands, b.getStringAttr(text),
-                                   b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
-                                   LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr())
-      .getResult(0);
+  return sideEffectAsmOp(b, loc, type, operands, text, constraints).getResult(0);
 }
 
 /// Set next to `kRoleFirstThread`: how many threads run the role.

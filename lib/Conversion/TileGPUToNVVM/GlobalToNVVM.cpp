@@ -222,9 +222,7 @@ static void storeWords(OpBuilder &b, Location loc, Value address, Value inside,
     constraints += ",r";
   SmallVector<Value> operands{address, inside};
   operands.append(words.begin(), words.end());
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, b.getStringAttr(text),
-                            b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
-                            LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr());
+  sideEffectAsmOp(b, loc, TypeRange{}, operands, text, constraints);
 }
 
 /// The vector width planVectorBlockAccesses chose for a block access (1:
@@ -415,12 +413,8 @@ struct AtomicAddBlockLowering : OpConversionPattern<tile::AtomicAddBlockOp> {
         continue;
       auto [address, inside] = access.at(r);
       Value guard = inside ? Value(LLVM::AndOp::create(rewriter, loc, inside, owner)) : owner;
-      LLVM::InlineAsmOp::create(rewriter, loc, TypeRange{},
-                                ValueRange{address, registers[r], guard},
-                                rewriter.getStringAttr("@$2 red.global.add.f32 [$0], $1;"),
-                                rewriter.getStringAttr("l,f,b"), rewriter.getUnitAttr(),
-                                UnitAttr(), LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(),
-                                ArrayAttr());
+      sideEffectAsmOp(rewriter, loc, TypeRange{}, ValueRange{address, registers[r], guard},
+                      "@$2 red.global.add.f32 [$0], $1;", "l,f,b");
     }
     rewriter.eraseOp(op);
     return success();

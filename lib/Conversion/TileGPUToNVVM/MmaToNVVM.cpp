@@ -365,9 +365,7 @@ static Value pinRegisters(OpBuilder &b, Location loc, Value registers) {
 static void keepAboveWait(OpBuilder &b, Location loc, ValueRange after) {
   SmallVector<Value> values;
   for (Value registers : after)
-    for (int64_t i = 0, e = cast<LLVM::LLVMStructType>(registers.getType()).getBody().size();
-         i < e; ++i)
-      values.push_back(LLVM::ExtractValueOp::create(b, loc, registers, i));
+    llvm::append_range(values, unpackRegisters(b, loc, registers));
   if (values.empty())
     return;
   std::string text = "{\n\t.reg .pred never;\n\t.reg .b32 bytes;\n\t"
@@ -379,9 +377,7 @@ static void keepAboveWait(OpBuilder &b, Location loc, ValueRange after) {
     constraints += i ? ",f" : "f";
   }
   text += "}";
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, values, b.getStringAttr(text),
-                            b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
-                            LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr());
+  sideEffectAsmOp(b, loc, TypeRange{}, values, text, constraints);
 }
 
 /// `wgmma.wait_group pending` (after the `after` values' stores), then the

@@ -184,8 +184,8 @@ static int64_t f32Registers(Value value) {
 constexpr int64_t kMaxAfterRegisters = 8;
 
 /// Keeps the work between `wait`'s dot and `wait` above the wait in the
-/// machine code too: the small f32 tiles computed there that the block's
-/// terminator yields (a softmax's loop-carried row sums and maxima, which
+/// machine code too: the small f32 tiles computed there that the loop
+/// body's scf.yield carries on (a softmax's row sums and maxima, which
 /// every exp2 of the step feeds) become its `after` values, unless an
 /// earlier wait of the block already has them (`pinned`). ptxas otherwise
 /// schedules the wait as early as its registers allow, and the softmax
