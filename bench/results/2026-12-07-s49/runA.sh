@@ -2,8 +2,9 @@
 # Session 49's call A (carry-O from session 48's make-carry-O.sh, carry-A
 # from make-carry-A.sh): session 48's call O (runO.sh: (192, 128) cases and
 # A/B, the forward grid against cuDNN), then the d = 128 backward: the
-# defaults, dq_order after_dk and dot_before_dk, three ring slots, beside
-# the peers; last, where the fused kernel's warps wait (ncu, warp-state
+# defaults, dq_order after_dk and dot_before_dk, three ring slots, and
+# carry_dk.py's dK wgmma carried across the back edge (its GPU cases
+# first, racecheck), beside the peers; last, where the fused kernel's warps wait (ncu, warp-state
 # samples by SASS instruction, N = 4k dense).
 T=$(date +%s) # the call's start: ncu runs only if time is left
 . bench/results/lib.sh
@@ -12,8 +13,11 @@ mv $OUT/r.tgz $OUT/rO.tgz
 call_header
 mkdir -p $OUT/r
 build_tools; echo "tools $(elapsed)"
+mkdir -p /tmp/s49 && tar xzf carry-A/cases.tgz -C /tmp/s49
+run_cases /tmp/s49/c $OUT/r
+sanitize racecheck /tmp/s49/c $OUT/r
 PEER=carry-A/peer_sdpa.py
-compare_bwd bwd 260 def=carry-A/bwd,after=carry-A/after_dk,dot=carry-A/dot_before_dk,st3=carry-A/st3
+compare_bwd bwd 300 def=carry-A/bwd,after=carry-A/after_dk,dot=carry-A/dot_before_dk,st3=carry-A/st3,carry=carry-A/carry,carry3=carry-A/carry3
 peers bwd 128 90 peers-bwd
 NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
 k=bwd128
