@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # Session 49's call A (carry-O from session 48's make-carry-O.sh, carry-A
-# from make-carry-A.sh): session 48's call O (runO.sh: (192, 128) cases and
-# A/B, the forward grid against cuDNN), then the d = 128 backward: the
+# from make-carry-A.sh): the d = 128 backward: the
 # defaults, dq_order after_dk and dot_before_dk, three ring slots, and
 # carry_dk.py's dK wgmma carried across the back edge (its GPU cases
 # first, racecheck), beside the peers; last, where the fused kernel's warps wait (ncu, warp-state
-# samples by SASS instruction, N = 4k dense).
+# samples by SASS instruction, N = 4k dense); then, if the call has time
+# left, session 48's call O (runO.sh: (192, 128) cases and A/B, the
+# forward grid against cuDNN).
 T=$(date +%s) # the call's start: ncu runs only if time is left
 . bench/results/lib.sh
-bash bench/results/2026-12-07-s48/runO.sh
-mv $OUT/r.tgz $OUT/rO.tgz
 call_header
 mkdir -p $OUT/r
 build_tools; echo "tools $(elapsed)"
@@ -21,7 +20,7 @@ compare_bwd bwd 300 def=carry-A/bwd,after=carry-A/after_dk,dot=carry-A/dot_befor
 peers bwd 128 90 peers-bwd
 NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
 k=bwd128
-[ $(( $(date +%s) - T )) -lt 440 ] && timeout 120 $NCU --clock-control none --set full --import-source no --kernel-name regex:flash_attention_bwd_fused \
+[ $(( $(date +%s) - T )) -lt 300 ] && timeout 120 $NCU --clock-control none --set full --import-source no --kernel-name regex:flash_attention_bwd_fused \
   --launch-skip 2 --launch-count 1 -o $OUT/r/$k -f build-gpu/bin/tilec-bench --pass=bwd \
   --ptx-dir=carry-A/bwd --seqlens=4096 --filter=flash_attention_bwd_dkdv_d128 > $OUT/r/ncu-$k.txt 2>&1
 echo "ncu $k rc $? $(elapsed)"
@@ -32,4 +31,10 @@ rm -f $OUT/r/$k.ncu-rep; gzip $OUT/r/source-$k.csv
 grep -E '"(Duration|Elapsed Cycles|SM Active Cycles|Compute \(SM\) Throughput|Issue Slots Busy|Registers Per Thread|Grid Size|Block Size|No Eligible|Warp Cycles Per Issued Instruction)"' \
   $OUT/r/details-$k.csv | awk -F'","' '{print $(NF-2), $(NF-1), $NF}' | head -14
 head -45 $OUT/r/stalls-$k.txt
-cd $OUT && tar czf r.tgz r && rm -rf r
+(cd $OUT && tar czf r.tgz r && rm -rf r)
+# Session 48's call O last, where time is left (its own r.tgz as rO.tgz).
+if [ $(( $(date +%s) - T )) -lt 300 ]; then
+  mv $OUT/r.tgz $OUT/rA.tgz
+  bash bench/results/2026-12-07-s48/runO.sh
+  mv $OUT/r.tgz $OUT/rO.tgz
+fi
