@@ -210,6 +210,12 @@ def TileGPUTMAStores : Pass<"tilegpu-tma-stores", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect", "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"f32StagingBytes", "f32-staging-bytes", "unsigned", /*default=*/"128",
+           "Column-block bytes (swizzle, TMA box row) of a buffer that stages an f32 "
+           "tile: 128, or 32 (a warp's stores of an accumulator's column pairs meet no "
+           "bank conflict)">,
+  ];
 }
 
 def TileGPULowerConversions : Pass<"tilegpu-lower-conversions", "::mlir::ModuleOp"> {

@@ -728,8 +728,8 @@ std::vector<ParamSpec> attentionParams() {
        .help = "with overlap, when O takes a key block's alpha: right after the softmax that "
                "makes it (softmax), or just before the next block's P·V is issued (next_pv, "
                "FlashAttention-3's order: the softmax then runs beside that P·V without "
-               "touching O) (auto: next_pv where head_dim = head_dim_v = 192 takes column "
-               "tiles on sm_90a, measured +1 to +11 %; softmax elsewhere)",
+               "touching O) (auto: next_pv where d = 192 or (192, 128) takes column tiles on "
+               "sm_90a, measured +1 to +11 % and mostly +4-6 %; softmax elsewhere)",
        .choices = {"auto", "softmax", "next_pv"}},
   };
 }
@@ -960,11 +960,11 @@ void scheduleSplitColumns(AttentionSchedule &schedule, int64_t headDim, int64_t 
   // O takes each block's alpha just before the next block's P·V
   // (rescale_at=next_pv): at d = 192 +1 to +11 % on every row of the grid,
   // dense and causal, 0.96 / 1.04 / 1.09x and 0.96 / 1.04 / 1.15x cuDNN at
-  // N = 1k / 4k / 16k (H100, bench/RESULTS.md, session 48, calls K and M).
-  // At d = 128 it lost 4-7 % at 1k (dense), and d = 256 and (192, 128)
-  // keep the rescale after the softmax (d = 256 mixed, (192, 128) not
-  // measured).
-  if (headDim == headDimV)
+  // N = 1k / 4k / 16k (H100, bench/RESULTS.md, session 48, calls K and M);
+  // at (192, 128), three runs of session 49: +4-6 % on causal 1k and 4k and
+  // dense 16k, -2 to +4 % at dense 1k and 4k. At d = 128 it lost 4-7 % at
+  // 1k (dense), and d = 256 keeps the rescale after the softmax (mixed).
+  if (headDim == headDimV || (headDim == 192 && headDimV == 128))
     schedule.rescaleBeforePV = true;
 }
 

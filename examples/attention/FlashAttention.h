@@ -604,8 +604,8 @@ bool splitColumnsByDefault(int64_t headDim, int64_t headDimV, bool heavyScores,
 /// wider than 128 columns (d = 192): Q·Kᵀ with Q in registers, and 128-key
 /// blocks where V is at most 128 wide ((192, 128)) and the variant has
 /// `plainScores` (no mask, no score modifier); measured on the H100
-/// (bench/RESULTS.md, session 33). Where d_qk = d_v (d = 192), O rescaled
-/// just before the next block's P·V (rescaleBeforePV; session 48).
+/// (bench/RESULTS.md, session 33). At d = 192 and (192, 128), O rescaled
+/// just before the next block's P·V (rescaleBeforePV; sessions 48, 49).
 /// Narrower split tiles keep `schedule`.
 void scheduleSplitColumns(AttentionSchedule &schedule, int64_t headDim, int64_t headDimV,
                           bool plainScores);

@@ -191,6 +191,14 @@ cl::opt<bool> keepWorkAboveWaits(
              "its registers allow. Default: off (d = 192 +1 to +7 %, d = 128 -1 to -7 % on the "
              "H100: bench/RESULTS.md, session 48)"),
     cl::init(false), cl::cat(category));
+cl::opt<int64_t> f32StagingBytes(
+    "f32-staging-bytes",
+    cl::desc("With --lowering=tilegpu and --tma: the column-block bytes (swizzle, TMA box row) "
+             "of the shared buffer that stages an f32 tile for a TMA store or reduction (the "
+             "fused backward's dQ): 128, or 32, where each warp's stores of an accumulator's "
+             "column pairs meet no bank conflict (ncu: 4 wavefronts a store at 128, ideal 2). "
+             "Default: 128 (32 not yet run on the GPU: bench/RESULTS.md, session 49)"),
+    cl::init(128), cl::cat(category));
 cl::opt<std::string> lowering(
     "lowering",
     cl::desc("How tilegpu IR becomes per-thread code: tile-to-llvm or tilegpu "
@@ -480,6 +488,7 @@ std::optional<GpuTarget> resolveTarget(ModuleOp module) {
   target.exp2OnFma = resolved(exp2OnFma, recorded->exp2OnFma);
   target.waitBeforeNextDot = resolved(waitBeforeNextDot, recorded->waitBeforeNextDot);
   target.keepWorkAboveWaits = resolved(keepWorkAboveWaits, recorded->keepWorkAboveWaits);
+  target.f32StagingBytes = resolved(f32StagingBytes, recorded->f32StagingBytes);
   if (std::string error = verifyGpuTarget(target, "--"); !error.empty()) {
     printError(error);
     return std::nullopt;

@@ -50,6 +50,7 @@ static void forEachTargetField(Target &target, Visit &&visit) {
   visit("exp2_on_fma", target.exp2OnFma);
   visit("wait_before_next_dot", target.waitBeforeNextDot);
   visit("keep_work_above_waits", target.keepWorkAboveWaits);
+  visit("f32_staging_bytes", target.f32StagingBytes);
   visit("prefetch_loads", target.prefetchLoads);
   visit("lowering", target.lowering);
 }
@@ -145,6 +146,7 @@ void setPipelineOptions(const GpuTarget &target, GpuPipelineOptions &options) {
   options.exp2OnFma = target.exp2OnFma;
   options.waitBeforeNextDot = target.waitBeforeNextDot;
   options.keepWorkAboveWaits = target.keepWorkAboveWaits;
+  options.f32StagingBytes = target.f32StagingBytes;
   options.prefetchLoads = target.prefetchLoads;
   options.lowering = target.lowering;
 }
@@ -167,6 +169,7 @@ GpuTarget getGpuTarget(const GpuPipelineOptions &options) {
   target.exp2OnFma = options.exp2OnFma;
   target.waitBeforeNextDot = options.waitBeforeNextDot;
   target.keepWorkAboveWaits = options.keepWorkAboveWaits;
+  target.f32StagingBytes = options.f32StagingBytes;
   target.prefetchLoads = options.prefetchLoads;
   target.lowering = options.lowering;
   return target;
@@ -221,6 +224,8 @@ std::string verifyGpuTarget(const GpuTarget &target, llvm::StringRef optionPrefi
     os << optionPrefix << "wait-before-next-dot needs " << optionPrefix << "lowering=tilegpu";
   else if (target.keepWorkAboveWaits && target.lowering != "tilegpu")
     os << optionPrefix << "keep-work-above-waits needs " << optionPrefix << "lowering=tilegpu";
+  else if (target.f32StagingBytes != 128 && target.f32StagingBytes != 32)
+    os << optionPrefix << "f32-staging-bytes must be 128 or 32, got " << target.f32StagingBytes;
   else if (target.lowering == "tilegpu" && target.minBlocksPerSM)
     os << optionPrefix << "lowering=tilegpu does not take " << optionPrefix
        << "min-blocks-per-sm yet";
@@ -268,7 +273,8 @@ static void buildTileGPUOpByOpPipeline(OpPassManager &pm, const GpuPipelineOptio
     pm.addPass(tilegpu::createTileGPUPipelineStreams(tilegpu::TileGPUPipelineStreamsOptions{
         options.pipelineStages, options.tma, options.warpSpecialize, options.tileSlots}));
   if (options.tma)
-    pm.addPass(tilegpu::createTileGPUTMAStores());
+    pm.addPass(tilegpu::createTileGPUTMAStores(
+        tilegpu::TileGPUTMAStoresOptions{static_cast<unsigned>(options.f32StagingBytes)}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPULowerConversions());
@@ -353,6 +359,8 @@ static void overrideWithGiven(const GpuPipelineOptions &given, GpuTarget &target
     target.waitBeforeNextDot = explicitTarget.waitBeforeNextDot;
   if (given.keepWorkAboveWaits.hasValue())
     target.keepWorkAboveWaits = explicitTarget.keepWorkAboveWaits;
+  if (given.f32StagingBytes.hasValue())
+    target.f32StagingBytes = explicitTarget.f32StagingBytes;
   if (given.lowering.hasValue())
     target.lowering = explicitTarget.lowering;
 }

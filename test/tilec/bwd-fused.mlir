@@ -63,6 +63,16 @@
 // TMAMAP: "num_warps": 8,
 // TMAMAP-NEXT: "threads_per_block": 384,
 // TMAMAP: {"param":"dq_acc","box":[1,128,32],"swizzle":128}
+// --f32-staging-bytes=32: dQ's share stages in 32-byte column blocks, one
+// TMA reduction of 8 columns each (the d = 128 kernel: 16 a step).
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 \
+// RUN:   --f32-staging-bytes=32 --emit=ptx -o %t.b32.ptx && FileCheck %s --check-prefix=B32 < %t.b32.json
+// RUN: grep -c "cp.reduce.async.bulk.tensor" %t.b32.ptx | FileCheck %s --check-prefix=B32RED
+// B32: {"param":"dq_acc","box":[1,64,8],"swizzle":32}
+// B32RED: 48
+// RUN: not tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --f32-staging-bytes=64 \
+// RUN:   --emit=ptx -o %t.b64.ptx 2>&1 | FileCheck %s --check-prefix=B64
+// B64: f32-staging-bytes must be 128 or 32, got 64
 
 // CASE: "repeatable": false
 // KVCASE-NOT: repeatable

@@ -9,14 +9,14 @@
 // A tile-IR file on sm_80 and sm_90a (the file's defaults: nothing aligned).
 // RUN: tilec %S/../../examples/tile-ir/04-flash-attention-fwd.mlir --emit=llvm --print-pipeline | FileCheck %s --check-prefix=FILE80
 // RUN: tilec %S/../../examples/tile-ir/04-flash-attention-fwd.mlir --emit=llvm -o %t.fa80.llvm.mlir
-// RUN: tilec-opt %S/../../examples/tile-ir/04-flash-attention-fwd.mlir --tilec-gpu-pipeline="a-in-shared=false arch=sm_80 assume-aligned=false exp2-on-fma=0 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=false" -o %t.fa80.opt.mlir
+// RUN: tilec-opt %S/../../examples/tile-ir/04-flash-attention-fwd.mlir --tilec-gpu-pipeline="a-in-shared=false arch=sm_80 assume-aligned=false exp2-on-fma=0 f32-staging-bytes=128 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=false" -o %t.fa80.opt.mlir
 // RUN: diff %t.fa80.llvm.mlir %t.fa80.opt.mlir
 // RUN: tilec %S/../../examples/tile-ir/04-flash-attention-fwd.mlir --arch=sm_90a --emit=llvm --print-pipeline | FileCheck %s --check-prefix=FILE90
 // RUN: tilec %S/../../examples/tile-ir/04-flash-attention-fwd.mlir --arch=sm_90a --emit=llvm -o %t.fa90.llvm.mlir
-// RUN: tilec-opt %S/../../examples/tile-ir/04-flash-attention-fwd.mlir --tilec-gpu-pipeline="a-in-shared=false arch=sm_90a assume-aligned=false exp2-on-fma=0 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=true" -o %t.fa90.opt.mlir
+// RUN: tilec-opt %S/../../examples/tile-ir/04-flash-attention-fwd.mlir --tilec-gpu-pipeline="a-in-shared=false arch=sm_90a assume-aligned=false exp2-on-fma=0 f32-staging-bytes=128 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=true" -o %t.fa90.opt.mlir
 // RUN: diff %t.fa90.llvm.mlir %t.fa90.opt.mlir
-// FILE80: {{^}}tilec-opt --tilec-gpu-pipeline="a-in-shared=false arch=sm_80 assume-aligned=false exp2-on-fma=0 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=false"{{$}}
-// FILE90: {{^}}tilec-opt --tilec-gpu-pipeline="a-in-shared=false arch=sm_90a assume-aligned=false exp2-on-fma=0 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=true"{{$}}
+// FILE80: {{^}}tilec-opt --tilec-gpu-pipeline="a-in-shared=false arch=sm_80 assume-aligned=false exp2-on-fma=0 f32-staging-bytes=128 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=false"{{$}}
+// FILE90: {{^}}tilec-opt --tilec-gpu-pipeline="a-in-shared=false arch=sm_90a assume-aligned=false exp2-on-fma=0 f32-staging-bytes=128 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=true"{{$}}
 
 // The same through the textual pipeline, and the layout view (--emit=gpu),
 // here with flags that differ from the defaults.
@@ -27,16 +27,16 @@
 // RUN: tilec %S/../../examples/tile-ir/04-flash-attention-fwd.mlir --emit=gpu --num-warps=8 -o %t.fa.gpu.mlir
 // RUN: tilec-opt %S/../../examples/tile-ir/04-flash-attention-fwd.mlir --tilec-annotate-pipeline="num-warps=8" -o %t.fa.gpu.opt.mlir
 // RUN: diff %t.fa.gpu.mlir %t.fa.gpu.opt.mlir
-// ANNOTATE: {{^}}tilec-opt --tilec-annotate-pipeline="a-in-shared=false arch=sm_80 assume-aligned=false exp2-on-fma=0 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=8 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=false"{{$}}
+// ANNOTATE: {{^}}tilec-opt --tilec-annotate-pipeline="a-in-shared=false arch=sm_80 assume-aligned=false exp2-on-fma=0 f32-staging-bytes=128 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=8 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=false"{{$}}
 
 // A DSL kernel: its schedule defaults (aligned, Q in shared memory at
 // d = 128, two slots, wgmma on sm_90a) are resolved into the options.
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tile-to-llvm --emit=llvm --print-pipeline | FileCheck %s --check-prefix=KERNEL90
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tile-to-llvm --emit=tile --raw -o %t.k90.tile.mlir
 // RUN: tilec --kernel=flash_attention_fwd --set head_dim=128 --arch=sm_90a --lowering=tile-to-llvm --emit=llvm -o %t.k90.llvm.mlir
-// RUN: tilec-opt %t.k90.tile.mlir --tilec-gpu-pipeline="a-in-shared=true arch=sm_90a assume-aligned=true exp2-on-fma=0 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=true" -o %t.k90.opt.mlir
+// RUN: tilec-opt %t.k90.tile.mlir --tilec-gpu-pipeline="a-in-shared=true arch=sm_90a assume-aligned=true exp2-on-fma=0 f32-staging-bytes=128 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=true" -o %t.k90.opt.mlir
 // RUN: diff %t.k90.llvm.mlir %t.k90.opt.mlir
-// KERNEL90: {{^}}tilec-opt --tilec-gpu-pipeline="a-in-shared=true arch=sm_90a assume-aligned=true exp2-on-fma=0 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=true"{{$}}
+// KERNEL90: {{^}}tilec-opt --tilec-gpu-pipeline="a-in-shared=true arch=sm_90a assume-aligned=true exp2-on-fma=0 f32-staging-bytes=128 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=true"{{$}}
 // The printed command itself, run (xargs undoes its quotes), on sm_80 and
 // for --emit=ptx (whose MLIR part is the same pipeline).
 // RUN: tilec --kernel=flash_attention_fwd_causal --emit=tile --raw -o %t.k80.tile.mlir
@@ -63,12 +63,12 @@
 // RUN: FileCheck %s --check-prefix=RECMETA < %t.k90.json
 // An explicit --arch re-derives wgmma instead of keeping the record's.
 // RUN: tilec %t.k90.tile.mlir --arch=sm_80 --emit=llvm --print-pipeline | FileCheck %s --check-prefix=REARCH
-// RECORD: module attributes {tilec.target = {a_in_shared = true, arch = "sm_90a", assume_aligned = true, exp2_on_fma = 0 : i64, keep_work_above_waits = false, lowering = "tile-to-llvm", min_blocks_per_sm = 0 : i64, num_warps = 4 : i64, persistent = false, ping_pong = false, pipeline_stages = 2 : i64, prefetch_loads = false, tile_counter = false, tile_slots = 1 : i64, tma = false, wait_before_next_dot = false, warp_specialize = false, wgmma = true}}
-// RECORD8: module attributes {tilec.target = {a_in_shared = true, arch = "sm_90a", assume_aligned = true, exp2_on_fma = 0 : i64, keep_work_above_waits = false, lowering = "tile-to-llvm", min_blocks_per_sm = 0 : i64, num_warps = 8 : i64, persistent = false, ping_pong = false, pipeline_stages = 2 : i64, prefetch_loads = false, tile_counter = false, tile_slots = 1 : i64, tma = false, wait_before_next_dot = false, warp_specialize = false, wgmma = true}}
+// RECORD: module attributes {tilec.target = {a_in_shared = true, arch = "sm_90a", assume_aligned = true, exp2_on_fma = 0 : i64, f32_staging_bytes = 128 : i64, keep_work_above_waits = false, lowering = "tile-to-llvm", min_blocks_per_sm = 0 : i64, num_warps = 4 : i64, persistent = false, ping_pong = false, pipeline_stages = 2 : i64, prefetch_loads = false, tile_counter = false, tile_slots = 1 : i64, tma = false, wait_before_next_dot = false, warp_specialize = false, wgmma = true}}
+// RECORD8: module attributes {tilec.target = {a_in_shared = true, arch = "sm_90a", assume_aligned = true, exp2_on_fma = 0 : i64, f32_staging_bytes = 128 : i64, keep_work_above_waits = false, lowering = "tile-to-llvm", min_blocks_per_sm = 0 : i64, num_warps = 8 : i64, persistent = false, ping_pong = false, pipeline_stages = 2 : i64, prefetch_loads = false, tile_counter = false, tile_slots = 1 : i64, tma = false, wait_before_next_dot = false, warp_specialize = false, wgmma = true}}
 // RECMETA: "arch": "sm_90a",
 // RECMETA-NEXT: "num_warps": 4,
 // RECMETA-NEXT: "threads_per_block": 128,
-// REARCH: {{^}}tilec-opt --tilec-gpu-pipeline="a-in-shared=true arch=sm_80 assume-aligned=true exp2-on-fma=0 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=false"{{$}}
+// REARCH: {{^}}tilec-opt --tilec-gpu-pipeline="a-in-shared=true arch=sm_80 assume-aligned=true exp2-on-fma=0 f32-staging-bytes=128 keep-work-above-waits=false lowering=tile-to-llvm min-blocks-per-sm=0 num-warps=4 persistent=false ping-pong=false pipeline-stages=2 prefetch-loads=false tile-counter=false tile-slots=1 tma=false wait-before-next-dot=false warp-specialize=false wgmma=false"{{$}}
 
 // A malformed record is an error naming the entry, in tilec-opt and tilec.
 // RUN: echo 'module attributes {tilec.target = {num_warps = "four"}} {}' > %t.badtype.mlir
@@ -82,7 +82,7 @@
 // RUN: not tilec-opt %t.badvalue.mlir --tilec-gpu-pipeline 2>&1 | FileCheck %s --check-prefix=BADRECVALUE
 // RUN: not tilec %t.badvalue.mlir --emit=llvm 2>&1 | FileCheck %s --check-prefix=BADRECDRIVER
 // BADTYPE: error: 'tilec.target' entry 'num_warps' must be an i64 integer, got "four"
-// BADENTRY: error: 'tilec.target' has an unknown entry 'warps'; known: arch, num_warps, assume_aligned, pipeline_stages, a_in_shared, min_blocks_per_sm, wgmma, tma, warp_specialize, ping_pong, persistent, tile_counter, tile_slots, exp2_on_fma, wait_before_next_dot, keep_work_above_waits, prefetch_loads, lowering
+// BADENTRY: error: 'tilec.target' has an unknown entry 'warps'; known: arch, num_warps, assume_aligned, pipeline_stages, a_in_shared, min_blocks_per_sm, wgmma, tma, warp_specialize, ping_pong, persistent, tile_counter, tile_slots, exp2_on_fma, wait_before_next_dot, keep_work_above_waits, f32_staging_bytes, prefetch_loads, lowering
 // BADDICT: error: 'tilec.target' must be a dictionary, got [4]
 // BADRECVALUE: error: tilec-gpu-pipeline: num-warps must be a power of two in [1, 32], got 3
 // BADRECDRIVER: tilec: error: the input's tilec.target: num-warps must be a power of two in [1, 32], got 3

@@ -85,17 +85,19 @@
 // PASSSTAGES: error: pipeline-stages must be in [0, 8], got -1
 
 // The rescale's place by head dim on sm_90a (rescale_at=auto): d = 192
-// rescales O just before the next block's P·V (next_pv, session 48), the
-// (192, 128) pair and d = 128 right after the softmax. Tile IR of auto
-// against each explicit choice.
+// and the (192, 128) pair rescale O just before the next block's P·V
+// (next_pv, sessions 48 and 49), d = 128 right after the softmax. Tile IR
+// of auto against each explicit choice.
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 -o %t.192.auto.mlir
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set rescale_at=next_pv -o %t.192.next.mlir
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set rescale_at=softmax -o %t.192.soft.mlir
 // RUN: diff %t.192.auto.mlir %t.192.next.mlir
 // RUN: not diff %t.192.auto.mlir %t.192.soft.mlir > /dev/null
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set head_dim_v=128 -o %t.v128.auto.mlir
+// RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set head_dim_v=128 --set rescale_at=next_pv -o %t.v128.next.mlir
 // RUN: tilec --kernel=flash_attention_fwd --arch=sm_90a --set head_dim=192 --set head_dim_v=128 --set rescale_at=softmax -o %t.v128.soft.mlir
-// RUN: diff %t.v128.auto.mlir %t.v128.soft.mlir
+// RUN: diff %t.v128.auto.mlir %t.v128.next.mlir
+// RUN: not diff %t.v128.auto.mlir %t.v128.soft.mlir > /dev/null
 // RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=128 -o %t.128.auto.mlir
 // RUN: tilec --kernel=flash_attention_fwd_causal --arch=sm_90a --set head_dim=128 --set rescale_at=softmax -o %t.128.soft.mlir
 // RUN: diff %t.128.auto.mlir %t.128.soft.mlir

@@ -45,6 +45,7 @@ GpuTarget unusualTarget() {
   target.exp2OnFma = 4;
   target.waitBeforeNextDot = true;
   target.keepWorkAboveWaits = true;
+  target.f32StagingBytes = 32;
   target.lowering = "tilegpu";
   return target;
 }
@@ -67,6 +68,7 @@ void expectSameTarget(const GpuTarget &a, const GpuTarget &b) {
   EXPECT_EQ(a.exp2OnFma, b.exp2OnFma);
   EXPECT_EQ(a.waitBeforeNextDot, b.waitBeforeNextDot);
   EXPECT_EQ(a.keepWorkAboveWaits, b.keepWorkAboveWaits);
+  EXPECT_EQ(a.f32StagingBytes, b.f32StagingBytes);
   EXPECT_EQ(a.lowering, b.lowering);
 }
 
@@ -74,7 +76,8 @@ TEST(PipelineOptions, ThePrintedFlagSpellsOutAndReadsBackEveryField) {
   GpuTarget target = unusualTarget();
   std::string flag = pipelineFlag(kGpuPipelineName, target);
   EXPECT_EQ(flag, "--tilec-gpu-pipeline=\"a-in-shared=true arch=sm_90a assume-aligned=true "
-                  "exp2-on-fma=4 keep-work-above-waits=true lowering=tilegpu min-blocks-per-sm=2 "
+                  "exp2-on-fma=4 f32-staging-bytes=32 keep-work-above-waits=true lowering=tilegpu "
+                  "min-blocks-per-sm=2 "
                   "num-warps=8 persistent=true "
                   "ping-pong=true "
                   "pipeline-stages=3 "
@@ -151,6 +154,9 @@ TEST(PipelineOptions, VerifyNamesTheOptionWithItsPrefix) {
   target.waitBeforeNextDot = false;
   target.keepWorkAboveWaits = true;
   EXPECT_EQ(verifyGpuTarget(target, "--"), "--keep-work-above-waits needs --lowering=tilegpu");
+  target.keepWorkAboveWaits = false;
+  target.f32StagingBytes = 64;
+  EXPECT_EQ(verifyGpuTarget(target, "--"), "--f32-staging-bytes must be 128 or 32, got 64");
 }
 
 class TargetRecord : public ::testing::Test {

@@ -74,6 +74,12 @@ struct GpuTarget {
   /// (tilegpu-sink-dot-waits' keep-work-above-waits), so that ptxas runs
   /// the softmax before P·V's wait rather than after it.
   bool keepWorkAboveWaits = false;
+  /// Lowering=tilegpu with TMA: the column-block bytes (swizzle, TMA box
+  /// row) of a buffer that stages an f32 tile for a TMA store or reduction
+  /// (tilegpu-tma-stores' f32-staging-bytes): 128, or 32, where a warp's
+  /// 8-byte accumulator stores meet no bank conflict (the fused backward's
+  /// dQ; not yet run on the GPU, session 49).
+  int64_t f32StagingBytes = 128;
   /// How tilegpu IR becomes per-thread code: "tile-to-llvm" (the kernel
   /// lowering that runs every registered kernel) or "tilegpu" (the passes
   /// on tilegpu IR and its op-by-op conversion to NVVM: dots, block loads

@@ -108,6 +108,12 @@ struct GpuPipelineOptions : public mlir::PassPipelineOptions<GpuPipelineOptions>
       llvm::cl::desc("lowering=tilegpu: each wgmma wait keeps the loop's row sums computed "
                      "before it in ptxas's schedule too (tilegpu-sink-dot-waits)"),
       llvm::cl::init(GpuTarget().keepWorkAboveWaits)};
+  Option<int64_t> f32StagingBytes{
+      *this, "f32-staging-bytes",
+      llvm::cl::desc("lowering=tilegpu, tma: column-block bytes (swizzle) of the buffer that "
+                     "stages an f32 tile for a TMA store or reduction: 128 or 32 "
+                     "(tilegpu-tma-stores)"),
+      llvm::cl::init(GpuTarget().f32StagingBytes)};
   Option<bool> prefetchLoads{
       *this, "prefetch-loads",
       llvm::cl::desc("Issue loop block loads one iteration ahead (tile-prefetch-loads)"),

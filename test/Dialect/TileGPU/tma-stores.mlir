@@ -8,6 +8,13 @@
 // descriptors that are not their argument's own, of rows that are not whole
 // 128-byte column blocks, or of one row stay as they are.
 // RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores | FileCheck %s
+// With f32-staging-bytes=32 an f32 tile stages in 32-byte column blocks
+// (TMA boxes of 8 columns, 32-byte swizzle); 16-bit tiles keep 128 bytes.
+// RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores=f32-staging-bytes=32 \
+// RUN:   | FileCheck %s --check-prefix=F32B32
+// RUN: not tilec-opt %s -split-input-file --tilegpu-tma-stores=f32-staging-bytes=64 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=F32B64
+// F32B64: f32-staging-bytes must be 128 or 32, got 64
 // The output prints, parses and re-enters the passes that follow (the fence
 // and the barrier before the copy are tilegpu-insert-barriers'), down to NVVM:
 // RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores --tilegpu-insert-barriers | FileCheck %s --check-prefix=SYNC
@@ -175,6 +182,9 @@ func.func @kept(%po: !tile.ptr<bf16>, %on: i32, %od: i32, %ons: i64, %ods: i64,
 // the body's first shared store (the step's dSᵀ, whose barrier then covers
 // the add's buffer too) and after the loop.
 // CHECK-LABEL: func.func @adds_in_loops
+// F32B32-LABEL: func.func @adds_in_loops
+// F32B32: tilegpu.alloc : !tilegpu.smem<64x128xf32, #tilegpu.swizzled<32>>
+// F32B32: tilegpu.tma_store add %{{.+}} : !tilegpu.smem<64x128xf32, #tilegpu.swizzled<32>>, !tilegpu.tensor_map<64x8xf32, #tilegpu.swizzled<32>>
 // CHECK: %[[BUF:.+]] = tilegpu.alloc : !tilegpu.smem<64x128xf32, #tilegpu.swizzled<128>>
 // CHECK-NEXT: scf.for
 // CHECK: scf.if
@@ -282,6 +292,9 @@ func.func @fits_beside_consecutive_loops(%pq: !tile.ptr<f32>, %qn: i32, %qd: i32
 // key loops' (tilegpu-allocate-shared-memory measures live ranges in the
 // tile loop's body too).
 // CHECK-LABEL: func.func @in_tile_loop
+// F32B32-LABEL: func.func @in_tile_loop
+// F32B32: tilegpu.alloc : !tilegpu.smem<64x128xf32, #tilegpu.swizzled<32>>
+// F32B32: tilegpu.alloc : !tilegpu.smem<64x128xbf16, #tilegpu.swizzled<128>>
 // CHECK: scf.for
 // CHECK-NEXT: %[[BUF:.+]] = tilegpu.alloc : !tilegpu.smem<64x128xf32, #tilegpu.swizzled<128>>
 // CHECK-NEXT: scf.for

@@ -73,6 +73,8 @@ struct Plan {
   tile::MakeDescOp make;
   /// The written tile without its unit dimensions (rows x columns).
   Value tile;
+  /// The buffer type that stages it.
+  SharedMemoryType staging;
   llvm::SmallVector<int64_t> box;
   /// The warp role whose threads store (else the kernel's: all threads).
   std::optional<unsigned> role;
@@ -212,31 +214,47 @@ static bool fitsBesideAll(FunctionOpInterface kernel, int64_t bytes) {
 /// loop waits for its last copy after it).
 using StagingBuffers = llvm::DenseMap<std::pair<Operation *, Type>, Value>;
 
-/// The 128-byte-swizzled buffer type that stages `tile`.
-static SharedMemoryType stagingType(Value tile) {
+/// The swizzled buffer type that stages `tile`: column blocks of 128
+/// bytes, or of `f32Bytes` for f32 (the pass's f32-staging-bytes). 32
+/// there: a warp stores an accumulator's column pairs (8 bytes a lane) in
+/// two phases of 16 lanes, four rows each; in 128-byte rows those four
+/// rows' pairs fall on 64 bytes of banks even with the 128-byte swizzle
+/// (two wavefronts a phase), in 32-byte rows they fill all 128 (the fused
+/// backward's dQ stores: 4 wavefronts a store where 2 would do, ncu,
+/// session 49). 16-bit tiles keep 128 (stmatrix's rows spread by it).
+static SharedMemoryType stagingType(Value tile, unsigned f32Bytes) {
   auto type = cast<RankedTensorType>(tile.getType());
+  unsigned bytes = type.getElementType().isF32() ? f32Bytes : 128;
   return SharedMemoryType::get(tile.getContext(), type.getShape(), type.getElementType(),
-                               SwizzledAttr::get(tile.getContext(), 128));
+                               SwizzledAttr::get(tile.getContext(), bytes));
 }
 
-/// The key of `make`'s writes of `tile` in StagingBuffers.
-static std::pair<Operation *, Type> stagingKey(tile::MakeDescOp make, Value tile) {
-  return {make.getOperation(), stagingType(tile)};
+/// The column-block bytes of a staging buffer (its swizzle, and the TMA
+/// box's row).
+static unsigned spanOf(SharedMemoryType staging) {
+  return cast<SwizzledAttr>(staging.getEncoding()).getBytes();
+}
+
+/// The key of `make`'s writes staged in `staging` in StagingBuffers.
+static std::pair<Operation *, Type> stagingKey(tile::MakeDescOp make, SharedMemoryType staging) {
+  return {make.getOperation(), staging};
 }
 
 /// The buffer `buffers` has for `make`'s writes of `tile` made in the block
 /// of `loop` (before it, or in an earlier loop there), if any.
-static Value existingBuffer(const StagingBuffers &buffers, tile::MakeDescOp make, Value tile,
-                            scf::ForOp loop) {
-  Value buffer = buffers.lookup(stagingKey(make, tile));
+static Value existingBuffer(const StagingBuffers &buffers, tile::MakeDescOp make,
+                            SharedMemoryType staging, scf::ForOp loop) {
+  Value buffer = buffers.lookup(stagingKey(make, staging));
   return buffer && loop->getBlock()->findAncestorOpInBlock(*buffer.getDefiningOp()) ? buffer
                                                                                     : Value();
 }
 
-/// The TMA box of a block of `desc`: 128 bytes of its rows at a time.
-static llvm::SmallVector<int64_t> box(tile::TensorDescType desc, int64_t elementBytes) {
+/// The TMA box of a block of `desc`: one column block of `span` bytes of
+/// its rows at a time.
+static llvm::SmallVector<int64_t> box(tile::TensorDescType desc, int64_t elementBytes,
+                                      unsigned span) {
   llvm::SmallVector<int64_t> box(desc.getBlockShape());
-  box.back() = 128 / elementBytes;
+  box.back() = span / elementBytes;
   return box;
 }
 
@@ -249,7 +267,7 @@ static llvm::SmallVector<int64_t> box(tile::TensorDescType desc, int64_t element
 /// `buffers`, or stages in a tile ring's slot: ringSlotFor; not in a
 /// branch). An add needs f32, f16 or bf16 elements.
 static std::optional<Plan> planOf(const BlockWrite &write, FunctionOpInterface kernel,
-                                  const StagingBuffers &buffers) {
+                                  const StagingBuffers &buffers, unsigned f32Bytes) {
   Operation *parent = write.op->getParentOp();
   scf::ForOp loop = dyn_cast<scf::ForOp>(parent);
   if (loop) {
@@ -290,11 +308,13 @@ static std::optional<Plan> planOf(const BlockWrite &write, FunctionOpInterface k
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   if (shape[1] * elementBytes % 128 || shape[0] > 256)
     return std::nullopt;
-  Plan plan{make, tile, box(desc, elementBytes), role, loop, Value(), MBarrierArriveOp()};
-  if (loop && !existingBuffer(buffers, make, tile, loop) &&
+  SharedMemoryType staging = stagingType(tile, f32Bytes);
+  Plan plan{make, tile, staging, box(desc, elementBytes, spanOf(staging)), role, loop, Value(),
+            MBarrierArriveOp()};
+  if (loop && !existingBuffer(buffers, make, staging, loop) &&
       !fitsBesideAll(kernel, shape[0] * shape[1] * elementBytes)) {
     std::optional<std::pair<Value, MBarrierArriveOp>> slot =
-        write.add ? std::nullopt : ringSlotFor(write.op, loop, stagingType(tile));
+        write.add ? std::nullopt : ringSlotFor(write.op, loop, staging);
     if (!slot)
       return std::nullopt;
     std::tie(plan.ringSlot, plan.release) = *slot;
@@ -346,16 +366,16 @@ static void waitForLastIteration(Operation *write, const Plan &plan) {
 /// loop.
 static Value stagingBuffer(Operation *write, const Plan &plan, StagingBuffers &buffers) {
   if (plan.loop)
-    if (Value buffer = existingBuffer(buffers, plan.make, plan.tile, plan.loop)) {
+    if (Value buffer = existingBuffer(buffers, plan.make, plan.staging, plan.loop)) {
       Operation *alloc = buffer.getDefiningOp();
       if (alloc->getBlock() != plan.loop->getBlock())
         alloc->moveBefore(plan.loop->getBlock()->findAncestorOpInBlock(*alloc));
       return buffer;
     }
   OpBuilder b(write);
-  Value buffer = AllocOp::create(b, write->getLoc(), stagingType(plan.tile), IntegerAttr());
+  Value buffer = AllocOp::create(b, write->getLoc(), plan.staging, IntegerAttr());
   if (plan.loop)
-    buffers[stagingKey(plan.make, plan.tile)] = buffer;
+    buffers[stagingKey(plan.make, plan.staging)] = buffer;
   return buffer;
 }
 
@@ -370,7 +390,8 @@ static void writeByTMA(const BlockWrite &write, const Plan &plan, TensorMaps &ma
     // stores: only across a barrier of the role may the staging buffer take
     // those bytes (tilegpu-allocate-shared-memory).
     createGroupBarrier(b, loc, write.op);
-  Value map = maps.get(plan.make, plan.box, SwizzledAttr::get(b.getContext(), 128), loc);
+  Value map =
+      maps.get(plan.make, plan.box, SwizzledAttr::get(b.getContext(), spanOf(plan.staging)), loc);
   if (plan.ringSlot)
     // Every consumer is done reading the slot (its last wgmma waited)
     // before any writes O into it.
@@ -408,7 +429,13 @@ static void writeByTMA(const BlockWrite &write, const Plan &plan, TensorMaps &ma
 }
 
 struct TileGPUTMAStores : public tilec::tilegpu::impl::TileGPUTMAStoresBase<TileGPUTMAStores> {
+  using Base::Base;
   void runOnOperation() override {
+    if (f32StagingBytes != 128 && f32StagingBytes != 32) {
+      getOperation().emitError("tilegpu-tma-stores: f32-staging-bytes must be 128 or 32, got ")
+          << static_cast<int64_t>(f32StagingBytes);
+      return signalPassFailure();
+    }
     for (Operation &op : getOperation().getBody()->getOperations()) {
       auto kernel = dyn_cast<FunctionOpInterface>(op);
       if (!kernel || kernel.isExternal() || !kernel->hasAttr(kKernelAttrName))
@@ -426,7 +453,7 @@ struct TileGPUTMAStores : public tilec::tilegpu::impl::TileGPUTMAStoresBase<Tile
       bool changed = false;
       // One at a time: a write's plan counts the buffers of those before it.
       for (const BlockWrite &write : writes) {
-        std::optional<Plan> plan = planOf(write, kernel, buffers);
+        std::optional<Plan> plan = planOf(write, kernel, buffers, f32StagingBytes);
         if (!plan)
           continue;
         aligned.insert(cast<BlockArgument>(plan->make.getBase()).getArgNumber());
