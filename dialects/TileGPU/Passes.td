@@ -186,7 +186,9 @@ def TileGPUTMAStores : Pass<"tilegpu-tma-stores", "::mlir::ModuleOp"> {
     are whole 128-byte column blocks and at most 256 of them, through a
     descriptor of a tensor argument as the runtime passes it (sizes and
     strides its own arguments, i32 coordinates), becomes: a 128-byte-swizzled
-    `tilegpu.alloc`, a `local_store` of the tile, and in the group's first
+    `tilegpu.alloc` (for f32 with `f32-staging-bytes=32`, 32-byte column
+    blocks: a warp's 8-byte stores of an accumulator's column pairs then
+    meet no bank conflict), a `local_store` of the tile, and in the group's first
     warp a `tma_store` (one box per column block; TMA writes no element
     outside the tensor, so ragged edges need no masks) and a
     `tma_store_wait` that keeps the kernel alive until the copy has read

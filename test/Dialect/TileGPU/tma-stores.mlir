@@ -19,6 +19,7 @@
 // and the barrier before the copy are tilegpu-insert-barriers'), down to NVVM:
 // RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores --tilegpu-insert-barriers | FileCheck %s --check-prefix=SYNC
 // RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores | tilec-opt -split-input-file --tilegpu-insert-barriers --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm -o /dev/null
+// RUN: tilec-opt %s -split-input-file --tilegpu-tma-stores=f32-staging-bytes=32 | tilec-opt -split-input-file --tilegpu-insert-barriers --tilegpu-allocate-shared-memory --convert-tilegpu-to-nvvm -o /dev/null
 
 #acc = #tilegpu.wgmma<warpgroups = 2>
 #l3 = #tilegpu.linear<reg = [[0, 0, 1], [0, 8, 0], [0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 0, 64]], lane = [[0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]], warp = [[0, 16, 0], [0, 32, 0], [0, 64, 0]]>

@@ -17,6 +17,8 @@
 // A block atomic add in a loop (the fused backward's dQ share of each step)
 // goes the same way with `tma_store add` (FlashAttention-3's dQ: one bulk
 // reduction a step instead of one `red.global.add` per element and thread).
+// An f32 tile may stage in 32-byte column blocks instead (the pass's
+// f32-staging-bytes; see stagingType).
 //
 // In a warp-specialized persistent kernel whose shared memory has no room
 // left for the buffer (Q on two slots at d = 128; d = 256), the tile's
@@ -240,8 +242,8 @@ static std::pair<Operation *, Type> stagingKey(tile::MakeDescOp make, SharedMemo
   return {make.getOperation(), staging};
 }
 
-/// The buffer `buffers` has for `make`'s writes of `tile` made in the block
-/// of `loop` (before it, or in an earlier loop there), if any.
+/// The buffer of type `staging` that `buffers` has for `make`'s writes made
+/// in the block of `loop` (before it, or in an earlier loop there), if any.
 static Value existingBuffer(const StagingBuffers &buffers, tile::MakeDescOp make,
                             SharedMemoryType staging, scf::ForOp loop) {
   Value buffer = buffers.lookup(stagingKey(make, staging));
