@@ -977,7 +977,7 @@ AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &sc
   cfg.dtype = params.get("dtype") == "f16" ? DType::F16 : DType::BF16;
   cfg.dpBesideS = schedule.dpBesideS;
   cfg.groupsInOneLoop = schedule.groupsInOneLoop;
-  cfg.statisticsAtUse = schedule.statisticsAtUse;
+  cfg.statistics = schedule.statistics;
   cfg.queriesAsM = schedule.queriesAsM;
   cfg.dqOrder = schedule.dqOrder;
   cfg.lseByFma = schedule.lseByFma;

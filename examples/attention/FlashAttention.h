@@ -54,6 +54,20 @@ enum class DqOrder {
   DotBeforeDK,
 };
 
+/// Where a backward dK/dV step (transposed, [keys, queries]) reads its
+/// queries' row statistics, lse and delta, each broadcast over the queries
+/// (16 registers a thread at 64 queries).
+enum class StatisticsRead {
+  /// Both at the top of the step: live across its dots.
+  StepTop,
+  /// Each right where it is used (lse after the scores' dots, delta after
+  /// dP's): fewest live registers, their loads' latency exposed.
+  AtUse,
+  /// lse at the top, so that its load's latency hides under the scores'
+  /// dots, and delta where it is used.
+  LseAtTop,
+};
+
 /// The tuning side: block sizes and types, apart from the math.
 struct AttentionConfig {
   /// d_qk: the columns of Q and K (and dQ, dK), a multiple of 8 up to 256.
@@ -120,10 +134,10 @@ struct AttentionConfig {
   /// (query block, head) pairs, head fastest, instead of a loop per head
   /// (whose rings each take their own shared memory).
   bool groupsInOneLoop = false;
-  /// Backward dK/dV: each row statistic (lse, delta) read right where it is
-  /// used rather than at the top of the step (fewer live registers, more
-  /// exposed latency: only where the registers are what limits).
-  bool statisticsAtUse = false;
+  /// Backward dK/dV: where the row statistics (lse, delta) are read
+  /// (reading them late keeps fewer registers live and exposes more
+  /// latency: only where the registers are what limits).
+  StatisticsRead statistics = StatisticsRead::StepTop;
   /// Backward dK/dV: each step's scores as [queries, keys] (queries the M
   /// of S = Q·Kᵀ and dP = dO·Vᵀ, as in the forward) rather than
   /// transposed; Pᵀ and dSᵀ reach dV's and dK's dots through shared memory.
@@ -543,7 +557,7 @@ struct AttentionSchedule {
   bool peelFirst = false; ///< AttentionConfig::peelFirst
   bool dpBesideS = true; ///< AttentionConfig::dpBesideS
   bool groupsInOneLoop = false; ///< AttentionConfig::groupsInOneLoop
-  bool statisticsAtUse = false; ///< AttentionConfig::statisticsAtUse
+  StatisticsRead statistics = StatisticsRead::StepTop; ///< AttentionConfig::statistics
   bool queriesAsM = false;      ///< AttentionConfig::queriesAsM
   DqOrder dqOrder = DqOrder::AfterDK; ///< AttentionConfig::dqOrder
   bool lseByFma = true;         ///< AttentionConfig::lseByFma

@@ -289,9 +289,11 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
       return masked && seq.packed ? where(ctx.rows < seqQ, x, outside) : x;
     };
     Tile lse2, dlt; // at the top of the step unless read where used
-    if (variant.scoreMod || cfg.queriesAsM || !cfg.statisticsAtUse) {
+    if (variant.scoreMod || cfg.queriesAsM || cfg.statistics == StatisticsRead::StepTop) {
       lse2 = statistic(lseBlocks, kInf);
       dlt = statistic(deltaBlocks, 0.0);
+    } else if (cfg.statistics == StatisticsRead::LseAtTop) {
+      lse2 = statistic(lseBlocks, kInf);
     }
     if (variant.scoreMod) {
       // The modifier is written on [queries, keys] score tiles: it
@@ -348,11 +350,11 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
     // dO only feed B operands, so they stream through shared memory.
     Tile logitsT = contractParts(kBlock, qBlock); // log2 units, less lse (as in recompute)
     Tile dPT = cfg.dpBesideS ? contractParts(vBlock, dOBlock) : Tile(); // before P
-    // With statisticsAtUse each statistic is read where it is used:
+    // With StatisticsRead::AtUse each statistic is read where it is used:
     // broadcast over the queries (16 registers each at 64 queries) it
     // would stay live across the dots.
     auto lessLse = [&](Tile logits) {
-      if (cfg.statisticsAtUse)
+      if (cfg.statistics == StatisticsRead::AtUse)
         lse2 = statistic(lseBlocks, kInf);
       return logits - lse2.row();
     };
@@ -379,7 +381,7 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
     std::vector<Tile> dV = dotParts(pT.to(cfg.dtype), dOBlock, dVOf(st));
     if (!dPT.valid())
       dPT = contractParts(vBlock, dOBlock);
-    if (cfg.statisticsAtUse)
+    if (cfg.statistics != StatisticsRead::StepTop)
       dlt = statistic(deltaBlocks, 0.0);
     Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
     return dKAndDQ(dsT, dsT.t(), dV);

@@ -382,7 +382,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       s.qInShared = true; // K and V, the A operands of the step's first dots
       s.groupsInOneLoop = true;
       s.sm90 = heavyOnMmaSync ? Sm90Pipeline::TMA : Sm90Pipeline::ProducerWarpgroup;
-      s.statisticsAtUse = !heavyOnMmaSync && d == 128;
+      s.statistics = !heavyOnMmaSync && d == 128 ? StatisticsRead::AtUse : StatisticsRead::StepTop;
       if (form == Form::Fused)
         s.dqOrder = d == 128 ? DqOrder::BeforeDK : DqOrder::DotBeforeDK;
       // The fused kernel at d = 64 takes FlashAttention-3's 128 query rows
@@ -411,6 +411,13 @@ void registerAttention(const std::string &suffix, const std::string &summary,
         s.blockM = 32;
         s.sm90 = Sm90Pipeline::TMA;
       }
+    }
+    if (kernel == BackwardKernel::KV && p.all().count("statistics") &&
+        p.get("statistics") != "auto") {
+      const std::string &read = p.get("statistics");
+      s.statistics = read == "step_top" ? StatisticsRead::StepTop
+                     : read == "at_use" ? StatisticsRead::AtUse
+                                        : StatisticsRead::LseAtTop;
     }
     return s;
   };
@@ -538,6 +545,17 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       cfg.blockM = 16;
     return cfg;
   };
+  kv.params.push_back(
+      {.name = "statistics",
+       .type = ParamSpec::Type::Choice,
+       .defaultValue = "auto",
+       .help = "where a step over keys by queries reads its queries' lse and delta, each "
+               "broadcast over them: step_top (both before the step's dots, live across "
+               "them), at_use (each where it is used: fewest live registers, the loads' "
+               "latency exposed) or lse_top (lse before the dots, delta where used) (auto: "
+               "at_use in FlashAttention-3's shape at d = 128 on sm_90a, else step_top; "
+               "a score modifier's or queries_by_keys step reads both at its top)",
+       .choices = {"auto", "step_top", "at_use", "lse_top"}});
   KernelDef fused = kv;
   fused.sm90Pipeline = [=](const Params &p) { return bwdSchedule(KV, p, Form::Fused).sm90; };
   fused.name = "flash_attention_bwd_fused" + suffix;
