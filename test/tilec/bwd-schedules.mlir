@@ -117,3 +117,31 @@
 // RUN: FileCheck %s --check-prefix=RINGS < %t.varlen.json
 // RINGS: "num_warps": 4
 // RINGS-NOT: tensor_maps
+// Where a d = 128 step reads its queries' lse and delta (statistics): by
+// default each where it is used (lse after the scores' dots: the consumers
+// fit 240 registers), lse_top reads lse before them (its load under the
+// dots), step_top both.
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=tile | FileCheck %s --check-prefix=AT_USE
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --set statistics=lse_top --emit=tile | FileCheck %s --check-prefix=LSE_TOP
+// RUN: tilec --kernel=flash_attention_bwd_dkdv --arch=sm_90a --set head_dim=128 --set statistics=step_top --emit=tile | FileCheck %s --check-prefix=STEP_TOP
+// AT_USE: scf.for
+// AT_USE-NOT: tile.load_block {{.*}} -> tensor<1x64xf32>
+// AT_USE: tile.dot
+// AT_USE: tile.dot
+// AT_USE: tile.load_block {{.*}} -> tensor<1x64xf32>
+// AT_USE: math.exp2
+// AT_USE: tile.load_block {{.*}} -> tensor<1x64xf32>
+// LSE_TOP: scf.for
+// LSE_TOP-NOT: tile.dot
+// LSE_TOP: tile.load_block {{.*}} -> tensor<1x64xf32>
+// LSE_TOP-NOT: tile.load_block {{.*}} -> tensor<1x64xf32>
+// LSE_TOP: tile.dot
+// LSE_TOP-NOT: tile.load_block {{.*}} -> tensor<1x64xf32>
+// LSE_TOP: math.exp2
+// LSE_TOP: tile.load_block {{.*}} -> tensor<1x64xf32>
+// STEP_TOP: scf.for
+// STEP_TOP-NOT: tile.dot
+// STEP_TOP: tile.load_block {{.*}} -> tensor<1x64xf32>
+// STEP_TOP-NOT: tile.dot
+// STEP_TOP: tile.load_block {{.*}} -> tensor<1x64xf32>
+// STEP_TOP: tile.dot

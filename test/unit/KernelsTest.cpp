@@ -258,6 +258,19 @@ std::vector<Case> allCases() {
     cases.push_back(
         {"flash_attention_bwd_fused_gqa", {dq, "group=3"}, {"heads=3", "seq_q=77", "seq_k=130"}});
   }
+  // Where the d = 128 steps read lse and delta (statistics; at_use is the
+  // default): ragged ends, rows a mask leaves empty, a GQA group's loop.
+  for (std::string read : {"step_top", "lse_top"}) {
+    const std::string st = "statistics=" + read;
+    cases.push_back(
+        {"flash_attention_bwd_fused", {st, "head_dim=128"}, {"seq_q=150", "seq_k=201"}});
+    cases.push_back({"flash_attention_bwd_fused_causal",
+                     {st, "head_dim=128"},
+                     {"seq_q=130", "seq_k=45"}});
+    cases.push_back({"flash_attention_bwd_dkdv_gqa",
+                     {st, "head_dim=128", "group=3"},
+                     {"heads=3", "seq_q=77", "seq_k=130"}});
+  }
   // ... and its scores as [queries, keys] (score_layout; the d = 64
   // default on sm_90a, 128 query rows a step): ragged ends, rows a mask
   // leaves empty, a GQA group, the prefix-LM mask, 64-row steps, f16.
