@@ -39,5 +39,12 @@ for f in "" "--f32-staging-bytes=32"; do
   exp ${n}128_gqa flash_attention_bwd_fused_gqa --set head_dim=128 --set group=3 --size heads=6 \
     --size seq_q=200 --size seq_k=257
 done
+# (192, 128) forwards with rescale_at=next_pv (its default since session 49)
+# beside what session 49 did not run: a GQA group of 3, soft-capping, ALiBi.
+CASE_FLAGS=""
+V="--set head_dim=192 --set head_dim_v=128"
+exp v192_gqa3 flash_attention_fwd_gqa $V --set group=3 --size heads=6 --size seq_q=300 --size seq_k=333
+exp v192_softcap flash_attention_fwd_softcap $V $S --size seq_q=300 --size seq_k=333
+exp v192_alibi flash_attention_fwd_alibi $V $S --size seq_q=333 --size seq_k=300
 tar czf $carry/cases.tgz -C /tmp/s50 b
 du -sh $carry
