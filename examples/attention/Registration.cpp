@@ -553,8 +553,9 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                "broadcast over them: step_top (both before the step's dots, live across "
                "them), at_use (each where it is used: fewest live registers, the loads' "
                "latency exposed) or lse_top (lse before the dots, delta where used) (auto: "
-               "at_use in FlashAttention-3's shape at d = 128 on sm_90a, else step_top; "
-               "a score modifier's or queries_by_keys step reads both at its top)",
+               "at_use at d = 128 in FlashAttention-3's shape with a producer warpgroup on "
+               "sm_90a, else step_top; a score modifier's or queries_by_keys step reads both "
+               "at its top)",
        .choices = {"auto", "step_top", "at_use", "lse_top"}});
   KernelDef fused = kv;
   fused.sm90Pipeline = [=](const Params &p) { return bwdSchedule(KV, p, Form::Fused).sm90; };
