@@ -64,7 +64,8 @@ enum class StatisticsRead {
   /// dP's): fewest live registers, their loads' latency exposed.
   AtUse,
   /// lse at the top, so that its load's latency hides under the scores'
-  /// dots, and delta where it is used.
+  /// dots, and delta once lse is used, its load's beside the exponentials
+  /// (right before dP's wait, where AtUse reads it, it stalled).
   LseAtTop,
 };
 

@@ -377,11 +377,13 @@ KeyBlockGradients backwardKeyBlock(KernelBuilder &k, const AttentionConfig &cfg,
     }
     if (!lseFirst)
       logitsT = lessLse(logitsT);
+    if (cfg.statistics == StatisticsRead::LseAtTop)
+      dlt = statistic(deltaBlocks, 0.0); // its load beside the exp2s
     Tile pT = exp2(logitsT);
     std::vector<Tile> dV = dotParts(pT.to(cfg.dtype), dOBlock, dVOf(st));
     if (!dPT.valid())
       dPT = contractParts(vBlock, dOBlock);
-    if (cfg.statistics != StatisticsRead::StepTop)
+    if (cfg.statistics == StatisticsRead::AtUse)
       dlt = statistic(deltaBlocks, 0.0);
     Tile dsT = (pT * (dPT - dlt.row())).to(cfg.dtype);
     return dKAndDQ(dsT, dsT.t(), dV);

@@ -552,7 +552,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
        .help = "where a step over keys by queries reads its queries' lse and delta, each "
                "broadcast over them: step_top (both before the step's dots, live across "
                "them), at_use (each where it is used: fewest live registers, the loads' "
-               "latency exposed) or lse_top (lse before the dots, delta where used) (auto: "
+               "latency exposed) or lse_top (lse before the dots, delta before the "
+               "exponentials, its load beside them) (auto: "
                "at_use at d = 128 in FlashAttention-3's shape with a producer warpgroup on "
                "sm_90a, else step_top; a score modifier's or queries_by_keys step reads both "
                "at its top)",

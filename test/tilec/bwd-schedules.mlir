@@ -120,7 +120,7 @@
 // Where a d = 128 step reads its queries' lse and delta (statistics): by
 // default each where it is used (lse after the scores' dots: the consumers
 // fit 240 registers), lse_top reads lse before them (its load under the
-// dots), step_top both.
+// dots) and delta before the exponentials, step_top both.
 // RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=tile | FileCheck %s --check-prefix=AT_USE
 // RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --set statistics=lse_top --emit=tile | FileCheck %s --check-prefix=LSE_TOP
 // RUN: tilec --kernel=flash_attention_bwd_dkdv --arch=sm_90a --set head_dim=128 --set statistics=step_top --emit=tile | FileCheck %s --check-prefix=STEP_TOP
@@ -137,8 +137,9 @@
 // LSE_TOP-NOT: tile.load_block {{.*}} -> tensor<1x64xf32>
 // LSE_TOP: tile.dot
 // LSE_TOP-NOT: tile.load_block {{.*}} -> tensor<1x64xf32>
-// LSE_TOP: math.exp2
 // LSE_TOP: tile.load_block {{.*}} -> tensor<1x64xf32>
+// LSE_TOP-NOT: tile.load_block {{.*}} -> tensor<1x64xf32>
+// LSE_TOP: math.exp2
 // STEP_TOP: scf.for
 // STEP_TOP-NOT: tile.dot
 // STEP_TOP: tile.load_block {{.*}} -> tensor<1x64xf32>
