@@ -64,8 +64,9 @@ enum class StatisticsRead {
   /// dP's): fewest live registers, their loads' latency exposed.
   AtUse,
   /// lse at the top, so that its load's latency hides under the scores'
-  /// dots, and delta once lse is used, its load's beside the exponentials
-  /// (right before dP's wait, where AtUse reads it, it stalled).
+  /// dots, and delta once lse is used, so that its load's hides beside the
+  /// exponentials (AtUse reads it right before dP's wait, where ncu saw
+  /// its loads stall; session 49).
   LseAtTop,
 };
 

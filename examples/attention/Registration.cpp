@@ -545,6 +545,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       cfg.blockM = 16;
     return cfg;
   };
+  // dK/dV's and the fused kernel's (copied from kv below; the dQ and packed
+  // kernels, copied above, read their statistics at their steps' top).
   kv.params.push_back(
       {.name = "statistics",
        .type = ParamSpec::Type::Choice,
