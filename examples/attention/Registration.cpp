@@ -382,7 +382,13 @@ void registerAttention(const std::string &suffix, const std::string &summary,
       s.qInShared = true; // K and V, the A operands of the step's first dots
       s.groupsInOneLoop = true;
       s.sm90 = heavyOnMmaSync ? Sm90Pipeline::TMA : Sm90Pipeline::ProducerWarpgroup;
-      s.statistics = !heavyOnMmaSync && d == 128 ? StatisticsRead::AtUse : StatisticsRead::StepTop;
+      // At d = 128 the fused kernel reads lse at the step's top, its load
+      // under the scores' dots (+2-6 % over at_use, H100, session 51; ncu
+      // had the FFMAs waiting on it at 11 % of samples, session 49).
+      if (!heavyOnMmaSync && d == 128)
+        s.statistics = form == Form::Fused ? StatisticsRead::LseAtTop : StatisticsRead::AtUse;
+      else
+        s.statistics = StatisticsRead::StepTop;
       if (form == Form::Fused)
         s.dqOrder = d == 128 ? DqOrder::BeforeDK : DqOrder::DotBeforeDK;
       // The fused kernel at d = 64 takes FlashAttention-3's 128 query rows
@@ -555,9 +561,9 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                "broadcast over them: step_top (both before the step's dots, live across "
                "them), at_use (each where it is used: fewest live registers, the loads' "
                "latency exposed) or lse_top (lse before the dots, delta before the "
-               "exponentials, its load beside them) (auto: "
-               "at_use at d = 128 in FlashAttention-3's shape with a producer warpgroup on "
-               "sm_90a, else step_top; a score modifier's or queries_by_keys step reads both "
+               "exponentials, its load beside them) (auto: at d = 128 in FlashAttention-3's "
+               "shape with a producer warpgroup on sm_90a lse_top for the fused kernel and "
+               "at_use for dK/dV's, else step_top; a score modifier's or queries_by_keys step reads both "
                "at its top)",
        .choices = {"auto", "step_top", "at_use", "lse_top"}});
   KernelDef fused = kv;

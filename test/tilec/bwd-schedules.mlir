@@ -118,11 +118,13 @@
 // RINGS: "num_warps": 4
 // RINGS-NOT: tensor_maps
 // Where a d = 128 step reads its queries' lse and delta (statistics): by
-// default each where it is used (lse after the scores' dots: the consumers
-// fit 240 registers), lse_top reads lse before them (its load under the
-// dots) and delta before the exponentials, step_top both.
-// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=tile | FileCheck %s --check-prefix=AT_USE
-// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --set statistics=lse_top --emit=tile | FileCheck %s --check-prefix=LSE_TOP
+// default dK/dV's each where it is used (lse after the scores' dots: the
+// consumers fit 240 registers), the fused kernel's lse before them (its
+// load under the dots) and delta before the exponentials (lse_top);
+// step_top both before the dots.
+// RUN: tilec --kernel=flash_attention_bwd_dkdv --arch=sm_90a --set head_dim=128 --emit=tile | FileCheck %s --check-prefix=AT_USE
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --set statistics=at_use --emit=tile | FileCheck %s --check-prefix=AT_USE
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=tile | FileCheck %s --check-prefix=LSE_TOP
 // RUN: tilec --kernel=flash_attention_bwd_dkdv --arch=sm_90a --set head_dim=128 --set statistics=step_top --emit=tile | FileCheck %s --check-prefix=STEP_TOP
 // AT_USE: scf.for
 // AT_USE-NOT: tile.load_block {{.*}} -> tensor<1x64xf32>

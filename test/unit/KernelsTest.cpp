@@ -258,9 +258,10 @@ std::vector<Case> allCases() {
     cases.push_back(
         {"flash_attention_bwd_fused_gqa", {dq, "group=3"}, {"heads=3", "seq_q=77", "seq_k=130"}});
   }
-  // Where the d = 128 steps read lse and delta (statistics; at_use is the
-  // default): ragged ends, rows a mask leaves empty, a GQA group's loop.
-  for (std::string read : {"step_top", "lse_top"}) {
+  // Where the d = 128 steps read lse and delta (statistics; on sm_90a the
+  // fused kernel's default is lse_top, dK/dV's at_use): ragged ends, rows a
+  // mask leaves empty, a GQA group's loop.
+  for (std::string read : {"step_top", "at_use", "lse_top"}) {
     const std::string st = "statistics=" + read;
     cases.push_back(
         {"flash_attention_bwd_fused", {st, "head_dim=128"}, {"seq_q=150", "seq_k=201"}});

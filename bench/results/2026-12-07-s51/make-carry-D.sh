@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Session 51. Makes carry-D/ for runD.sh (from the repository root after
+# scripts/build.sh): the d = 128 backward set as it is (def) and with the
+# fused kernels' lse read at the step's top (lse: --set statistics=lse_top,
+# +2-6 % in call B), peer_sdpa.py for cuDNN's backward beside them, and the
+# d = 64 dense forward's two schedules (default, seq_schedule=long) for
+# ab_cudnn.py.
+set -euo pipefail
+carry=carry-D
+rm -rf $carry && mkdir -p $carry
+DIMS=128 bash bench/compile-bwd.sh $carry/def > /dev/null
+DIMS=128 FUSED_FLAGS="--set statistics=lse_top" bash bench/compile-bwd.sh $carry/lse > /dev/null
+cp ../shared/tools/peer_sdpa.py $carry/
+. bench/results/carry-lib.sh
+VARIANTS=dense comp f64def 64 ""
+VARIANTS=dense comp f64long 64 "--set seq_schedule=long"
+du -sh $carry
