@@ -10,6 +10,14 @@ carry=carry-D
 rm -rf $carry && mkdir -p $carry
 DIMS=128 bash bench/compile-bwd.sh $carry/def > /dev/null
 DIMS=128 FUSED_FLAGS="--set statistics=lse_top" bash bench/compile-bwd.sh $carry/lse > /dev/null
+# arr: lse with arrive_staging.py's PTX edit of the fused kernels (a timing
+# bound: the warps that issue no dQ reduction only arrive on its staging
+# barrier).
+cp -r $carry/lse $carry/arr
+for v in "" _causal; do
+  python3 bench/results/2026-12-07-s51/arrive_staging.py $carry/lse/flash_attention_bwd_fused${v}_d128.ptx \
+    $carry/arr/flash_attention_bwd_fused${v}_d128.ptx
+done
 cp ../shared/tools/peer_sdpa.py $carry/
 . bench/results/carry-lib.sh
 VARIANTS=dense comp f64def 64 ""
