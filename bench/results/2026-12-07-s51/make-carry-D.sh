@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Session 51. Makes carry-D/ for runD.sh (from the repository root after
-# scripts/build.sh): the d = 128 backward set as it is (def) and with the
-# fused kernels' lse read at the step's top (lse: --set statistics=lse_top,
+# scripts/build.sh): the d = 128 backward set as it was (old: the fused
+# kernels' statistics=at_use) and as it is (lse: lse read at the step's top,
 # +2-6 % in call B), peer_sdpa.py for cuDNN's backward beside them, and the
 # d = 64 dense forward's two schedules (default, seq_schedule=long) for
 # ab_cudnn.py.
 set -euo pipefail
 carry=carry-D
 rm -rf $carry && mkdir -p $carry
-DIMS=128 bash bench/compile-bwd.sh $carry/def > /dev/null
-DIMS=128 FUSED_FLAGS="--set statistics=lse_top" bash bench/compile-bwd.sh $carry/lse > /dev/null
+DIMS=128 FUSED_FLAGS="--set statistics=at_use" bash bench/compile-bwd.sh $carry/old > /dev/null
+DIMS=128 bash bench/compile-bwd.sh $carry/lse > /dev/null # the default since this session
 # arr: lse with arrive_staging.py's PTX edit of the fused kernels (a timing
 # bound: the warps that issue no dQ reduction only arrive on its staging
 # barrier).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 51's call D (carry-D from make-carry-D.sh): the d = 128 backward,
-# default against statistics=lse_top and arr (arrive_staging.py), two reps, then cuDNN's backward
+# at_use (old) against lse_top (the new default) and arr (arrive_staging.py), two reps, then cuDNN's backward
 # (peer_sdpa.py --pass bwd) in the same call; then the d = 64 dense forward,
 # default and seq_schedule=long, beside cuDNN in turn (ab_cudnn.py); last,
 # if the call has time left, where the new default's warps wait (ncu,
@@ -11,7 +11,7 @@ call_header
 mkdir -p $OUT/r
 build_tools; echo "tools $(elapsed)"
 PEER=carry-D/peer_sdpa.py
-compare_bwd bwd 200 def=carry-D/def,lse=carry-D/lse,arr=carry-D/arr
+compare_bwd bwd 200 old=carry-D/old,lse=carry-D/lse,arr=carry-D/arr
 peers bwd 128 90 peers-bwd
 timeout 120 python3 bench/ab_cudnn.py --ptx-dir def=carry-D/f64def --ptx-dir long=carry-D/f64long \
   --dims 64 --variants dense --json $OUT/r/ab64.json > $OUT/r/ab64.txt 2>&1
