@@ -7,6 +7,7 @@
 # ab_cudnn.py.
 set -euo pipefail
 carry=carry-D
+. bench/results/carry-lib.sh
 rm -rf $carry && mkdir -p $carry
 DIMS=128 FUSED_FLAGS="--set statistics=at_use" bash bench/compile-bwd.sh $carry/old > /dev/null
 DIMS=128 bash bench/compile-bwd.sh $carry/lse > /dev/null # the default since this session
@@ -19,7 +20,17 @@ for v in "" _causal; do
     $carry/arr/flash_attention_bwd_fused${v}_d128.ptx
 done
 cp ../shared/tools/peer_sdpa.py $carry/
-. bench/results/carry-lib.sh
+# GPU cases of the new default (lse_top in the fused d = 128 kernels) where
+# call B ran none: prefix-LM, f16 causal with N_q < N_k, B and H > 1.
+cases=/tmp/s51/d
+rm -rf $cases && mkdir -p $cases
+exp lse_prefix flash_attention_bwd_fused_prefix_lm --set head_dim=128 --size batch=1 --size heads=2 \
+  --size seq_q=300 --size seq_k=333
+exp lse_causal_f16 flash_attention_bwd_fused_causal --set head_dim=128 --set dtype=f16 --size batch=2 \
+  --size heads=3 --size seq_q=190 --size seq_k=260
+exp lse_gqa5 flash_attention_bwd_fused_gqa --set head_dim=128 --set group=5 --size heads=5 \
+  --size seq_q=130 --size seq_k=70
+tar czf $carry/cases.tgz -C /tmp/s51 d
 VARIANTS=dense comp f64def 64 ""
 VARIANTS=dense comp f64long 64 "--set seq_schedule=long"
 du -sh $carry

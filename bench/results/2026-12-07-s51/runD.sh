@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 51's call D (carry-D from make-carry-D.sh): the d = 128 backward,
+# Session 51's call D (carry-D from make-carry-D.sh): GPU cases of the new
+# default (prefix-LM, f16, GQA 5) on all programs and on 3, racecheck; the d = 128 backward,
 # at_use (old) against lse_top (the new default) and arr (arrive_staging.py), two reps, then cuDNN's backward
 # (peer_sdpa.py --pass bwd) in the same call; then the d = 64 dense forward,
 # default and seq_schedule=long, beside cuDNN in turn (ab_cudnn.py); last,
@@ -10,6 +11,9 @@ T=$(date +%s)
 call_header
 mkdir -p $OUT/r
 build_tools; echo "tools $(elapsed)"
+mkdir -p /tmp/s51 && tar xzf carry-D/cases.tgz -C /tmp/s51
+run_cases /tmp/s51/d $OUT/r
+sanitize racecheck /tmp/s51/d $OUT/r
 PEER=carry-D/peer_sdpa.py
 compare_bwd bwd 200 old=carry-D/old,lse=carry-D/lse,arr=carry-D/arr
 peers bwd 128 90 peers-bwd
