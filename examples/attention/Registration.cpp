@@ -355,8 +355,9 @@ void registerAttention(const std::string &suffix, const std::string &summary,
     // i1 tile spilled 296 bytes here); query-head groups share each query
     // loop (a loop per head took a ring each: 265 KB). A producer
     // warpgroup fills the rings (no block barrier per step): at d = 128
-    // the consumers fit 240 registers with the statistics read where used
-    // (elsewhere reading them late cost 2-12 %): dense backward +6-8 %
+    // the consumers fit 240 registers with the statistics read where used,
+    // or in the fused kernel lse at the step's top (below), not both at the
+    // top (reading them late cost 2-12 % elsewhere): dense backward +6-8 %
     // (session 18), masked and GQA since their epilogue stopped spilling
     // (session 19); at d = 64 as it is: backward +5-15 % (session 18).
     // Beside the heavier masks (heavyOnMmaSync: the sliding window's) the
@@ -563,8 +564,8 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                "latency exposed) or lse_top (lse before the dots, delta before the "
                "exponentials, its load beside them) (auto: at d = 128 in FlashAttention-3's "
                "shape with a producer warpgroup on sm_90a lse_top for the fused kernel and "
-               "at_use for dK/dV's, else step_top; a score modifier's or queries_by_keys step reads both "
-               "at its top)",
+               "at_use for dK/dV's, else step_top; a score modifier's or queries_by_keys "
+               "step reads both at its top)",
        .choices = {"auto", "step_top", "at_use", "lse_top"}});
   KernelDef fused = kv;
   fused.sm90Pipeline = [=](const Params &p) { return bwdSchedule(KV, p, Form::Fused).sm90; };
