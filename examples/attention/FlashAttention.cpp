@@ -978,6 +978,7 @@ AttentionConfig tileConfigFrom(const Params &params, const AttentionSchedule &sc
   cfg.dpBesideS = schedule.dpBesideS;
   cfg.groupsInOneLoop = schedule.groupsInOneLoop;
   cfg.statistics = schedule.statistics;
+  cfg.oneConsumerBarrier = schedule.oneConsumerBarrier;
   cfg.queriesAsM = schedule.queriesAsM;
   cfg.dqOrder = schedule.dqOrder;
   cfg.lseByFma = schedule.lseByFma;

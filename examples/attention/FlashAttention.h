@@ -140,6 +140,12 @@ struct AttentionConfig {
   /// (reading them late keeps fewer registers live and exposes more
   /// latency: only where the registers are what limits).
   StatisticsRead statistics = StatisticsRead::StepTop;
+  /// Fused backward: the two warpgroups meet once a step, after dSᵀ's
+  /// store, rather than again after dQ's staging stores: dSᵀ in two
+  /// buffers by the step's parity, and dQ's staging published to the warp
+  /// that issues its reduction alone (KernelBuilder::splitStagingBarriers;
+  /// FlashAttention-3's structure).
+  bool oneConsumerBarrier = false;
   /// Backward dK/dV: each step's scores as [queries, keys] (queries the M
   /// of S = Q·Kᵀ and dP = dO·Vᵀ, as in the forward) rather than
   /// transposed; Pᵀ and dSᵀ reach dV's and dK's dots through shared memory.
@@ -560,6 +566,7 @@ struct AttentionSchedule {
   bool dpBesideS = true; ///< AttentionConfig::dpBesideS
   bool groupsInOneLoop = false; ///< AttentionConfig::groupsInOneLoop
   StatisticsRead statistics = StatisticsRead::StepTop; ///< AttentionConfig::statistics
+  bool oneConsumerBarrier = false; ///< AttentionConfig::oneConsumerBarrier
   bool queriesAsM = false;      ///< AttentionConfig::queriesAsM
   DqOrder dqOrder = DqOrder::AfterDK; ///< AttentionConfig::dqOrder
   bool lseByFma = true;         ///< AttentionConfig::lseByFma

@@ -505,6 +505,8 @@ static void buildKeyBlockKernel(KernelBuilder &k, const AttentionConfig &cfg,
   const int64_t bn = cfg.blockN;
   if (cfg.splitColumns)
     k.narrowWgmmaOperands();
+  if (fuseDQ && cfg.oneConsumerBarrier)
+    k.splitStagingBarriers();
   BackwardInputs in = backwardInputs(k, cfg);
   TensorArg dk = headDimTensor(k, "dk", cfg.dtype, 3, cfg.headDim),
             dv = headDimTensor(k, "dv", cfg.dtype, 3, cfg.valueDim());

@@ -539,6 +539,7 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                     : dqOrder == "before_dk" ? DqOrder::BeforeDK
                                              : DqOrder::DotBeforeDK;
     cfg.dqByLastProgram = p.get("dq_convert") == "last_program";
+    cfg.oneConsumerBarrier = p.get("consumer_barriers") == "one";
     if (bwdSchedule(KV, p, Form::Fused).sm90 != Sm90Pipeline::Default)
       return cfg; // FlashAttention-3's shape (above)
     AttentionVariant v = variant(p);
@@ -599,6 +600,16 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                "sm_90a, with 128 query rows a step, as it takes there when asked; a score "
                "modifier's step keeps its own)",
        .choices = {"auto", "keys_by_queries", "queries_by_keys"}});
+  fused.params.push_back(
+      {.name = "consumer_barriers",
+       .type = ParamSpec::Type::Choice,
+       .defaultValue = "auto",
+       .help = "how often a step's warpgroups meet on sm_90a (tilegpu lowering): two (after "
+               "dSᵀ's store and after dQ's staging stores, one dSᵀ buffer) or one (after dSᵀ's "
+               "store: dSᵀ in two buffers by the step's parity, and the warps that do not "
+               "issue dQ's reduction only arrive on its staging barrier; FlashAttention-3's; "
+               "not yet timed) (auto: two)",
+       .choices = {"auto", "two", "one"}});
   fused.summary = "backward of flash_attention_fwd" + suffix +
                   ": dK, dV per key block, dQ (unscaled: dS·K) added atomically into f32 dq_acc";
   fused.build = [=](KernelBuilder &k, const Params &p) {

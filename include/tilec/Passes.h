@@ -29,6 +29,13 @@ inline constexpr llvm::StringLiteral kLongestFirstAxisAttrName = "tilec.longest_
 /// buffers of that swizzle (dsl::KernelBuilder::narrowWgmmaOperands):
 /// tilegpu-lower-dots keeps such dots on mma.sync elsewhere.
 inline constexpr llvm::StringLiteral kNarrowWgmmaAttrName = "tilec.narrow_wgmma";
+/// On a kernel whose warpgroups should meet once a loop step where they met
+/// twice (dsl::KernelBuilder::splitStagingBarriers, FlashAttention-3's
+/// backward): tilegpu-lower-dots stages a transposed A operand computed every
+/// step of a loop in two slots, by the step's parity, and
+/// tilegpu-insert-barriers publishes a buffer that only the first warp's TMA
+/// stores read to that warp alone (the others arrive, it waits).
+inline constexpr llvm::StringLiteral kSplitStagingAttrName = "tilec.split_staging";
 /// On the math.exp2 of the online softmax's p = exp2(s·t - m)
 /// (tile-decompose-online-softmax): its argument is at most a rounding error
 /// above 0, or -inf (a masked score), so convert-tilegpu-to-nvvm may compute

@@ -1144,6 +1144,10 @@ void KernelBuilder::narrowWgmmaOperands() {
   state->func->setAttr(kNarrowWgmmaAttrName, state->b.getUnitAttr());
 }
 
+void KernelBuilder::splitStagingBarriers() {
+  state->func->setAttr(kSplitStagingAttrName, state->b.getUnitAttr());
+}
+
 Tile KernelBuilder::numPrograms(unsigned axis, Where where) {
   Lowerer l(*this, where);
   if (axis > 2)

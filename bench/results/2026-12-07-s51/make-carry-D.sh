@@ -11,6 +11,10 @@ carry=carry-D
 rm -rf $carry && mkdir -p $carry
 DIMS=128 FUSED_FLAGS="--set statistics=at_use" bash bench/compile-bwd.sh $carry/old > /dev/null
 DIMS=128 bash bench/compile-bwd.sh $carry/lse > /dev/null # the default since this session
+# one: the fused kernels with one barrier of both warpgroups a step
+# (--set consumer_barriers=one: dSᵀ in two slots, dQ's staging published to
+# the issuing warp alone; built in session 51, not yet run on a GPU).
+DIMS=128 FUSED_FLAGS="--set consumer_barriers=one" bash bench/compile-bwd.sh $carry/one > /dev/null
 # arr: lse with arrive_staging.py's PTX edit of the fused kernels (a timing
 # bound: the warps that issue no dQ reduction only arrive on its staging
 # barrier).
@@ -30,6 +34,18 @@ exp lse_causal_f16 flash_attention_bwd_fused_causal --set head_dim=128 --set dty
   --size heads=3 --size seq_q=190 --size seq_k=260
 exp lse_gqa5 flash_attention_bwd_fused_gqa --set head_dim=128 --set group=5 --size heads=5 \
   --size seq_q=130 --size seq_k=70
+# ... and of consumer_barriers=one: ragged, causal N_q > N_k, f16 causal with
+# B, H > 1, GQA 3, prefix-LM (each loop's first step writes slot 0 after
+# the last loop's step read either).
+O="--set head_dim=128 --set consumer_barriers=one"
+exp one_ragged flash_attention_bwd_fused $O --size batch=1 --size heads=2 --size seq_q=300 --size seq_k=333
+exp one_causal flash_attention_bwd_fused_causal $O --size batch=1 --size heads=2 --size seq_q=333 \
+  --size seq_k=300
+exp one_causal_f16 flash_attention_bwd_fused_causal $O --set dtype=f16 --size batch=2 --size heads=3 \
+  --size seq_q=190 --size seq_k=260
+exp one_gqa3 flash_attention_bwd_fused_gqa $O --set group=3 --size heads=6 --size seq_q=200 --size seq_k=257
+exp one_prefix flash_attention_bwd_fused_prefix_lm $O --size batch=1 --size heads=2 --size seq_q=300 \
+  --size seq_k=333
 tar czf $carry/cases.tgz -C /tmp/s51 d
 VARIANTS=dense comp f64def 64 ""
 VARIANTS=dense comp f64long 64 "--set seq_schedule=long"

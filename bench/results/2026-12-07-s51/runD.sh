@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Session 51's call D (carry-D from make-carry-D.sh): GPU cases of the new
-# default (prefix-LM, f16, GQA 5) on all programs and on 3, racecheck; the d = 128 backward,
-# at_use (old) against lse_top (the new default) and arr (arrive_staging.py), two reps, then cuDNN's backward
+# default (prefix-LM, f16, GQA 5) and of consumer_barriers=one on all
+# programs and on 3, racecheck and synccheck on the latter; the d = 128 backward,
+# at_use (old) against lse_top (the new default), arr (arrive_staging.py)
+# and one (consumer_barriers=one), two reps, then cuDNN's backward
 # (peer_sdpa.py --pass bwd) in the same call; then the d = 64 dense forward,
 # default and seq_schedule=long, beside cuDNN in turn (ab_cudnn.py); last,
 # if the call has time left, where the new default's warps wait (ncu,
@@ -13,9 +15,12 @@ mkdir -p $OUT/r
 build_tools; echo "tools $(elapsed)"
 mkdir -p /tmp/s51 && tar xzf carry-D/cases.tgz -C /tmp/s51
 run_cases /tmp/s51/d $OUT/r
-sanitize racecheck /tmp/s51/d $OUT/r
+mkdir -p /tmp/s51/one /tmp/s51/sync && cp -r /tmp/s51/d/one_* /tmp/s51/one/ &&
+  cp -r /tmp/s51/d/one_ragged /tmp/s51/d/one_gqa3 /tmp/s51/sync/
+sanitize racecheck /tmp/s51/one $OUT/r
+sanitize synccheck /tmp/s51/sync $OUT/r
 PEER=carry-D/peer_sdpa.py
-compare_bwd bwd 200 old=carry-D/old,lse=carry-D/lse,arr=carry-D/arr
+compare_bwd bwd 260 old=carry-D/old,lse=carry-D/lse,arr=carry-D/arr,one=carry-D/one
 peers bwd 128 90 peers-bwd
 timeout 120 python3 bench/ab_cudnn.py --ptx-dir def=carry-D/f64def --ptx-dir long=carry-D/f64long \
   --dims 64 --variants dense --json $OUT/r/ab64.json > $OUT/r/ab64.txt 2>&1

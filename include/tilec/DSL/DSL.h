@@ -293,6 +293,12 @@ public:
   /// rather than mma.sync (attribute tilec.narrow_wgmma): the attention
   /// forward's narrow column tiles (split_columns).
   void narrowWgmmaOperands();
+  /// Loop steps whose warpgroups meet once where they would meet twice
+  /// (attribute tilec.split_staging): a transposed A operand computed every
+  /// step (the backward's dSᵀ) in two shared buffers by the step's parity,
+  /// and what the first warp's TMA stores read (dQ's staging) published to
+  /// that warp alone.
+  void splitStagingBarriers();
 
   /// Constants: a scalar, a tile of one value, `0, 1, ..., n-1` (i32).
   Tile constant(double value, DType type, Where where = Where::current());

@@ -58,7 +58,7 @@ bool tilec::tilegpu::isGroupBarrier(Operation &op) {
   if (isa<BarrierOp>(op))
     return true;
   auto sync = dyn_cast<BarrierSyncOp>(op);
-  if (!sync || !matchPattern(sync.getId(), m_Constant()))
+  if (!sync || !matchPattern(sync.getId(), m_Constant()) || isa<scf::IfOp>(op.getParentOp()))
     return false;
   for (Operation *parent = &op; parent; parent = parent->getParentOp())
     if (auto roles = dyn_cast_or_null<WarpSpecializeOp>(parent->getParentOp())) {

@@ -44,6 +44,11 @@ inline constexpr llvm::StringLiteral kKernelAttrName = "tilegpu.kernel";
 /// the copy that overwrites it waits there first, so its reads need no
 /// barrier before the overwrite (tilegpu-insert-barriers).
 inline constexpr llvm::StringLiteral kReleasedByMBarrier = "tilegpu.released_by_mbarrier";
+/// On a two-slot `tilegpu.alloc` whose slot alternates with the steps of the
+/// loop it is in (tilegpu-lower-dots, kSplitStagingAttrName): a step's reads
+/// of its slot meet the write two steps later, not the next step's
+/// (tilegpu-insert-barriers).
+inline constexpr llvm::StringLiteral kAlternatingSlots = "tilegpu.alternating_slots";
 
 /// `shape` without its size-1 dimensions (how a block of a descriptor, a TMA
 /// box and a shared buffer match).
@@ -83,7 +88,8 @@ bool fitsStMatrix(mlir::RankedTensorType type, SharedMemoryType buffer);
 /// or a named barrier of a constant id over all threads of its warp role
 /// (or any named barrier outside roles). A barrier whose id depends on the
 /// thread — tilegpu-ping-pong's turns, where one warpgroup waits for
-/// another's arrival — only orders some threads after others.
+/// another's arrival — only orders some threads after others, as does one in
+/// a branch (tilegpu-insert-barriers' wait of the first warp alone).
 bool isGroupBarrier(mlir::Operation &op);
 
 /// The body of `op` if it is a persistent kernel's tile loop (each

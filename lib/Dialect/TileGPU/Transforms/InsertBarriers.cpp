@@ -2,6 +2,7 @@
 
 #include "tilec/Dialect/TileGPU/Passes.h"
 #include "tilec/Dialect/TileGPU/TileGPU.h"
+#include "tilec/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -151,11 +152,45 @@ static bool meets(const Hazards &pending, const llvm::SmallDenseSet<Value> &writ
                       [&](Value b) { return writes.contains(b) || reads.contains(b); });
 }
 
+/// A buffer of two slots that alternate with its loop's steps
+/// (kAlternatingSlots).
+static bool alternatesWithSteps(Value buffer) {
+  Operation *alloc = buffer.getDefiningOp();
+  return alloc && alloc->hasAttr(kAlternatingSlots);
+}
+
 /// Whether what an iteration of `body` leaves pending can meet the next
-/// iteration's accesses.
+/// iteration's accesses. A step's reads of an alternating buffer's slot
+/// cannot: the next step writes the other slot, and a barrier of the group
+/// in that step orders the reads before the write two steps on.
 static bool meetsNextIteration(const Hazards &pending, Block &body, const KernelBuffers &kernel) {
   auto [writes, reads] = touchedIn(body, kernel);
-  return meets(pending, writes, reads);
+  Hazards carried = pending;
+  if (llvm::any_of(body, [](Operation &op) { return isGroupBarrier(op); }))
+    for (Value b : pending.read)
+      if (alternatesWithSteps(b))
+        carried.read.erase(b);
+  return meets(carried, writes, reads);
+}
+
+/// The barrier id on which a role's first warp waits for its other warps'
+/// writes (publishToFirstWarp): the last of the 16, clear of the roles' own
+/// (1, 2, ...) and tilegpu-ping-pong's turns after them.
+constexpr int32_t kFirstWarpBarrier = 15;
+
+/// Whether `condition` is streams::firstWarp's test: `warp_id == 0`.
+static bool isFirstWarpTest(Value condition) {
+  auto compare = condition.getDefiningOp<arith::CmpIOp>();
+  return compare && compare.getPredicate() == arith::CmpIPredicate::eq &&
+         compare.getLhs().getDefiningOp<WarpIdOp>() && matchPattern(compare.getRhs(), m_Zero());
+}
+
+/// The threads of the warp role `op` is in, if it is in one.
+static std::optional<int32_t> roleThreads(Operation &op) {
+  for (Operation *parent = &op; parent; parent = parent->getParentOp())
+    if (auto roles = dyn_cast_or_null<WarpSpecializeOp>(parent->getParentOp()))
+      return 32 * static_cast<int32_t>(roles.getWarps()[parent->getParentRegion()->getRegionNumber()]);
+  return std::nullopt;
 }
 
 /// Whether only reads are pending and the ops in `op`'s regions write no
@@ -172,7 +207,8 @@ static bool onlyReads(const Hazards &pending, Operation &op, const KernelBuffers
 
 class BarrierPlacer {
 public:
-  explicit BarrierPlacer(KernelBuffers buffers) : buffers(std::move(buffers)) {}
+  BarrierPlacer(KernelBuffers buffers, bool splitStaging)
+      : buffers(std::move(buffers)), splitStaging(splitStaging) {}
 
   /// `canSync`: every thread of the group (block or role) runs `block`, so
   /// a barrier may go in it (not so in a branch).
@@ -224,6 +260,8 @@ private:
   /// other roles, and a branch's (which may be a subset of the threads,
   /// where no barrier can go) for what follows.
   void placeInRegions(Operation &op, Hazards &hazards, bool canSync) {
+    if (splitStaging && canSync && publishToFirstWarp(op, hazards))
+      return;
     if (isa<scf::IfOp>(op) && onlyReads(hazards, op, buffers)) {
       // Where only reads are pending, a branch that writes nothing (a TMA
       // store's wait in the first warp) needs no barrier before it: it runs
@@ -304,6 +342,53 @@ private:
     hazards = after;
   }
 
+  /// A branch of the role's first warp that only issues TMA stores (and
+  /// waits for them) of buffers written and not yet published: only that
+  /// warp must wait for the writes. After the fence it waits on a barrier
+  /// of its own (`bar.sync`) and the other warps arrive there
+  /// (`bar.arrive`) and run on; what else is pending stays pending
+  /// (kSplitStagingAttrName: the fused backward's dQ staging, whose full
+  /// barrier also held each warpgroup until the other's dot had read dSᵀ —
+  /// alternating slots take that over).
+  bool publishToFirstWarp(Operation &op, Hazards &hazards) {
+    auto branch = dyn_cast<scf::IfOp>(op);
+    if (!branch || !branch.getElseRegion().empty() || !isFirstWarpTest(branch.getCondition()))
+      return false;
+    std::optional<int32_t> threads = roleThreads(op);
+    SmallVector<Value> stored;
+    bool onlyStores = true;
+    branch.getThenRegion().walk([&](Operation *inner) {
+      if (auto store = dyn_cast<TMAStoreOp>(inner))
+        stored.push_back(rootBuffer(store.getSrc()));
+      else if (!isa<TMAStoreWaitOp, scf::YieldOp>(inner))
+        onlyStores = false;
+    });
+    bool unpublished = llvm::any_of(stored, [&](Value b) {
+      return hazards.written.contains(b) || hazards.unfenced.contains(b);
+    });
+    if (!threads || !onlyStores || !unpublished)
+      return false;
+    Location loc = op.getLoc();
+    OpBuilder b(&op);
+    FenceOp::create(b, loc, FenceKind::async_proxy);
+    auto split = scf::IfOp::create(b, loc, TypeRange{}, branch.getCondition(), /*withElse=*/true);
+    OpBuilder waits = OpBuilder::atBlockBegin(&split.getThenRegion().front());
+    BarrierSyncOp::create(waits, loc, arith::ConstantIntOp::create(waits, loc, kFirstWarpBarrier, 32),
+                          *threads);
+    OpBuilder arrives = OpBuilder::atBlockBegin(&split.getElseRegion().front());
+    BarrierArriveOp::create(arrives, loc,
+                            arith::ConstantIntOp::create(arrives, loc, kFirstWarpBarrier, 32),
+                            *threads);
+    hazards.unfenced.clear(); // every thread ran the fence
+    for (Value buffer : stored)
+      hazards.written.erase(buffer);
+    // The branch's waits end its stores' reads, pending from here on.
+    Hazards inBranch = hazards;
+    placeIn(branch.getThenRegion().front(), inBranch, /*canSync=*/false);
+    hazards.read.insert(inBranch.read.begin(), inBranch.read.end());
+    return true;
+  }
+
   void synchronize(Operation *before, bool fenceAsync, Hazards &hazards) {
     OpBuilder b(before);
     emitSync(b, before->getLoc(), before, fenceAsync);
@@ -356,6 +441,7 @@ private:
   }
 
   KernelBuffers buffers;
+  bool splitStaging; ///< the kernel has kSplitStagingAttrName
   llvm::SmallDenseSet<Value> unwritten; ///< in the role being placed
 
   /// A ring whose overwrites wait for its readers on an mbarrier
@@ -372,7 +458,8 @@ struct TileGPUInsertBarriers
     for (Operation &op : getOperation().getBody()->getOperations())
       if (auto kernel = dyn_cast<FunctionOpInterface>(op); kernel && !kernel.isExternal()) {
         Hazards hazards;
-        BarrierPlacer(kernelBuffers(kernel)).placeIn(kernel.getFunctionBody().front(), hazards, /*canSync=*/true);
+        BarrierPlacer(kernelBuffers(kernel), kernel->hasAttr(tilec::kSplitStagingAttrName))
+            .placeIn(kernel.getFunctionBody().front(), hazards, /*canSync=*/true);
       }
   }
 };

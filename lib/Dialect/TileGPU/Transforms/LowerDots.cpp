@@ -14,6 +14,7 @@
 #include "tilec/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -121,6 +122,25 @@ static Value inLayout(OpBuilder &b, Value value, Attribute layout, unsigned inde
   return ConvertLayoutOp::create(b, value.getLoc(), wanted, value);
 }
 
+/// A buffer of two `slot`s, and the view of the one for this step of
+/// `loop`: the step's parity.
+static Value alternatingSlot(OpBuilder &b, Location loc, SharedMemoryType slot, scf::ForOp loop) {
+  SmallVector<int64_t> shape{2};
+  llvm::append_range(shape, slot.getShape());
+  auto type = SharedMemoryType::get(b.getContext(), shape, slot.getElementType(), slot.getEncoding());
+  auto ring = AllocOp::create(b, loc, type, IntegerAttr());
+  ring->setAttr(kAlternatingSlots, b.getUnitAttr());
+  auto asI32 = [&](Value v) -> Value {
+    return v.getType().isIndex() ? arith::IndexCastOp::create(b, loc, b.getI32Type(), v) : v;
+  };
+  Value steps = arith::DivUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, asI32(loop.getInductionVar()), asI32(loop.getLowerBound())),
+      asI32(loop.getStep()));
+  Value parity = arith::RemUIOp::create(b, loc, steps, arith::ConstantIntOp::create(b, loc, 2, 32));
+  return SlotOp::create(b, loc, slot, ring, parity);
+}
+
 /// The staging buffers made so far, by value and swizzle.
 using StagingBuffers = llvm::DenseMap<std::pair<Value, int64_t>, Value>;
 
@@ -131,8 +151,11 @@ using StagingBuffers = llvm::DenseMap<std::pair<Value, int64_t>, Value>;
 /// every step, whose element stores would hold an address register each). A block load only dots
 /// read is first retyped to a coalesced layout (16 bytes of a row per thread): its registers only
 /// pass through on their way to the buffer.
+/// `alternate`: a tile computed every step of that loop, stored into one of
+/// two slots by the step's parity ((iv - lb) / step mod 2; kAlternatingSlots),
+/// so that a step's store need not wait for the last step's readers.
 static Value stagingBuffer(Value staged, StagingBuffers &buffers, int64_t swizzle = 128,
-                           bool byMatrix = false) {
+                           bool byMatrix = false, scf::ForOp alternate = {}) {
   if (Value buffer = buffers.lookup({staged, swizzle}))
     return buffer;
   auto tile = cast<RankedTensorType>(staged.getType());
@@ -151,7 +174,8 @@ static Value stagingBuffer(Value staged, StagingBuffers &buffers, int64_t swizzl
   tile = cast<RankedTensorType>(staged.getType());
   auto type = SharedMemoryType::get(b.getContext(), tile.getShape(), tile.getElementType(),
                                     SwizzledAttr::get(b.getContext(), swizzle));
-  Value buffer = AllocOp::create(b, staged.getLoc(), type, IntegerAttr());
+  Value buffer = alternate ? alternatingSlot(b, staged.getLoc(), type, alternate)
+                           : AllocOp::create(b, staged.getLoc(), type, IntegerAttr());
   byMatrix = byMatrix && fitsStMatrix(tile, type);
   LocalStoreOp::create(b, staged.getLoc(), staged, buffer, byMatrix ? b.getUnitAttr() : UnitAttr());
   buffers[{staged, swizzle}] = buffer;
@@ -391,9 +415,15 @@ struct TileGPULowerDots : public tilec::tilegpu::impl::TileGPULowerDotsBase<Tile
     }
     if (tile::TransOp transA = fitsWgmma ? transposedComputedA(dot) : tile::TransOp()) {
       // Aᵀ's rows are M long: whole 128-byte blocks (m a multiple of 64).
+      // With kSplitStagingAttrName, in two slots where computed every step
+      // of a loop (the fused backward's dSᵀ).
+      scf::ForOp alternate;
+      if (auto kernel = dot->getParentOfType<FunctionOpInterface>();
+          kernel && kernel->hasAttr(tilec::kSplitStagingAttrName))
+        alternate = dyn_cast_or_null<scf::ForOp>(transA.getSrc().getParentBlock()->getParentOp());
       return replaceByWarpgroupDot(b, dot,
                                    stagingBuffer(transA.getSrc(), stagedBuffers, 128,
-                                                 /*byMatrix=*/true),
+                                                 /*byMatrix=*/true, alternate),
                                    stagingBuffer(staged, stagedBuffers, swizzle),
                                    transposeB, peeled, transA);
     }
