@@ -185,6 +185,43 @@ static bool isFirstWarpTest(Value condition) {
          compare.getLhs().getDefiningOp<WarpIdOp>() && matchPattern(compare.getRhs(), m_Zero());
 }
 
+/// The buffers whose TMA stores `op` issues, where it is a branch of the
+/// first warp that only issues TMA stores and waits for them.
+static std::optional<SmallVector<Value>> storedByFirstWarp(Operation *op) {
+  auto branch = dyn_cast_or_null<scf::IfOp>(op);
+  if (!branch || !branch.getElseRegion().empty() || !isFirstWarpTest(branch.getCondition()))
+    return std::nullopt;
+  SmallVector<Value> stored;
+  WalkResult walk = branch.getThenRegion().walk([&](Operation *inner) {
+    if (auto store = dyn_cast<TMAStoreOp>(inner))
+      stored.push_back(rootBuffer(store.getSrc()));
+    else if (!isa<TMAStoreWaitOp, scf::YieldOp>(inner))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || stored.empty())
+    return std::nullopt;
+  return stored;
+}
+
+/// Whether `op` is publishToFirstWarp's barrier: `bar.sync` on
+/// kFirstWarpBarrier in the first warp, `bar.arrive` there in the others.
+static bool isFirstWarpPublish(Operation &op) {
+  auto branch = dyn_cast<scf::IfOp>(op);
+  if (!branch || branch.getElseRegion().empty() || !isFirstWarpTest(branch.getCondition()))
+    return false;
+  auto onBarrier = [](Block &block, auto kind) {
+    for (Operation &inner : block)
+      if (auto barrier = dyn_cast<decltype(kind)>(inner)) {
+        APInt id;
+        return matchPattern(barrier.getId(), m_ConstantInt(&id)) && id == kFirstWarpBarrier;
+      }
+    return false;
+  };
+  return onBarrier(branch.getThenRegion().front(), BarrierSyncOp()) &&
+         onBarrier(branch.getElseRegion().front(), BarrierArriveOp());
+}
+
 /// The threads of the warp role `op` is in, if it is in one.
 static std::optional<int32_t> roleThreads(Operation &op) {
   for (Operation *parent = &op; parent; parent = parent->getParentOp())
@@ -351,22 +388,18 @@ private:
   /// barrier also held each warpgroup until the other's dot had read dSᵀ —
   /// alternating slots take that over).
   bool publishToFirstWarp(Operation &op, Hazards &hazards) {
+    if (isFirstWarpPublish(op)) { // placed by an earlier run: as placed now
+      if (std::optional<SmallVector<Value>> stored = storedByFirstWarp(op.getNextNode()))
+        for (Value buffer : *stored)
+          hazards.written.erase(buffer);
+      return true;
+    }
     auto branch = dyn_cast<scf::IfOp>(op);
-    if (!branch || !branch.getElseRegion().empty() || !isFirstWarpTest(branch.getCondition()))
-      return false;
+    std::optional<SmallVector<Value>> stored = storedByFirstWarp(&op);
     std::optional<int32_t> threads = roleThreads(op);
-    SmallVector<Value> stored;
-    bool onlyStores = true;
-    branch.getThenRegion().walk([&](Operation *inner) {
-      if (auto store = dyn_cast<TMAStoreOp>(inner))
-        stored.push_back(rootBuffer(store.getSrc()));
-      else if (!isa<TMAStoreWaitOp, scf::YieldOp>(inner))
-        onlyStores = false;
-    });
-    bool unpublished = llvm::any_of(stored, [&](Value b) {
-      return hazards.written.contains(b) || hazards.unfenced.contains(b);
-    });
-    if (!threads || !onlyStores || !unpublished)
+    if (!stored || !threads || !llvm::any_of(*stored, [&](Value b) {
+          return hazards.written.contains(b) || hazards.unfenced.contains(b);
+        }))
       return false;
     Location loc = op.getLoc();
     OpBuilder b(&op);
@@ -380,7 +413,7 @@ private:
                             arith::ConstantIntOp::create(arrives, loc, kFirstWarpBarrier, 32),
                             *threads);
     hazards.unfenced.clear(); // every thread ran the fence
-    for (Value buffer : stored)
+    for (Value buffer : *stored)
       hazards.written.erase(buffer);
     // The branch's waits end its stores' reads, pending from here on.
     Hazards inBranch = hazards;
