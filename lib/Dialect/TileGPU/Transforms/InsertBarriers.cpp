@@ -166,7 +166,16 @@ static bool alternatesWithSteps(Value buffer) {
 static bool meetsNextIteration(const Hazards &pending, Block &body, const KernelBuffers &kernel) {
   auto [writes, reads] = touchedIn(body, kernel);
   Hazards carried = pending;
-  if (llvm::any_of(body, [](Operation &op) { return isGroupBarrier(op); }))
+  // (Not where a wait in the body ends a dot of an earlier step, whose
+  // slot would be the one the next step writes.)
+  bool ownDots = !body.walk([&](DotWaitOp wait) {
+                       for (Value token : wait.getTokens())
+                         if (!token.getDefiningOp() ||
+                             !body.getParentOp()->isAncestor(token.getDefiningOp()))
+                           return WalkResult::interrupt();
+                       return WalkResult::advance();
+                     }).wasInterrupted();
+  if (ownDots && llvm::any_of(body, [](Operation &op) { return isGroupBarrier(op); }))
     for (Value b : pending.read)
       if (alternatesWithSteps(b))
         carried.read.erase(b);
@@ -244,8 +253,22 @@ static bool onlyReads(const Hazards &pending, Operation &op, const KernelBuffers
 
 class BarrierPlacer {
 public:
-  BarrierPlacer(KernelBuffers buffers, bool splitStaging)
-      : buffers(std::move(buffers)), splitStaging(splitStaging) {}
+  BarrierPlacer(FunctionOpInterface kernel)
+      : buffers(kernelBuffers(kernel)), splitStaging(kernel->hasAttr(tilec::kSplitStagingAttrName)) {
+    kernel.walk([&](Operation *op) {
+      Value id;
+      if (auto sync = dyn_cast<BarrierSyncOp>(op))
+        id = sync.getId();
+      else if (auto arrive = dyn_cast<BarrierArriveOp>(op))
+        id = arrive.getId();
+      computedBarrierIds |= id && !matchPattern(id, m_Constant());
+      if (auto load = dyn_cast<LocalLoadOp>(op))
+        genericallyRead.insert(rootBuffer(load.getSrc()));
+      if (auto dot = dyn_cast<WarpgroupDotOp>(op))
+        for (Value b : dotOperandBuffers(dot))
+          genericallyRead.insert(b);
+    });
+  }
 
   /// `canSync`: every thread of the group (block or role) runs `block`, so
   /// a barrier may go in it (not so in a branch).
@@ -401,6 +424,12 @@ private:
           return hazards.written.contains(b) || hazards.unfenced.contains(b);
         }))
       return false;
+    // Only where nothing else reads those buffers (their writes stay
+    // unpublished to the other warps) and no barrier id is computed
+    // (tilegpu-ping-pong's turns, which might reach kFirstWarpBarrier).
+    if (llvm::any_of(*stored, [&](Value b) { return readOtherThanByTMA(b); }) ||
+        computedBarrierIds)
+      return false;
     Location loc = op.getLoc();
     OpBuilder b(&op);
     FenceOp::create(b, loc, FenceKind::async_proxy);
@@ -475,6 +504,10 @@ private:
 
   KernelBuffers buffers;
   bool splitStaging; ///< the kernel has kSplitStagingAttrName
+  bool computedBarrierIds = false; ///< some named barrier's id is not a constant
+  /// Buffers read by a `local_load` or a wgmma (not only by TMA stores).
+  llvm::SmallDenseSet<Value> genericallyRead;
+  bool readOtherThanByTMA(Value buffer) const { return genericallyRead.contains(buffer); }
   llvm::SmallDenseSet<Value> unwritten; ///< in the role being placed
 
   /// A ring whose overwrites wait for its readers on an mbarrier
@@ -491,8 +524,7 @@ struct TileGPUInsertBarriers
     for (Operation &op : getOperation().getBody()->getOperations())
       if (auto kernel = dyn_cast<FunctionOpInterface>(op); kernel && !kernel.isExternal()) {
         Hazards hazards;
-        BarrierPlacer(kernelBuffers(kernel), kernel->hasAttr(tilec::kSplitStagingAttrName))
-            .placeIn(kernel.getFunctionBody().front(), hazards, /*canSync=*/true);
+        BarrierPlacer(kernel).placeIn(kernel.getFunctionBody().front(), hazards, /*canSync=*/true);
       }
   }
 };
