@@ -160,3 +160,49 @@ func.func @without_alternating_slots(%x: tensor<128x64xbf16, #blocked>, %y: tens
     }
   return
 }
+
+// A buffer some thread also reads is published to all: the role's barrier.
+// CHECK-LABEL: func.func @staging_read_by_threads
+// CHECK: tilegpu.dot_wait
+// CHECK-NEXT: tilegpu.local_store
+// CHECK-NEXT: tilegpu.fence async_proxy
+// CHECK-NEXT: arith.constant 2 : i32
+// CHECK-NEXT: tilegpu.barrier_sync %{{.+}}, 256
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: tilegpu.tma_store
+// CHECK-NOT: barrier_arrive
+// CHECK: return
+func.func @staging_read_by_threads(%x: tensor<128x64xbf16, #blocked>, %y: tensor<128x64xbf16, #blocked>,
+                              %map: !tilegpu.tensor_map<128x64xbf16, #swz>, %n: i32,
+                              %acc0: tensor<128x64xf32, #wgmma>) attributes {tilec.split_staging} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %staging = tilegpu.alloc : !tilegpu.smem<128x64xbf16, #swz>
+  %k = tilegpu.alloc : !tilegpu.smem<64x64xbf16, #swz>
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+    }
+    role warps = 8 registers = 232 {
+      %w = tilegpu.warp_id : i32
+      %first = arith.cmpi eq, %w, %c0 : i32
+      %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<128x64xf32, #wgmma>) : i32 {
+        scf.if %first {
+          tilegpu.tma_store_wait {pending = 0 : i32}
+        }
+        %p = arith.remui %i, %c2 : i32
+        %ring = tilegpu.alloc {tilegpu.alternating_slots} : !tilegpu.smem<2x128x64xbf16, #swz>
+        %s = tilegpu.slot %ring[%p] : !tilegpu.smem<2x128x64xbf16, #swz> -> !tilegpu.smem<128x64xbf16, #swz>
+        tilegpu.local_store %x, %s : tensor<128x64xbf16, #blocked>, !tilegpu.smem<128x64xbf16, #swz>
+        %t = tilegpu.warpgroup_dot %s, %k, %acc : !tilegpu.smem<128x64xbf16, #swz>, !tilegpu.smem<64x64xbf16, #swz>, tensor<128x64xf32, #wgmma>
+        %d = tilegpu.dot_wait %t {pending = 0 : i32} : !tilegpu.dot_token<tensor<128x64xf32, #wgmma>>
+        tilegpu.local_store %y, %staging : tensor<128x64xbf16, #blocked>, !tilegpu.smem<128x64xbf16, #swz>
+        scf.if %first {
+          tilegpu.tma_store %staging, %map[%i, %c0] : !tilegpu.smem<128x64xbf16, #swz>, !tilegpu.tensor_map<128x64xbf16, #swz>
+        }
+        %v = tilegpu.local_load %staging : !tilegpu.smem<128x64xbf16, #swz> -> tensor<128x64xbf16, #blocked>
+        scf.yield %d : tensor<128x64xf32, #wgmma>
+      }
+    }
+  return
+}

@@ -253,7 +253,7 @@ static bool onlyReads(const Hazards &pending, Operation &op, const KernelBuffers
 
 class BarrierPlacer {
 public:
-  BarrierPlacer(FunctionOpInterface kernel)
+  explicit BarrierPlacer(FunctionOpInterface kernel)
       : buffers(kernelBuffers(kernel)), splitStaging(kernel->hasAttr(tilec::kSplitStagingAttrName)) {
     kernel.walk([&](Operation *op) {
       Value id;
@@ -427,7 +427,7 @@ private:
     // Only where nothing else reads those buffers (their writes stay
     // unpublished to the other warps) and no barrier id is computed
     // (tilegpu-ping-pong's turns, which might reach kFirstWarpBarrier).
-    if (llvm::any_of(*stored, [&](Value b) { return readOtherThanByTMA(b); }) ||
+    if (llvm::any_of(*stored, [&](Value b) { return genericallyRead.contains(b); }) ||
         computedBarrierIds)
       return false;
     Location loc = op.getLoc();
@@ -507,7 +507,6 @@ private:
   bool computedBarrierIds = false; ///< some named barrier's id is not a constant
   /// Buffers read by a `local_load` or a wgmma (not only by TMA stores).
   llvm::SmallDenseSet<Value> genericallyRead;
-  bool readOtherThanByTMA(Value buffer) const { return genericallyRead.contains(buffer); }
   llvm::SmallDenseSet<Value> unwritten; ///< in the role being placed
 
   /// A ring whose overwrites wait for its readers on an mbarrier
