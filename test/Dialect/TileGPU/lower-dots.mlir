@@ -254,6 +254,41 @@ func.func @column_blocks(%dsT32: tensor<128x64xf32, #acc>, %dk: !tile.desc<128x1
 // -----
 
 #cols = #tilegpu.wgmma<warpgroups = 1, columns = 2>
+#acc = #tilegpu.wgmma<warpgroups = 2>
+#bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [8, 1], order = [1, 0]>
+#dsl = #tilegpu.linear<reg = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32], [0, 64]]>
+// The same dot in a loop of a kernel marked tilec.split_staging
+// (consumer_barriers=one): dSᵀ, computed every step, goes into one of two
+// slots by the step's parity, (iv - lb) / step mod 2, so that a step's
+// store need not wait for the other warpgroup's last read.
+// SM90-LABEL: func.func @alternating_slots
+// SM90: scf.for %[[IV:.+]] = %[[LB:.+]] to %{{.+}} step %[[STEP:.+]] iter_args
+// SM90: %[[DST:.+]] = arith.truncf
+// SM90-NEXT: %[[RING:.+]] = tilegpu.alloc {tilegpu.alternating_slots} : !tilegpu.smem<2x128x64xbf16, #tilegpu.swizzled<128>>
+// SM90-NEXT: %[[SUB:.+]] = arith.subi %[[IV]], %[[LB]]
+// SM90-NEXT: %[[STEPS:.+]] = arith.divui %[[SUB]], %[[STEP]]
+// SM90-NEXT: %[[TWO:.+]] = arith.constant 2 : i32
+// SM90-NEXT: %[[PARITY:.+]] = arith.remui %[[STEPS]], %[[TWO]]
+// SM90-NEXT: %[[SLOT:.+]] = tilegpu.slot %[[RING]][%[[PARITY]]]
+// SM90-NEXT: tilegpu.local_store matrix %[[DST]], %[[SLOT]]
+// SM90: tilegpu.warpgroup_dot %[[SLOT]], %{{.+}}, %{{.+}} transpose_a
+func.func @alternating_slots(%dsT32: tensor<128x64xf32, #acc>, %dk: !tile.desc<128x128xbf16>,
+                             %c: tensor<64x128xf32, #cols>, %lb: i32, %n: i32) -> tensor<64x128xf32, #cols>
+    attributes {tilec.split_staging} {
+  %c64 = arith.constant 64 : i32
+  %r = scf.for %i = %lb to %n step %c64 iter_args(%acc0 = %c) -> (tensor<64x128xf32, #cols>) : i32 {
+    %dsT = arith.truncf %dsT32 : tensor<128x64xf32, #acc> to tensor<128x64xbf16, #acc>
+    %ds = tile.trans %dsT order = [1, 0] : tensor<128x64xbf16, #acc> -> tensor<64x128xbf16, #dsl>
+    %k = tile.load_block %dk[%i, %i] : !tile.desc<128x128xbf16> -> tensor<128x128xbf16, #bl>
+    %d = tile.dot %ds, %k, %acc0 : tensor<64x128xbf16, #dsl>, tensor<128x128xbf16, #bl> -> tensor<64x128xf32, #cols>
+    scf.yield %d : tensor<64x128xf32, #cols>
+  }
+  return %r : tensor<64x128xf32, #cols>
+}
+
+// -----
+
+#cols = #tilegpu.wgmma<warpgroups = 1, columns = 2>
 #bl = #tilegpu.blocked<size_per_thread = [1, 8], threads = [4, 8], warps = [8, 1], order = [1, 0]>
 // Column blocks of 32 bf16 columns are 64 bytes wide: B gets a
 // 64-byte-swizzled buffer (each warpgroup's wgmma reads one whole column
