@@ -539,8 +539,15 @@ void registerAttention(const std::string &suffix, const std::string &summary,
                     : dqOrder == "before_dk" ? DqOrder::BeforeDK
                                              : DqOrder::DotBeforeDK;
     cfg.dqByLastProgram = p.get("dq_convert") == "last_program";
-    cfg.oneConsumerBarrier = p.get("consumer_barriers") == "one";
-    if (bwdSchedule(KV, p, Form::Fused).sm90 != Sm90Pipeline::Default)
+    // One barrier of both consumer warpgroups a step at d = 128 in
+    // FlashAttention-3's shape: +1 % dense, +1-1.5 % causal over two (H100,
+    // session 52); at d = 64 it spills (520 bytes), so two stays there.
+    const std::string &barriers = p.get("consumer_barriers");
+    const Sm90Pipeline fusedPipeline = bwdSchedule(KV, p, Form::Fused).sm90;
+    cfg.oneConsumerBarrier =
+        barriers == "one" || (barriers == "auto" && cfg.headDim == 128 &&
+                              fusedPipeline == Sm90Pipeline::ProducerWarpgroup);
+    if (fusedPipeline != Sm90Pipeline::Default)
       return cfg; // FlashAttention-3's shape (above)
     AttentionVariant v = variant(p);
     cfg.dpBesideS = !(p.target().wgmma && cfg.qkColumns() > 64 && v.mask && !v.blockMask);
@@ -607,8 +614,9 @@ void registerAttention(const std::string &suffix, const std::string &summary,
        .help = "how often a step's warpgroups meet on sm_90a (tilegpu lowering): two (after "
                "dSᵀ's store and after dQ's staging stores, one dSᵀ buffer) or one (after dSᵀ's "
                "store: dSᵀ in two buffers by the step's parity, and the warps that do not "
-               "issue dQ's reduction only arrive on its staging barrier; FlashAttention-3's; "
-               "not yet timed) (auto: two)",
+               "issue dQ's reduction only arrive on its staging barrier; FlashAttention-3's: "
+               "+1 % at d = 128, spills at d = 64) (auto: one at d = 128 in FlashAttention-3's "
+               "shape with a producer warpgroup on sm_90a, else two)",
        .choices = {"auto", "two", "one"}});
   fused.summary = "backward of flash_attention_fwd" + suffix +
                   ": dK, dV per key block, dQ (unscaled: dS·K) added atomically into f32 dq_acc";

@@ -74,13 +74,17 @@
 // RUN:   --emit=ptx -o %t.b64.ptx 2>&1 | FileCheck %s --check-prefix=B64
 // B64: f32-staging-bytes must be 128 or 32, got 64
 // How often a d = 128 step's warpgroups meet (consumer_barriers): by default
-// twice, after dSᵀ's store and after dQ's staging stores; with one, only
-// after dSᵀ's store (dSᵀ in two slots by the step's parity), and the warps
-// that issue no reduction only arrive on barrier 15, where the first waits.
-// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=ptx \
-// RUN:   -o - | FileCheck %s --check-prefix=TWO
+// (one) only after dSᵀ's store (dSᵀ in two slots by the step's parity), the
+// warps that issue no reduction only arriving on barrier 15, where the first
+// waits; with two, also after dQ's staging stores. d = 64 keeps two.
 // RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 \
-// RUN:   --set consumer_barriers=one --emit=ptx -o - | FileCheck %s --check-prefix=ONE
+// RUN:   --set consumer_barriers=two --emit=ptx -o - | FileCheck %s --check-prefix=TWO
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --set head_dim=128 --emit=ptx \
+// RUN:   -o - | FileCheck %s --check-prefix=ONE
+// RUN: tilec --kernel=flash_attention_bwd_fused_causal --arch=sm_90a --set head_dim=128 --emit=ptx \
+// RUN:   -o - | FileCheck %s --check-prefix=ONE
+// RUN: tilec --kernel=flash_attention_bwd_fused --arch=sm_90a --emit=ptx -o - \
+// RUN:   | FileCheck %s --check-prefix=D64 --implicit-check-not="bar.arrive 15"
 // TWO: mbarrier.try_wait.parity
 // TWO: bar.sync 2, 256;
 // TWO-NOT: cp.reduce.async.bulk.tensor
@@ -96,6 +100,7 @@
 // ONE: bar.sync 15, 256;
 // ONE-NOT: bar.sync 2, 256;
 // ONE: cp.reduce.async.bulk.tensor
+// D64: cp.reduce.async.bulk.tensor
 
 // CASE: "repeatable": false
 // KVCASE-NOT: repeatable

@@ -272,16 +272,17 @@ std::vector<Case> allCases() {
                      {st, "head_dim=128", "group=3"},
                      {"heads=3", "seq_q=77", "seq_k=130"}});
   }
-  // One barrier of both warpgroups a step (consumer_barriers=one: dSᵀ in
-  // two slots): ragged ends, rows a mask leaves empty, a GQA group.
+  // Two barriers of both warpgroups a step (consumer_barriers=two, one dSᵀ
+  // buffer; the d = 128 default is one since session 52): ragged ends, rows
+  // a mask leaves empty, a GQA group.
   {
-    const std::string one = "consumer_barriers=one";
+    const std::string two = "consumer_barriers=two";
     cases.push_back(
-        {"flash_attention_bwd_fused", {one, "head_dim=128"}, {"seq_q=150", "seq_k=201"}});
+        {"flash_attention_bwd_fused", {two, "head_dim=128"}, {"seq_q=150", "seq_k=201"}});
     cases.push_back(
-        {"flash_attention_bwd_fused_causal", {one, "head_dim=128"}, {"seq_q=130", "seq_k=45"}});
+        {"flash_attention_bwd_fused_causal", {two, "head_dim=128"}, {"seq_q=130", "seq_k=45"}});
     cases.push_back({"flash_attention_bwd_fused_gqa",
-                     {one, "head_dim=128", "group=3"},
+                     {two, "head_dim=128", "group=3"},
                      {"heads=3", "seq_q=77", "seq_k=130"}});
   }
   // ... and its scores as [queries, keys] (score_layout; the d = 64
