@@ -255,6 +255,8 @@ class BarrierPlacer {
 public:
   explicit BarrierPlacer(FunctionOpInterface kernel)
       : buffers(kernelBuffers(kernel)), splitStaging(kernel->hasAttr(tilec::kSplitStagingAttrName)) {
+    if (!splitStaging) // (what publishToFirstWarp alone reads)
+      return;
     kernel.walk([&](Operation *op) {
       Value id;
       if (auto sync = dyn_cast<BarrierSyncOp>(op))
@@ -504,8 +506,10 @@ private:
 
   KernelBuffers buffers;
   bool splitStaging; ///< the kernel has kSplitStagingAttrName
-  bool computedBarrierIds = false; ///< some named barrier's id is not a constant
-  /// Buffers read by a `local_load` or a wgmma (not only by TMA stores).
+  /// Some named barrier's id is not a constant (known only with splitStaging).
+  bool computedBarrierIds = false;
+  /// Buffers read by a `local_load` or a wgmma (not only by TMA stores;
+  /// collected only with splitStaging).
   llvm::SmallDenseSet<Value> genericallyRead;
   llvm::SmallDenseSet<Value> unwritten; ///< in the role being placed
 
