@@ -1,7 +1,7 @@
 //===- InsertBarriers.cpp - fences and barriers for shared-memory hazards -===//
 
-#include "tilec/Dialect/TileGPU/Passes.h"
-#include "tilec/Dialect/TileGPU/TileGPU.h"
+#include "Streams.h"
+
 #include "tilec/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -187,18 +187,12 @@ static bool meetsNextIteration(const Hazards &pending, Block &body, const Kernel
 /// (1, 2, ...) and tilegpu-ping-pong's turns after them.
 constexpr int32_t kFirstWarpBarrier = 15;
 
-/// Whether `condition` is streams::firstWarp's test: `warp_id == 0`.
-static bool isFirstWarpTest(Value condition) {
-  auto compare = condition.getDefiningOp<arith::CmpIOp>();
-  return compare && compare.getPredicate() == arith::CmpIPredicate::eq &&
-         compare.getLhs().getDefiningOp<WarpIdOp>() && matchPattern(compare.getRhs(), m_Zero());
-}
 
 /// The buffers whose TMA stores `op` issues, where it is a branch of the
 /// first warp that only issues TMA stores and waits for them.
 static std::optional<SmallVector<Value>> storedByFirstWarp(Operation *op) {
   auto branch = dyn_cast_or_null<scf::IfOp>(op);
-  if (!branch || !branch.getElseRegion().empty() || !isFirstWarpTest(branch.getCondition()))
+  if (!branch || !branch.getElseRegion().empty() || !streams::isFirstWarp(branch.getCondition()))
     return std::nullopt;
   SmallVector<Value> stored;
   WalkResult walk = branch.getThenRegion().walk([&](Operation *inner) {
@@ -217,7 +211,7 @@ static std::optional<SmallVector<Value>> storedByFirstWarp(Operation *op) {
 /// kFirstWarpBarrier in the first warp, `bar.arrive` there in the others.
 static bool isFirstWarpPublish(Operation &op) {
   auto branch = dyn_cast<scf::IfOp>(op);
-  if (!branch || branch.getElseRegion().empty() || !isFirstWarpTest(branch.getCondition()))
+  if (!branch || branch.getElseRegion().empty() || !streams::isFirstWarp(branch.getCondition()))
     return false;
   auto onBarrier = [](Block &block, auto kind) {
     for (Operation &inner : block)

@@ -33,6 +33,7 @@
 
 #include "Streams.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -625,6 +626,12 @@ Value streams::firstWarp(OpBuilder &b, Location loc) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                WarpIdOp::create(b, loc, b.getI32Type()),
                                arith::ConstantIntOp::create(b, loc, 0, 32));
+}
+
+bool streams::isFirstWarp(Value condition) {
+  auto compare = condition.getDefiningOp<arith::CmpIOp>();
+  return compare && compare.getPredicate() == arith::CmpIPredicate::eq &&
+         compare.getLhs().getDefiningOp<WarpIdOp>() && matchPattern(compare.getRhs(), m_Zero());
 }
 
 OpBuilder streams::announceBytes(OpBuilder &b, Location loc, Value full, Value slot,

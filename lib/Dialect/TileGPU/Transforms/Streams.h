@@ -150,6 +150,9 @@ private:
 /// ptxas knows is warp-uniform).
 mlir::Value firstWarp(mlir::OpBuilder &b, mlir::Location loc);
 
+/// Whether `condition` is firstWarp's test (`warp_id == 0`).
+bool isFirstWarp(mlir::Value condition);
+
 /// Thread 0 announces `bytes` on barrier `slot` of `full`; returns a builder
 /// inside a branch of warp 0, where TMA copies go. Thread indices are the
 /// block's (nvvm tid.x): only for code outside warp roles or in the first.
