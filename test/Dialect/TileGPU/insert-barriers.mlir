@@ -112,6 +112,33 @@ func.func @turn_barrier_is_not_the_roles(%p: tensor<64x64xbf16, #wgmma>, %b: !ti
   return
 }
 
+// A barrier inside a branch is not one of the group (not every thread runs
+// it): a write before it in the branch is still pending after the branch,
+// so the role's barrier goes before the read.
+// CHECK-LABEL: func.func @branch_barrier_is_not_the_groups
+// CHECK: scf.if
+// CHECK-NEXT: tilegpu.local_store
+// CHECK-NEXT: tilegpu.barrier_sync %{{.+}}, 128
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[ID:.+]] = arith.constant 2 : i32
+// CHECK-NEXT: tilegpu.barrier_sync %[[ID]], 128
+// CHECK-NEXT: tilegpu.local_load
+func.func @branch_barrier_is_not_the_groups(%x: tensor<16x64xbf16, #blocked>, %c: i1) {
+  %a = tilegpu.alloc : !tilegpu.smem<16x64xbf16, #pad>
+  tilegpu.warp_specialize
+    role warps = 4 registers = 40 {
+    }
+    role warps = 4 registers = 232 {
+      %id = arith.constant 2 : i32
+      scf.if %c {
+        tilegpu.local_store %x, %a : tensor<16x64xbf16, #blocked>, !tilegpu.smem<16x64xbf16, #pad>
+        tilegpu.barrier_sync %id, 128
+      }
+      %y = tilegpu.local_load %a : !tilegpu.smem<16x64xbf16, #pad> -> tensor<16x64xbf16, #blocked>
+    }
+  return
+}
+
 // A loop whose body writes what its next iteration reads publishes it at
 // the end of the body (no fence: nothing reads it through the async
 // proxy), so nothing is pending after the loop.
