@@ -60,12 +60,17 @@ bool tilec::tilegpu::isGroupBarrier(Operation &op) {
   auto sync = dyn_cast<BarrierSyncOp>(op);
   if (!sync || !matchPattern(sync.getId(), m_Constant()) || isa<scf::IfOp>(op.getParentOp()))
     return false;
+  std::optional<WarpRole> role = enclosingRole(op);
+  return !role || sync.getThreads() == role->threads;
+}
+
+std::optional<tilec::tilegpu::WarpRole> tilec::tilegpu::enclosingRole(Operation &op) {
   for (Operation *parent = &op; parent; parent = parent->getParentOp())
     if (auto roles = dyn_cast_or_null<WarpSpecializeOp>(parent->getParentOp())) {
       unsigned index = parent->getParentRegion()->getRegionNumber();
-      return sync.getThreads() == 32 * roles.getWarps()[index];
+      return WarpRole{index, 32 * static_cast<int32_t>(roles.getWarps()[index])};
     }
-  return true;
+  return std::nullopt;
 }
 
 Block *tilec::tilegpu::tileLoopBody(Operation &op) {
@@ -82,16 +87,13 @@ Block *tilec::tilegpu::tileLoopBody(Operation &op) {
 }
 
 void tilec::tilegpu::createGroupBarrier(OpBuilder &b, Location loc, Operation *at) {
-  for (Operation *parent = at; parent; parent = parent->getParentOp()) {
-    auto roles = dyn_cast_or_null<WarpSpecializeOp>(parent->getParentOp());
-    if (!roles)
-      continue;
-    unsigned index = parent->getParentRegion()->getRegionNumber();
-    Value id = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(index + 1));
-    BarrierSyncOp::create(b, loc, id, 32 * roles.getWarps()[index]);
+  std::optional<WarpRole> role = enclosingRole(*at);
+  if (!role) {
+    BarrierOp::create(b, loc);
     return;
   }
-  BarrierOp::create(b, loc);
+  Value id = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(role->index + 1));
+  BarrierSyncOp::create(b, loc, id, role->threads);
 }
 
 SmallVector<int64_t> tilec::tilegpu::withoutUnitDims(ArrayRef<int64_t> shape) {

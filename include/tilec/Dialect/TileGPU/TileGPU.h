@@ -18,6 +18,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
 #include <string>
 
 #include "tilec/Dialect/TileGPU/TileGPUDialect.h.inc"
@@ -91,6 +92,14 @@ bool fitsStMatrix(mlir::RankedTensorType type, SharedMemoryType buffer);
 /// another's arrival — only orders some threads after others, as does one in
 /// a branch (tilegpu-insert-barriers' wait of the first warp alone).
 bool isGroupBarrier(mlir::Operation &op);
+
+/// The warp role (`warp_specialize` region) that runs `op`: its index and
+/// threads. None outside roles.
+struct WarpRole {
+  unsigned index;
+  int32_t threads;
+};
+std::optional<WarpRole> enclosingRole(mlir::Operation &op);
 
 /// The body of `op` if it is a persistent kernel's tile loop (each
 /// iteration one tile): an scf.for, or the "after" region of

@@ -187,7 +187,6 @@ static bool meetsNextIteration(const Hazards &pending, Block &body, const Kernel
 /// (1, 2, ...) and tilegpu-ping-pong's turns after them.
 constexpr int32_t kFirstWarpBarrier = 15;
 
-
 /// The buffers whose TMA stores `op` issues, where it is a branch of the
 /// first warp that only issues TMA stores and waits for them.
 static std::optional<SmallVector<Value>> storedByFirstWarp(Operation *op) {
@@ -225,13 +224,6 @@ static bool isFirstWarpPublish(Operation &op) {
          onBarrier(branch.getElseRegion().front(), BarrierArriveOp());
 }
 
-/// The threads of the warp role `op` is in, if it is in one.
-static std::optional<int32_t> roleThreads(Operation &op) {
-  for (Operation *parent = &op; parent; parent = parent->getParentOp())
-    if (auto roles = dyn_cast_or_null<WarpSpecializeOp>(parent->getParentOp()))
-      return 32 * static_cast<int32_t>(roles.getWarps()[parent->getParentRegion()->getRegionNumber()]);
-  return std::nullopt;
-}
 
 /// Whether only reads are pending and the ops in `op`'s regions write no
 /// shared memory.
@@ -415,8 +407,8 @@ private:
     }
     auto branch = dyn_cast<scf::IfOp>(op);
     std::optional<SmallVector<Value>> stored = storedByFirstWarp(&op);
-    std::optional<int32_t> threads = roleThreads(op);
-    if (!stored || !threads || !llvm::any_of(*stored, [&](Value b) {
+    std::optional<WarpRole> role = enclosingRole(op);
+    if (!stored || !role || !llvm::any_of(*stored, [&](Value b) {
           return hazards.written.contains(b) || hazards.unfenced.contains(b);
         }))
       return false;
@@ -432,11 +424,11 @@ private:
     auto split = scf::IfOp::create(b, loc, TypeRange{}, branch.getCondition(), /*withElse=*/true);
     OpBuilder waits = OpBuilder::atBlockBegin(&split.getThenRegion().front());
     BarrierSyncOp::create(waits, loc, arith::ConstantIntOp::create(waits, loc, kFirstWarpBarrier, 32),
-                          *threads);
+                          role->threads);
     OpBuilder arrives = OpBuilder::atBlockBegin(&split.getElseRegion().front());
     BarrierArriveOp::create(arrives, loc,
                             arith::ConstantIntOp::create(arrives, loc, kFirstWarpBarrier, 32),
-                            *threads);
+                            role->threads);
     hazards.unfenced.clear(); // every thread ran the fence
     for (Value buffer : *stored)
       hazards.written.erase(buffer);
